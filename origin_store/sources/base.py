@@ -8,12 +8,16 @@ parsing resumes exactly where it stopped, across passes and processes. No I/O, n
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from ..model import Record
+import orjson
+
+from ..model import ParseProblem, Record
 
 LineParser = Callable[[bytes, int, dict], list[Record]]
 StateFactory = Callable[[str], dict]
@@ -63,3 +67,72 @@ def parse_time(value: object) -> int | None:
 def image_placeholder(media_type: str | None, data_length: int) -> str:
     """What stands in the text for an inline base64 image: its type and decoded size."""
     return f"[image {media_type or 'unknown'} {data_length * 3 // 4} bytes]"
+
+
+# --- helpers shared by the line parsers -------------------------------------------------------
+
+#: Later than any plausible log time (year 3000); anything outside [0, this) is not a time.
+_MAX_TIME_MS = 32_503_680_000_000
+
+_DATA_URL = re.compile(r"data:([\w.+-]+/[\w.+-]+)?;base64,([A-Za-z0-9+/=_-]{32,})")
+
+
+def load_object(line: bytes) -> dict | ParseProblem | None:
+    """The line's JSON object, a ParseProblem, or None for a blank line.
+
+    orjson refuses invalid UTF-8 outright; agents sometimes write a stray byte inside a string,
+    so such a line is retried with the bad bytes replaced instead of being lost.
+    """
+    if not line.strip():
+        return None
+    try:
+        value = orjson.loads(line)
+    except orjson.JSONDecodeError as exc:
+        try:
+            line.decode("utf-8")
+        except UnicodeDecodeError:
+            try:
+                value = orjson.loads(line.decode("utf-8", "replace"))
+            except orjson.JSONDecodeError as retry_exc:
+                return ParseProblem("invalid-json", str(retry_exc)[:200])
+        else:
+            return ParseProblem("invalid-json", str(exc)[:200])
+    if not isinstance(value, dict):
+        return ParseProblem("not-an-object", type(value).__name__)
+    return value
+
+
+def safe_time(value: object) -> int | None:
+    """parse_time for untrusted input: never raises, and rejects times no log can carry."""
+    try:
+        result = parse_time(value)
+    except (ValueError, OverflowError, TypeError):
+        return None
+    if result is None or not 0 <= result < _MAX_TIME_MS:
+        return None
+    return result
+
+
+def nonempty_str(value: object) -> str | None:
+    """A field's value if it is a non-empty string; agents write "" to mean "unknown"."""
+    return value if isinstance(value, str) and value else None
+
+
+def compact_json(value: object) -> str:
+    """Tool inputs as one searchable line; non-ASCII kept readable (CJK paths, prompts)."""
+    try:
+        return orjson.dumps(value).decode("utf-8")
+    except (orjson.JSONEncodeError, TypeError, UnicodeDecodeError):
+        return "<unserialisable>"
+
+
+def line_digest(line: bytes) -> str:
+    """Stable short id for id-less lines: byte-identical re-emitted lines collapse to one id."""
+    return hashlib.sha256(line).hexdigest()[:16]
+
+
+def scrub_data_urls(text: str) -> str:
+    """Inline base64 `data:` URLs replaced by the image placeholder, wherever they appear."""
+    if "base64," not in text:
+        return text
+    return _DATA_URL.sub(lambda m: image_placeholder(m.group(1), len(m.group(2))), text)

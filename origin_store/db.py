@@ -1,0 +1,174 @@
+"""The LMDB environment: named databases, the change feed, and writes that survive a full map.
+
+One `Store` per process (LMDB refuses a second open of the same path in one process). Read
+transactions are short and per request; write transactions are short too, since every
+`origin mcp` process on the device shares this one environment and LMDB serialises writers.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+import lmdb
+import orjson
+
+from .errors import SchemaMismatch
+
+SCHEMA_VERSION = 1
+
+#: Named databases. Keys are bytes; values orjson unless said otherwise.
+DBS: tuple[str, ...] = (
+    "meta",  # b"schema" -> version; small facts about the store
+    "events",  # event id -> event record
+    "sessions",  # source \0 session -> session record
+    "sess_ev",  # source \0 session \0 time(8 BE) id -> b"" : a session's events in time order
+    "files",  # original file path -> cursor (offsets, mirror state, parser state)
+    "mirrors",  # mirror id (4 BE) -> {original_file, mirror_file, source}
+    "frames",  # mirror id (4 BE) + first line (8 BE) -> offset, length, lines (struct)
+    "feed",  # seq (8 BE) -> {"t": type, "id": id}: everything that changed, in order
+    "problems",  # mirror id (4 BE) + line (8 BE) -> {reason, detail}
+    "entries",  # entry id -> entry version record
+    "roots",  # root entry id -> {"versions": [ids]}
+    "cites",  # event id \0 entry id -> b"" : which entries cite an event
+    "tombstones",  # tombstone id -> {target, reason, entries, events, created, restored}
+    "hidden",  # event or entry id -> tombstone id (present while forgotten)
+    "tokens",  # token name -> {hash, scope, created}
+)
+
+_U64 = struct.Struct(">Q")
+T = TypeVar("T")
+
+
+def u64(value: int) -> bytes:
+    return _U64.pack(value)
+
+
+def read_u64(data: bytes) -> int:
+    return _U64.unpack(data)[0]
+
+
+def dumps(value: Any) -> bytes:
+    return orjson.dumps(value)
+
+
+loads = orjson.loads
+
+
+class Store:
+    """The open environment and its named databases."""
+
+    def __init__(self, path: Path, env: lmdb.Environment, dbs: dict[str, Any]) -> None:
+        self.path = path
+        self.env = env
+        self.dbs = dbs
+
+    @classmethod
+    def open(cls, home: Path, *, map_size: int = 1 << 30) -> Store:
+        path = home / "store"
+        path.mkdir(parents=True, exist_ok=True)
+        env = lmdb.open(
+            str(path),
+            map_size=map_size,
+            max_dbs=len(DBS) + 2,
+            max_readers=256,
+            subdir=True,
+            readahead=False,
+        )
+        env.reader_check()
+        dbs: dict[str, Any] = {}
+        with env.begin(write=True) as txn:
+            for name in DBS:
+                dbs[name] = env.open_db(name.encode(), txn=txn)
+            found = txn.get(b"schema", db=dbs["meta"])
+            if found is None:
+                txn.put(b"schema", str(SCHEMA_VERSION).encode(), db=dbs["meta"])
+            elif int(found) > SCHEMA_VERSION:
+                env.close()
+                raise SchemaMismatch(
+                    f"The store at {path} has schema {int(found)}; this Origin knows {SCHEMA_VERSION}. Upgrade Origin."
+                )
+        return cls(path, env, dbs)
+
+    def close(self) -> None:
+        self.env.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- transactions -------------------------------------------------------------------------
+
+    @contextmanager
+    def read(self) -> Iterator[lmdb.Transaction]:
+        txn = self._begin(write=False)
+        try:
+            yield txn
+        finally:
+            txn.abort()
+
+    def write(self, work: Callable[[lmdb.Transaction], T]) -> T:
+        """Run `work` in a write transaction; grow the map and run it again if it is full."""
+        while True:
+            txn = self._begin(write=True)
+            try:
+                result = work(txn)
+                txn.commit()
+                return result
+            except lmdb.MapFullError:
+                txn.abort()
+                self.env.set_mapsize(self.env.info()["map_size"] * 2)
+            except BaseException:
+                txn.abort()
+                raise
+
+    def _begin(self, *, write: bool) -> lmdb.Transaction:
+        try:
+            return self.env.begin(write=write, buffers=False)
+        except lmdb.MapResizedError:
+            # Another process grew the map: adopt its size.
+            self.env.set_mapsize(0)
+            return self.env.begin(write=write, buffers=False)
+
+    # -- helpers over a transaction -----------------------------------------------------------
+
+    def get(self, txn: lmdb.Transaction, db: str, key: bytes) -> Any | None:
+        raw = txn.get(key, db=self.dbs[db])
+        return None if raw is None else loads(raw)
+
+    def put(self, txn: lmdb.Transaction, db: str, key: bytes, value: Any) -> None:
+        txn.put(key, dumps(value), db=self.dbs[db])
+
+    def feed_append(self, txn: lmdb.Transaction, items: list[dict]) -> int:
+        """Add changes to the feed with the next sequence numbers; returns the last one."""
+        cursor = txn.cursor(db=self.dbs["feed"])
+        seq = read_u64(cursor.key()) if cursor.last() else 0
+        for item in items:
+            seq += 1
+            cursor.put(u64(seq), dumps(item), append=True)
+        return seq
+
+    def feed_last(self, txn: lmdb.Transaction) -> int:
+        cursor = txn.cursor(db=self.dbs["feed"])
+        return read_u64(cursor.key()) if cursor.last() else 0
+
+    def feed_since(self, txn: lmdb.Transaction, after: int, limit: int | None = None) -> Iterator[tuple[int, dict]]:
+        cursor = txn.cursor(db=self.dbs["feed"])
+        if not cursor.set_range(u64(after + 1)):
+            return
+        for count, (key, value) in enumerate(cursor, start=1):
+            yield read_u64(key), loads(value)
+            if limit is not None and count >= limit:
+                return
+
+    def meta_get(self, txn: lmdb.Transaction, key: str) -> Any | None:
+        raw = txn.get(key.encode(), db=self.dbs["meta"])
+        return None if raw is None else loads(raw)
+
+    def meta_put(self, txn: lmdb.Transaction, key: str, value: Any) -> None:
+        txn.put(key.encode(), dumps(value), db=self.dbs["meta"])

@@ -1,0 +1,33 @@
+"""Project names: the last component of a cwd's git root, or of the cwd itself outside git."""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import PurePosixPath, PureWindowsPath
+
+
+@lru_cache(maxsize=4096)
+def project_of(cwd: str | None) -> str | None:
+    if not cwd:
+        return None
+    root = _git_root(cwd) or cwd
+    path = PureWindowsPath(root) if (":\\" in root[:3] or root.startswith("\\\\")) else PurePosixPath(root)
+    name = path.name
+    return name or str(path) or None
+
+
+def _git_root(cwd: str) -> str | None:
+    """Walk up from cwd looking for .git; logs from other machines simply have none here."""
+    try:
+        current = os.path.abspath(cwd)
+        for _ in range(64):
+            if os.path.exists(os.path.join(current, ".git")):
+                return current
+            parent = os.path.dirname(current)
+            if parent == current:
+                return None
+            current = parent
+    except (OSError, ValueError):
+        return None
+    return None

@@ -1,0 +1,130 @@
+"""Reading what ingest wrote: events, sessions, mirror lines, and the store's own status."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import lmdb
+
+from . import mirror as mirrors
+from .db import Store, loads, u64
+
+
+def get_event(store: Store, txn: lmdb.Transaction, event_id: str) -> dict | None:
+    return store.get(txn, "events", event_id.encode())
+
+
+def get_session(store: Store, txn: lmdb.Transaction, source: str, session: str) -> dict | None:
+    return store.get(txn, "sessions", f"{source}\0{session}".encode())
+
+
+def iter_sessions(store: Store, txn: lmdb.Transaction) -> Iterator[dict]:
+    for _, value in txn.cursor(db=store.dbs["sessions"]):
+        yield loads(value)
+
+
+def session_event_ids(store: Store, txn: lmdb.Transaction, source: str, session: str) -> Iterator[str]:
+    """A session's event ids oldest first."""
+    prefix = f"{source}\0{session}\0".encode()
+    cursor = txn.cursor(db=store.dbs["sess_ev"])
+    if not cursor.set_range(prefix):
+        return
+    for key, _ in cursor:
+        if not key.startswith(prefix):
+            return
+        yield key[len(prefix) + 8 :].decode()
+
+
+def mirror_info(store: Store, txn: lmdb.Transaction, mirror_id: int) -> dict | None:
+    return store.get(txn, "mirrors", u64(mirror_id)[4:])
+
+
+def mirror_state(store: Store, txn: lmdb.Transaction, original_file: str) -> dict | None:
+    cursor = store.get(txn, "files", original_file.encode())
+    return None if cursor is None else cursor["mirror"]
+
+
+def read_mirror_line(store: Store, home: Path, mirror_id: int, line: int, limit: int = 1 << 20) -> bytes | None:
+    """Line `line` of mirror `mirror_id`, from the frame that holds it or from the tail."""
+    raw_root = home / "raw"
+    for _ in range(5):
+        with store.read() as txn:
+            info = mirror_info(store, txn, mirror_id)
+            if info is None:
+                return None
+            state = mirror_state(store, txn, info["original_file"])
+            if state is None or state["id"] != mirror_id:
+                # An older version of a rewritten file: its mirror is complete and sealed or tailed
+                # as its last cursor left it, which is kept with the mirror record.
+                state = info.get("final")
+                if state is None:
+                    return None
+            frame = _frame_for(store, txn, mirror_id, line)
+        found = mirrors.read_line(raw_root, state, frame, line, limit)
+        if found is not None:
+            return found
+    return None
+
+
+def _frame_for(store: Store, txn: lmdb.Transaction, mirror_id: int, line: int) -> mirrors.Frame | None:
+    prefix = u64(mirror_id)[4:]
+    cursor = txn.cursor(db=store.dbs["frames"])
+    target = prefix + u64(line)
+    if cursor.set_key(target):
+        return mirrors.Frame.unpack(line, cursor.value())
+    if not cursor.set_range(target):
+        if not cursor.last():
+            return None
+    elif not cursor.prev():
+        return None
+    key = cursor.key()
+    if not key.startswith(prefix):
+        return None
+    first = int.from_bytes(key[4:], "big")
+    frame = mirrors.Frame.unpack(first, cursor.value())
+    return frame if first <= line < first + frame.lines else None
+
+
+def status(store: Store, home: Path) -> dict:
+    """Counts per source and project, sizes, skipped lines by reason, the last ingest."""
+    by_source: Counter = Counter()
+    by_project: Counter = Counter()
+    sessions: Counter = Counter()
+    problems: Counter = Counter()
+    with store.read() as txn:
+        for session in iter_sessions(store, txn):
+            by_source[session["source"]] += session["events"]
+            by_project[session["project"] or "(none)"] += session["events"]
+            sessions[session["source"]] += 1
+        for _, value in txn.cursor(db=store.dbs["problems"]):
+            problems[loads(value)["reason"]] += 1
+        files = txn.stat(store.dbs["files"])["entries"]
+        events = txn.stat(store.dbs["events"])["entries"]
+        last = store.meta_get(txn, "last_ingest")
+        feed = store.feed_last(txn)
+    return {
+        "events": events,
+        "sessions": sum(sessions.values()),
+        "files": files,
+        "by_source": {k: {"events": by_source[k], "sessions": sessions[k]} for k in sorted(sessions)},
+        "by_project": dict(by_project.most_common()),
+        "skipped_lines": dict(problems),
+        "store_bytes": _du(store.path),
+        "mirror_bytes": _du(home / "raw"),
+        "feed_seq": feed,
+        "last_ingest": last,
+    }
+
+
+def _du(path: Path) -> int:
+    total = 0
+    for dirpath, _, names in os.walk(path):
+        for name in names:
+            try:
+                total += os.stat(os.path.join(dirpath, name)).st_blocks * 512
+            except OSError:
+                pass
+    return total

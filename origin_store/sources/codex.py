@@ -1,0 +1,474 @@
+"""Codex CLI rollouts (`sessions/**/rollout-*.jsonl[.zst]`) and the thread-name index.
+
+A rollout line is `{timestamp, type, payload}`; the first `session_meta` is the file's identity
+and carries cwd/branch/version for every later line, so those live in the per-file state. Lines
+have no ids of their own, hence positional ids. Layout and field notes: research/formats.md §2.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path, PurePosixPath
+
+import orjson
+
+from ..model import EventRecord, ParseProblem, Record, SessionFact
+from .base import (
+    FileKind,
+    Source,
+    compact_json,
+    image_placeholder,
+    load_object,
+    nonempty_str,
+    safe_time,
+    scrub_data_urls,
+)
+
+NAME = "codex"
+
+#: session_index.jsonl is the user's own naming (rename); thread_name_updated is the agent's.
+INDEX_TITLE_RANK = 30
+THREAD_NAME_RANK = 20
+
+_THREAD_ID = re.compile(
+    r"([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\.jsonl(?:\.zst)?$"
+)
+
+#: How harness-injected context starts when it is sent as a `user` message.
+_INJECTED_PREFIXES: tuple[str, ...] = (
+    "<environment_context>",
+    "# AGENTS.md instructions",
+    "<user_instructions>",
+    "<permissions instructions>",
+    "<skills",
+)
+#: A message that is one XML-ish element from start to end is harness-made whatever its tag
+#: (tags change between versions; people do not type whole messages as a single element).
+_WRAPPED = re.compile(r"<([A-Za-z_][\w\- ]{0,60})>.*</\1>", re.DOTALL)
+
+#: event_msg types that only mirror a response_item or are telemetry.
+_MIRROR_OR_TELEMETRY = frozenset(
+    {
+        "user_message",
+        "agent_message",
+        "agent_reasoning",
+        "agent_reasoning_raw_content",
+        "agent_reasoning_section_break",
+        "token_count",
+        "task_started",
+        "turn_started",
+        "task_complete",
+        "turn_complete",
+        "exec_command_begin",
+        "exec_command_end",
+        "exec_command_output_delta",
+        "patch_apply_begin",
+        "patch_apply_end",
+        "mcp_tool_call_begin",
+        "mcp_tool_call_end",
+        "web_search_begin",
+        "web_search_end",
+    }
+)
+
+_Event = tuple[str, str, str]  # (role, kind, text)
+
+
+def roots(environ: Mapping[str, str], home: Path) -> list[Path]:
+    """Codex reads everything from CODEX_HOME when set, else ~/.codex."""
+    configured = environ.get("CODEX_HOME")
+    return [Path(configured)] if configured else [home / ".codex"]
+
+
+def start_rollout(relpath: str) -> dict:
+    """The file name's thread id stands in until the first session_meta names the thread."""
+    name = PurePosixPath(relpath).name
+    match = _THREAD_ID.search(name)
+    if match:
+        sid = match.group(1)
+    else:
+        sid = re.sub(r"\.jsonl(\.zst)?$", "", name).removeprefix("rollout-") or "unknown"
+    return {"sid": sid, "t": 0}
+
+
+def start_index(relpath: str) -> dict:
+    """Index lines are independent of each other; nothing to carry."""
+    return {}
+
+
+def parse_index(line: bytes, lineno: int, state: dict) -> list[Record]:
+    """Each index line is a title candidate; the store keeps the newest (later wins on rank)."""
+    obj = load_object(line)
+    if obj is None:
+        return []
+    if isinstance(obj, ParseProblem):
+        return [obj]
+    thread = nonempty_str(obj.get("id"))
+    title = nonempty_str(obj.get("thread_name"))
+    if thread is None or title is None:
+        return [ParseProblem("bad-field", "session_index line without id or thread_name")]
+    return [
+        SessionFact(
+            thread,
+            NAME,
+            title=title,
+            title_rank=INDEX_TITLE_RANK,
+            time=safe_time(obj.get("updated_at")),
+        )
+    ]
+
+
+def parse_rollout(line: bytes, lineno: int, state: dict) -> list[Record]:
+    """Never raises: unknown payload shapes from newer Codex versions must not stop ingestion."""
+    try:
+        return _parse_rollout(line, lineno, state)
+    except Exception as exc:  # last line of defence; fuzz tests keep this path unused
+        return [ParseProblem("parser-error", type(exc).__name__)]
+
+
+def _parse_rollout(line: bytes, lineno: int, state: dict) -> list[Record]:
+    obj = load_object(line)
+    if obj is None:
+        return []
+    if isinstance(obj, ParseProblem):
+        return [obj]
+    rtype = obj.get("type") if isinstance(obj.get("type"), str) else ""
+    payload = obj.get("payload")
+    if not isinstance(payload, dict):
+        payload = {}
+
+    stamped = safe_time(obj.get("timestamp"))
+    # Sub-agent and forked rollouts begin with copies of the parent's items, which keep the
+    # parent's (earlier) timestamps; they are the parent's events, already in its own file.
+    copy_before = state.get("copy_before")
+    if (
+        isinstance(copy_before, int)
+        and stamped is not None
+        and stamped < copy_before
+        and rtype != "session_meta"
+    ):
+        return []
+    if stamped is not None:
+        state["t"] = stamped
+    previous = state.get("t")
+    time = stamped if stamped is not None else previous if isinstance(previous, int) else 0
+
+    out: list[Record] = []
+    events: list[_Event] = []
+    if rtype == "session_meta":
+        if state.get("meta"):
+            return []  # copied from another thread's history; the first one names the file
+        events = _session_meta(payload, state, time, out)
+    elif rtype == "turn_context":
+        cwd = nonempty_str(payload.get("cwd"))
+        if cwd is not None:
+            state["cwd"] = cwd
+        text = _turn_summary(payload)
+        if text:
+            events = [("system", "meta", text)]
+    elif rtype == "response_item":
+        events = _response_item(payload, state, time, out)
+    elif rtype == "event_msg":
+        events = _event_msg(payload, state, time, out)
+    elif rtype == "compacted":
+        # replacement_history repeats earlier items verbatim; only the summary is new.
+        message = nonempty_str(payload.get("message"))
+        events = [("system", "system", message or "context compacted")]
+
+    sid = nonempty_str(state.get("sid")) or "unknown"
+    cwd = nonempty_str(state.get("cwd"))
+    if cwd is not None and not state.get("cwd_sent"):
+        out.insert(0, SessionFact(sid, NAME, cwd=cwd, time=time or None))
+        state["cwd_sent"] = True
+
+    several = len(events) > 1
+    for index, (role, kind, text) in enumerate(events):
+        out.append(
+            EventRecord(
+                id=f"{NAME}:{sid}:L{lineno}" + (f"#{index}" if several else ""),
+                time=time,
+                source=NAME,
+                session=sid,
+                role=role,
+                kind=kind,
+                text=scrub_data_urls(text),
+                cwd=cwd,
+                git_branch=nonempty_str(state.get("branch")),
+                agent_version=nonempty_str(state.get("version")),
+            )
+        )
+    return out
+
+
+def _session_meta(payload: dict, state: dict, time: int, out: list[Record]) -> list[_Event]:
+    state["meta"] = True
+    thread = nonempty_str(payload.get("id"))
+    if thread is not None:
+        state["sid"] = thread
+    sid = nonempty_str(state.get("sid")) or "unknown"
+    cwd = nonempty_str(payload.get("cwd"))
+    if cwd is not None and nonempty_str(state.get("cwd")) is None:
+        state["cwd"] = cwd
+    git = payload.get("git")
+    state["branch"] = nonempty_str(git.get("branch")) if isinstance(git, dict) else None
+    state["version"] = nonempty_str(payload.get("cli_version"))
+
+    source = payload.get("source")
+    spawn: dict = {}
+    if isinstance(source, dict) and isinstance(source.get("subagent"), dict):
+        candidate = source["subagent"].get("thread_spawn")
+        spawn = candidate if isinstance(candidate, dict) else {}
+    parent = (
+        nonempty_str(spawn.get("parent_thread_id"))
+        or nonempty_str(payload.get("parent_thread_id"))
+        or nonempty_str(payload.get("forked_from_id"))
+    )
+    started = safe_time(payload.get("timestamp"))
+    if parent is not None and started is not None:
+        state["copy_before"] = started
+    out.append(
+        SessionFact(
+            sid,
+            NAME,
+            cwd=nonempty_str(state.get("cwd")),
+            parent=parent,
+            time=started if started is not None else time or None,
+        )
+    )
+    if state.get("cwd"):
+        state["cwd_sent"] = True
+
+    # A one-line marker of how the session was started; base_instructions are never indexed.
+    words = [
+        value
+        for value in (
+            nonempty_str(payload.get("originator")),
+            nonempty_str(payload.get("cli_version")),
+        )
+        if value
+    ]
+    if isinstance(source, str) and source:
+        words.append(f"source {source}")
+    elif spawn or parent:
+        label = f"subagent of {parent}" if parent else "subagent"
+        names = [
+            value
+            for value in (
+                nonempty_str(payload.get("agent_nickname"))
+                or nonempty_str(spawn.get("agent_nickname")),
+                nonempty_str(payload.get("agent_role")) or nonempty_str(spawn.get("agent_role")),
+            )
+            if value
+        ]
+        words.append(f"{label} ({', '.join(names)})" if names else label)
+    if cwd is not None:
+        words.append(f"cwd {cwd}")
+    return [("system", "meta", "session start: " + ", ".join(words))]
+
+
+def _turn_summary(payload: dict) -> str:
+    """The model and permissions in force for a turn, the part of turn_context worth keeping."""
+    parts = []
+    model = nonempty_str(payload.get("model"))
+    if model:
+        effort = nonempty_str(payload.get("effort"))
+        parts.append(f"model {model}" + (f" ({effort})" if effort else ""))
+    approval = nonempty_str(payload.get("approval_policy"))
+    if approval:
+        parts.append(f"approval {approval}")
+    sandbox = payload.get("sandbox_policy")
+    mode = nonempty_str(sandbox.get("type")) if isinstance(sandbox, dict) else None
+    if mode:
+        parts.append(f"sandbox {mode}")
+    cwd = nonempty_str(payload.get("cwd"))
+    if cwd:
+        parts.append(f"cwd {cwd}")
+    return "turn: " + ", ".join(parts) if parts else ""
+
+
+def _response_item(payload: dict, state: dict, time: int, out: list[Record]) -> list[_Event]:
+    itype = payload.get("type")
+    if itype == "message":
+        role = payload.get("role")
+        text = _content_text(payload.get("content"))
+        if not text.strip():
+            return []
+        if role == "assistant":
+            return [("assistant", "message", text)]
+        if role == "user":
+            if _is_injected(text):
+                return [("system", "system", text)]
+            _maybe_prompt(text, state, time, out)
+            return [("user", "message", text)]
+        return [("system", "system", text)]  # developer / system prompts
+    if itype == "reasoning":
+        # Only the readable summary (or plain reasoning text); encrypted_content is opaque.
+        text = _content_text(payload.get("summary")) or _content_text(payload.get("content"))
+        return [("assistant", "meta", text)] if text.strip() else []
+    if itype == "function_call":
+        name = nonempty_str(payload.get("name")) or "function"
+        return [("assistant", "tool_use", f"{name} {_arguments(payload.get('arguments'))}")]
+    if itype == "custom_tool_call":
+        name = nonempty_str(payload.get("name")) or "custom_tool"
+        raw = payload.get("input")
+        text = raw if isinstance(raw, str) else compact_json(raw)
+        return [("assistant", "tool_use", f"{name} {text}")]
+    if itype in ("local_shell_call", "web_search_call"):
+        name = itype.removesuffix("_call")
+        return [("assistant", "tool_use", f"{name} {compact_json(payload.get('action'))}")]
+    if itype == "tool_search_call":
+        return [("assistant", "tool_use", f"tool_search {_arguments(payload.get('arguments'))}")]
+    if itype == "image_generation_call":
+        prompt = nonempty_str(payload.get("revised_prompt"))  # `result` is base64: never read
+        return [("assistant", "tool_use", "image_generation" + (f" {prompt}" if prompt else ""))]
+    if itype in ("function_call_output", "custom_tool_call_output", "tool_search_output"):
+        text = _output_text(payload.get("output"))
+        return [("system", "tool_result", text)] if text.strip() else []
+    return []  # compaction (encrypted), ghost_snapshot, newer item types
+
+
+def _event_msg(payload: dict, state: dict, time: int, out: list[Record]) -> list[_Event]:
+    etype = payload.get("type")
+    if etype == "user_message":
+        # The mirror of a typed prompt: no event (the response_item is indexed), but it is the
+        # most reliable source of the session's first prompt.
+        message = nonempty_str(payload.get("message"))
+        if message is not None and message.strip():
+            _maybe_prompt(message, state, time, out)
+        return []
+    if etype in _MIRROR_OR_TELEMETRY or not isinstance(etype, str):
+        return []
+    if etype == "thread_name_updated":
+        name = nonempty_str(payload.get("thread_name"))
+        if name is None:
+            return []
+        thread = nonempty_str(payload.get("thread_id")) or nonempty_str(state.get("sid"))
+        out.append(
+            SessionFact(
+                thread or "unknown",
+                NAME,
+                title=name,
+                title_rank=THREAD_NAME_RANK,
+                time=time or None,
+            )
+        )
+        return [("system", "meta", f"thread name: {name}")]
+    if etype == "turn_aborted":
+        reason = nonempty_str(payload.get("reason")) or "unknown reason"
+        return [("system", "system", f"turn aborted: {reason}")]
+    if etype in ("error", "warning", "stream_error"):
+        message = nonempty_str(payload.get("message"))
+        return [("system", "system", f"{etype}: {message}")] if message else []
+    if etype == "context_compacted":
+        return [("system", "system", "context compacted")]
+    if etype == "thread_rolled_back":
+        turns = payload.get("num_turns")
+        count = turns if isinstance(turns, int) and not isinstance(turns, bool) else "?"
+        return [("system", "meta", f"rolled back {count} turn(s)")]
+    if etype in ("entered_review_mode", "exited_review_mode"):
+        return [("system", "meta", etype.replace("_", " "))]
+    return []
+
+
+def _maybe_prompt(text: str, state: dict, time: int, out: list[Record]) -> None:
+    """First real user input wins; the user_message mirror follows its response_item with the
+    same text, so whichever comes first gives the same prompt."""
+    if state.get("prompt_sent"):
+        return
+    sid = nonempty_str(state.get("sid")) or "unknown"
+    out.append(SessionFact(sid, NAME, prompt=text, time=time or None))
+    state["prompt_sent"] = True
+
+
+def _is_injected(text: str) -> bool:
+    stripped = text.strip()
+    return stripped.startswith(_INJECTED_PREFIXES) or _WRAPPED.fullmatch(stripped) is not None
+
+
+def _content_text(content: object) -> str:
+    """Text of a content-item list (input_text / output_text / summary_text / input_image)."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    parts: list[str] = []
+    for item in content:
+        if not isinstance(item, dict):
+            continue
+        itype = item.get("type")
+        if itype in ("input_image", "image"):
+            parts.append(_image_text(item.get("image_url")))
+        elif isinstance(item.get("text"), str) and item["text"]:
+            parts.append(item["text"])
+    return "\n".join(parts)
+
+
+def _image_text(url: object) -> str:
+    if not isinstance(url, str) or not url:
+        return "[image]"
+    if url.startswith("data:"):
+        header, _, data = url.partition(",")
+        media_type = header[len("data:") :].split(";", 1)[0] or None
+        return image_placeholder(media_type, len(data))
+    return f"[image {url}]" if len(url) <= 500 else "[image]"
+
+
+def _arguments(arguments: object) -> str:
+    """Function arguments are a JSON string; re-dump them compactly when they parse."""
+    if isinstance(arguments, str):
+        try:
+            return compact_json(orjson.loads(arguments))
+        except orjson.JSONDecodeError:
+            return arguments
+    return compact_json(arguments)
+
+
+def _output_text(output: object) -> str:
+    """Tool output: plain text, a content-item list, or a JSON string {output, metadata}."""
+    if isinstance(output, list):
+        return _content_text(output)
+    if isinstance(output, dict):
+        inner = output.get("content", output.get("output"))
+        text = _output_text(inner) if isinstance(inner, str | list) else ""
+        if output.get("success") is False:
+            text = f"[error] {text}"
+        return text
+    if not isinstance(output, str):
+        return ""
+    if not output.lstrip().startswith("{"):
+        return output
+    try:
+        wrapped = orjson.loads(output)
+    except orjson.JSONDecodeError:
+        return output
+    if not isinstance(wrapped, dict) or not isinstance(wrapped.get("output"), str):
+        return output
+    text = wrapped["output"]
+    metadata = wrapped.get("metadata")
+    code = metadata.get("exit_code") if isinstance(metadata, dict) else None
+    if isinstance(code, int) and not isinstance(code, bool) and code != 0:
+        text = f"[error: exit code {code}] {text}"
+    return text
+
+
+ROLLOUTS = FileKind(
+    name="rollout",
+    patterns=(
+        "sessions/**/rollout-*.jsonl",
+        "sessions/**/rollout-*.jsonl.zst",
+        "archived_sessions/**/rollout-*.jsonl",
+        "archived_sessions/**/rollout-*.jsonl.zst",
+    ),
+    parse=parse_rollout,
+    start=start_rollout,
+)
+
+SESSION_INDEX = FileKind(
+    name="session_index",
+    patterns=("session_index.jsonl",),
+    parse=parse_index,
+    start=start_index,
+)
+
+SOURCE = Source(name=NAME, roots=roots, files=(ROLLOUTS, SESSION_INDEX))

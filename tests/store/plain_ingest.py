@@ -1,0 +1,18 @@
+"""Run one ingest pass of the plain test format in a subprocess (for kill and race tests)."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from conftest import PLAIN  # noqa: E402
+
+from origin_store import Ingester, Settings, Store  # noqa: E402
+
+if __name__ == "__main__":
+    settings = Settings.from_env()
+    store = Store.open(settings.home, map_size=settings.map_size)
+    try:
+        Ingester(store, settings, {"plain": PLAIN}).run()
+    finally:
+        store.close()
