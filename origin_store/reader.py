@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections import Counter
 from collections.abc import Iterator
@@ -123,8 +124,44 @@ def _du(path: Path) -> int:
     total = 0
     for dirpath, _, names in os.walk(path):
         for name in names:
-            try:
+            with contextlib.suppress(OSError):
                 total += os.stat(os.path.join(dirpath, name)).st_blocks * 512
-            except OSError:
-                pass
     return total
+
+
+def iter_mirror(store: Store, home: Path, mirror_id: int) -> Iterator[bytes]:
+    """Every line of a mirror in order (frames, then the tail), one frame in memory at a time."""
+    import zlib
+
+    import zstandard
+
+    with store.read() as txn:
+        info = mirror_info(store, txn, mirror_id)
+        if info is None:
+            return
+        state = mirror_state(store, txn, info["original_file"])
+        if state is None or state["id"] != mirror_id:
+            state = info.get("final")
+        if state is None:
+            return
+        prefix = u64(mirror_id)[4:]
+        frames: list[mirrors.Frame] = []
+        cursor = txn.cursor(db=store.dbs["frames"])
+        if cursor.set_range(prefix):
+            for key, value in cursor:
+                if not key.startswith(prefix):
+                    break
+                frames.append(mirrors.Frame.unpack(int.from_bytes(key[4:], "big"), value))
+    zst_path, tail_path = mirrors.paths(home / "raw", state["rel"])
+    dctx = zstandard.ZstdDecompressor()
+    if frames:
+        with open(zst_path, "rb") as f:
+            for frame in frames:
+                f.seek(frame.offset)
+                data = dctx.decompressobj().decompress(f.read(frame.length))
+                parts = data.split(b"\n")
+                yield from (parts[:-1] if data.endswith(b"\n") else parts)
+    tail = tail_path.read_bytes()[: state["tail"]] if state["tail"] else b""
+    if zlib.crc32(tail) != state["crc"]:
+        raise OSError(f"mirror tail {tail_path} does not match the store")
+    yield from tail.split(b"\n")[:-1]

@@ -32,9 +32,6 @@ _WRAPPER_PREFIXES: tuple[str, ...] = ("<command-", "<local-command", "<bash-")
 CUSTOM_TITLE_RANK = 30
 AI_TITLE_RANK = 20
 
-#: System subtypes worth an event even without `content`.
-_SYSTEM_SUBTYPES_WITHOUT_CONTENT = frozenset({"compact_boundary", "stop_hook_summary", "api_error"})
-
 _Event = tuple[int, str, str, str]  # (block index, role, kind, text)
 
 
@@ -107,9 +104,7 @@ def _parse(line: bytes, state: dict) -> list[Record]:
     need_parent = parent is not None and state.get("parent_for") != session
     if need_cwd or need_parent:
         out.append(
-            SessionFact(
-                session, NAME, cwd=cwd if need_cwd else None, parent=parent, time=fact_time
-            )
+            SessionFact(session, NAME, cwd=cwd if need_cwd else None, parent=parent, time=fact_time)
         )
         if need_cwd:
             state["cwd_for"] = session

@@ -337,7 +337,7 @@ def _event_msg(payload: dict, state: dict, time: int, out: list[Record]) -> list
         if message is not None and message.strip():
             _maybe_prompt(message, state, time, out)
         return []
-    if etype in _MIRROR_OR_TELEMETRY or not isinstance(etype, str):
+    if not isinstance(etype, str) or etype in _MIRROR_OR_TELEMETRY:
         return []
     if etype == "thread_name_updated":
         name = nonempty_str(payload.get("thread_name"))
