@@ -1,0 +1,480 @@
+"""The claude-code parser against the shared fixtures, read in place, plus fuzzing."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from origin_store.model import EVENT_KINDS, ROLES, EventRecord, ParseProblem, Record, SessionFact
+from origin_store.sources import claude_code
+from origin_store.sources.registry import SOURCES, get
+
+ROOT = Path("/work/shared/fixtures/claude-code")
+PROJECT = "projects/-home-dev-demo-app"
+SESSION_A = "7f3c9a52-1d4e-4b8a-9c61-2e5f8a7b3d10"
+SESSION_B = "c41d2e8f-5a6b-4c7d-8e9f-0a1b2c3d4e5f"
+SESSION_C = "0b9e8d7c-6f5a-4e3d-9c2b-1a0f9e8d7c6b"
+LEGACY_PARENT = "9d8c7b6a-5f4e-4d3c-8b2a-1908171615aa"
+
+FILE_A = f"{PROJECT}/{SESSION_A}.jsonl"
+FILE_SUB = f"{PROJECT}/{SESSION_A}/subagents/agent-a3f9c2e1b7d40568.jsonl"
+FILE_LEGACY = f"{PROJECT}/agent-5e1d7c90.jsonl"
+FILE_C = f"{PROJECT}/{SESSION_C}.jsonl"
+FILE_B = f"projects/-home-dev----notes-app/{SESSION_B}.jsonl"
+ALL_FILES = (FILE_A, FILE_SUB, FILE_LEGACY, FILE_C, FILE_B)
+
+pytestmark = pytest.mark.skipif(not ROOT.is_dir(), reason="shared fixtures not available")
+
+
+def complete_lines(data: bytes) -> list[bytes]:
+    """Lines as the store feeds them: only those ended by a newline."""
+    return data.split(b"\n")[:-1]
+
+
+def feed(relpath: str, state: dict | None = None) -> list[Record]:
+    """Every complete line of a fixture file through one state dict, as the store does."""
+    state = claude_code.start(relpath) if state is None else state
+    records: list[Record] = []
+    for lineno, line in enumerate(complete_lines((ROOT / relpath).read_bytes()), start=1):
+        records.extend(claude_code.parse(line, lineno, state))
+    return records
+
+
+def events(records: list[Record]) -> list[EventRecord]:
+    return [r for r in records if isinstance(r, EventRecord)]
+
+
+def by_id(records: list[Record]) -> dict[str, EventRecord]:
+    return {e.id: e for e in events(records)}
+
+
+def merged(records: list[Record]) -> dict[str, dict]:
+    """Facts merged the way the store does: best rank wins (later on ties), first prompt/cwd."""
+    sessions: dict[str, dict] = {}
+    for fact in (r for r in records if isinstance(r, SessionFact)):
+        s = sessions.setdefault(
+            fact.session, {"title": None, "rank": -1, "prompt": None, "cwd": None, "parent": None}
+        )
+        if fact.title is not None and fact.title_rank >= s["rank"]:
+            s["title"], s["rank"] = fact.title, fact.title_rank
+        for key in ("prompt", "cwd", "parent"):
+            if s[key] is None and getattr(fact, key) is not None:
+                s[key] = getattr(fact, key)
+    return sessions
+
+
+def all_text(records: list[Record]) -> str:
+    parts = []
+    for r in records:
+        if isinstance(r, EventRecord):
+            parts.append(r.text)
+        elif isinstance(r, SessionFact):
+            parts.extend(x for x in (r.title, r.prompt) if x)
+    return "\n".join(parts)
+
+
+# --- discovery and roots ------------------------------------------------------------------------
+
+
+def test_registry_holds_the_source() -> None:
+    assert SOURCES["claude-code"] is claude_code.SOURCE
+    assert get("claude-code") is claude_code.SOURCE
+    with pytest.raises(KeyError):
+        get("nope")
+
+
+def test_roots_follow_claude_config_dir() -> None:
+    home = Path("/home/someone")
+    assert claude_code.SOURCE.roots({}, home) == [home / ".claude"]
+    assert claude_code.SOURCE.roots({"CLAUDE_CONFIG_DIR": "/srv/claude"}, home) == [
+        Path("/srv/claude")
+    ]
+
+
+def test_patterns_find_transcripts_only() -> None:
+    found = set()
+    for kind in claude_code.SOURCE.files:
+        for pattern in kind.patterns:
+            found.update(p.relative_to(ROOT).as_posix() for p in ROOT.glob(pattern))
+    # Not history.jsonl, memory files, the sub-agent .meta.json or offloaded tool output.
+    assert found == set(ALL_FILES)
+
+
+# --- sessions, titles, prompts ------------------------------------------------------------------
+
+SESSIONS = [
+    # file, session, parent, title, prompt, cwd
+    (
+        FILE_A,
+        SESSION_A,
+        None,
+        "rate-limiter",
+        "Add a token-bucket rate limiter to src/server.ts (10 req/s, burst 20) "
+        "and cover it with a vitest test.",
+        "/home/dev/demo-app",
+    ),
+    (
+        FILE_SUB,
+        f"{SESSION_A}/agent-a3f9c2e1b7d40568",
+        SESSION_A,
+        None,
+        "List every middleware under src/mw/ and summarise its signature in one line each.",
+        "/home/dev/demo-app",
+    ),
+    (
+        FILE_LEGACY,
+        f"{LEGACY_PARENT}/agent-5e1d7c90",
+        LEGACY_PARENT,
+        None,
+        "Check whether /health returns JSON.",
+        "/home/dev/demo-app",
+    ),
+    (
+        FILE_C,
+        SESSION_C,
+        None,
+        None,
+        "Plan a migration of the config loader from JSON to TOML. Don't edit anything yet.",
+        "/home/dev/demo-app",
+    ),
+    (
+        FILE_B,
+        SESSION_B,
+        None,
+        "笔记导出：Markdown 与日文文件名测试",
+        "帮我把笔记导出功能改成支持 Markdown 格式，文件名用笔记标题。",
+        "/home/dev/文档/notes-app",
+    ),
+]
+
+
+@pytest.mark.parametrize(("relpath", "session", "parent", "title", "prompt", "cwd"), SESSIONS)
+def test_session_facts(
+    relpath: str, session: str, parent: str | None, title: str | None, prompt: str, cwd: str
+) -> None:
+    records = feed(relpath)
+    assert {e.session for e in events(records)} == {session}
+    facts = merged(records)
+    assert set(facts) == {session}
+    assert facts[session]["title"] == title
+    assert facts[session]["prompt"] == prompt
+    assert facts[session]["cwd"] == cwd
+    assert facts[session]["parent"] == parent
+    prompts = [r for r in records if isinstance(r, SessionFact) and r.prompt is not None]
+    assert len(prompts) == 1  # emitted once
+    assert not [r for r in records if isinstance(r, ParseProblem)]
+
+
+def test_title_ranks() -> None:
+    titles = [
+        (r.title, r.title_rank)
+        for r in feed(FILE_A)
+        if isinstance(r, SessionFact) and r.title is not None
+    ]
+    # The leading legacy summary belongs to another session and gives no title.
+    assert titles == [("Add token-bucket rate limiter", 20), ("rate-limiter", 30)]
+    b_titles = [r.title for r in feed(FILE_B) if isinstance(r, SessionFact) and r.title]
+    assert b_titles[-1] == "笔记导出：Markdown 与日文文件名测试"
+
+
+# --- roles and kinds ----------------------------------------------------------------------------
+
+KINDS = [
+    # file, uuid, role, kind, text prefix
+    (FILE_A, "a0000001-0000-4000-8000-000000000001", "user", "message", "Add a token-bucket"),
+    (FILE_A, "a0000002-0000-4000-8000-000000000002", "assistant", "meta", "The user wants"),
+    (FILE_A, "a0000003-0000-4000-8000-000000000003", "assistant", "message", "I'll check"),
+    (FILE_A, "a0000004-0000-4000-8000-000000000004", "assistant", "tool_use", "Bash {"),
+    (FILE_A, "a0000005-0000-4000-8000-000000000005", "system", "tool_result", "src/server.ts:12"),
+    (FILE_A, "a0000006-0000-4000-8000-000000000006", "assistant", "tool_use", "Task {"),
+    (FILE_A, "a0000007-0000-4000-8000-000000000007", "system", "tool_result", "src/mw/logger.ts"),
+    (FILE_A, "a000000b-0000-4000-8000-00000000000b", "system", "tool_result", "Output too large"),
+    (FILE_A, "a000000e-0000-4000-8000-00000000000e", "system", "system", "stop hooks:"),
+    (FILE_A, "a000000f-0000-4000-8000-00000000000f", "user", "message", "[image image/png "),
+    (FILE_A, "a0000011-0000-4000-8000-000000000011", "system", "system", "Conversation compacted"),
+    (FILE_A, "a0000012-0000-4000-8000-000000000012", "system", "system", "This session is being"),
+    (FILE_A, "a0000013-0000-4000-8000-000000000013", "system", "meta", "<command-name>/compact"),
+    (FILE_A, "a0000014-0000-4000-8000-000000000014", "system", "meta", "<local-command-stdout>"),
+    (FILE_A, "a0000017-0000-4000-8000-000000000017", "system", "tool_result", "[error] <tool_use"),
+    (FILE_SUB, "b0000002-0000-4000-8000-000000000002", "assistant", "tool_use", "Glob {"),
+    (FILE_C, "e0000002-0000-4000-8000-000000000002", "assistant", "meta", "Plan mode"),
+    (FILE_B, "d0000002-0000-4000-8000-000000000002", "assistant", "meta", "用户要把导出"),
+    (FILE_B, "d000000b-0000-4000-8000-00000000000b", "system", "system", "API Error (529"),
+]
+
+
+@pytest.mark.parametrize(("relpath", "uuid", "role", "kind", "prefix"), KINDS)
+def test_role_and_kind(relpath: str, uuid: str, role: str, kind: str, prefix: str) -> None:
+    event = by_id(feed(relpath))[f"claude-code:{uuid}"]
+    assert (event.role, event.kind) == (role, kind)
+    assert event.text.startswith(prefix)
+
+
+def test_bookkeeping_lines() -> None:
+    records = feed(FILE_A)
+    texts = [e.text for e in events(records)]
+    assert "permission-mode: default" in texts
+    assert "queue enqueue: also mention the limiter in README" in texts
+    assert "ai-title: Add token-bucket rate limiter" in texts
+    assert "custom-title: rate-limiter" in texts
+    # summary (other session), file-history-snapshot, dequeue and last-prompt give no event.
+    assert "Demo-app server scaffolding" not in all_text(records)
+    kinds_by_type = {e.id.split(":")[2] for e in events(records) if e.id.count(":") == 3}
+    assert kinds_by_type == {"permission-mode", "queue-operation", "ai-title", "custom-title"}
+    # The tool result text comes from the block, not from toolUseResult as well.
+    result = by_id(records)["claude-code:a000000b-0000-4000-8000-00000000000b"]
+    assert "[truncated in fixture]" not in result.text
+
+
+# --- ids, time, context -------------------------------------------------------------------------
+
+
+def test_ids() -> None:
+    for relpath in ALL_FILES:
+        lines = complete_lines((ROOT / relpath).read_bytes())
+        state = claude_code.start(relpath)
+        for lineno, line in enumerate(lines, start=1):
+            out = events(claude_code.parse(line, lineno, state))
+            obj = orjson.loads(line)
+            if "uuid" in obj:
+                assert [e.id for e in out] == [f"claude-code:{obj['uuid']}"] * len(out)
+            else:
+                session = out[0].session if out else ""
+                for e in out:
+                    assert re.fullmatch(
+                        rf"claude-code:{re.escape(session)}:{obj['type']}:[0-9a-f]{{16}}", e.id
+                    )
+    # Byte-identical lines re-emitted on resume collapse to one id.
+    b = events(feed(FILE_B))
+    title_ids = [e.id for e in b if e.text == "ai-title: 笔记导出支持 Markdown"]
+    assert len(title_ids) == 2 and title_ids[0] == title_ids[1]
+
+
+def test_reparse_gives_identical_records() -> None:
+    for relpath in ALL_FILES:
+        assert feed(relpath) == feed(relpath)
+
+
+def test_state_survives_json_between_lines() -> None:
+    """The store persists state between passes and processes; resuming must change nothing."""
+    for relpath in ALL_FILES:
+        lines = complete_lines((ROOT / relpath).read_bytes())
+        state = claude_code.start(relpath)
+        resumed: list[Record] = []
+        for lineno, line in enumerate(lines, start=1):
+            state = json.loads(json.dumps(state))
+            resumed.extend(claude_code.parse(line, lineno, state))
+        assert resumed == feed(relpath)
+        assert len(json.dumps(state)) < 1000
+
+
+def test_version_and_branch_change_within_resumed_session() -> None:
+    evs = by_id(feed(FILE_B))
+    first = evs["claude-code:d0000001-0000-4000-8000-000000000001"]
+    later = evs["claude-code:d0000008-0000-4000-8000-000000000008"]
+    assert (first.agent_version, first.git_branch) == ("2.1.230", "main")
+    assert (later.agent_version, later.git_branch) == ("2.1.241", "fix/导出-文件名")
+    assert {e.cwd for e in evs.values() if e.cwd} == {"/home/dev/文档/notes-app"}
+
+
+def test_time_is_utc_ms_and_inherited() -> None:
+    b = events(feed(FILE_B))
+    first = next(e for e in b if e.id.endswith("d0000001-0000-4000-8000-000000000001"))
+    assert first.time == 1792548311500  # 2026-10-21T02:05:11.500Z
+    last_answer = next(e for e in b if e.id.endswith("d000000c-0000-4000-8000-00000000000c"))
+    final_title = next(e for e in b if e.text == "ai-title: 笔记导出：Markdown 与日文文件名测试")
+    assert final_title.time == last_answer.time
+    # Nothing timestamped before the first line: 0, as agreed with the store.
+    assert b[0].text == "mode: default" and b[0].time == 0
+
+
+def test_no_base64_or_signatures_in_text() -> None:
+    text = "\n".join(all_text(feed(relpath)) for relpath in ALL_FILES)
+    assert "iVBOR" not in text
+    assert not re.search(r"[A-Za-z0-9+/]{80,}", text)
+    assert "FakeSignature" not in text and "FakeSig" not in text
+    image = by_id(feed(FILE_A))["claude-code:a000000f-0000-4000-8000-00000000000f"]
+    assert image.text == (
+        "[image image/png 72 bytes]\n"
+        "CI shows this screenshot — why would rateLimit.test.ts time out there?"
+    )
+
+
+# --- synthetic lines: block suffixes and bad input ----------------------------------------------
+
+
+def _line(obj: dict) -> bytes:
+    base = {"sessionId": "s1", "uuid": "u1", "timestamp": "2026-01-01T00:00:00Z", "cwd": "/w"}
+    return orjson.dumps({**base, **obj})
+
+
+def test_block_index_suffix_when_a_line_splits() -> None:
+    line = _line(
+        {
+            "type": "assistant",
+            "message": {
+                "role": "assistant",
+                "content": [
+                    {"type": "thinking", "thinking": "hmm", "signature": "x"},
+                    {"type": "text", "text": "answer"},
+                    {"type": "redacted_thinking", "data": "opaque"},
+                    {"type": "tool_use", "id": "t", "name": "Read", "input": {"file_path": "a"}},
+                ],
+            },
+        }
+    )
+    out = events(claude_code.parse(line, 1, claude_code.start("projects/p/s1.jsonl")))
+    assert [(e.id, e.kind) for e in out] == [
+        ("claude-code:u1#0", "meta"),
+        ("claude-code:u1#1", "message"),
+        ("claude-code:u1#3", "tool_use"),
+    ]
+    assert out[2].text == 'Read {"file_path":"a"}'
+
+    results = _line(
+        {
+            "type": "user",
+            "message": {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "tool_use_id": "a", "content": "one"},
+                    {
+                        "type": "tool_result",
+                        "tool_use_id": "b",
+                        "content": [{"type": "text", "text": "two"}],
+                        "is_error": True,
+                    },
+                ],
+            },
+        }
+    )
+    out = events(claude_code.parse(results, 2, claude_code.start("projects/p/s1.jsonl")))
+    assert [(e.id, e.text) for e in out] == [
+        ("claude-code:u1#0", "one"),
+        ("claude-code:u1#1", "[error] two"),
+    ]
+
+
+def test_bad_lines_are_problems_not_exceptions() -> None:
+    state = claude_code.start("projects/p/s1.jsonl")
+    assert claude_code.parse(b"{not json", 1, state)[0].reason == "invalid-json"
+    assert claude_code.parse(b"\xff\xfe\x00", 2, state)[0].reason == "invalid-json"
+    assert claude_code.parse(b"[1, 2]", 3, state)[0].reason == "not-an-object"
+    assert claude_code.parse(b"", 4, state) == []
+    assert claude_code.parse(b'{"type":"user","message":{"content":5}}', 5, state) == []
+    # A stray invalid byte inside a string does not lose the line.
+    salvaged = claude_code.parse(
+        b'{"type":"user","uuid":"u","sessionId":"s","message":{"content":"caf\xe9"}}', 6, state
+    )
+    assert [e.text for e in events(salvaged)] == ["caf\ufffd"]
+
+
+# --- fuzzing ------------------------------------------------------------------------------------
+
+_INT = st.integers(min_value=-(2**63), max_value=2**63 - 1)
+_JSON = st.recursive(
+    st.none() | st.booleans() | _INT | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(), children, max_size=4)
+    ),
+    max_leaves=20,
+)
+_TYPES = st.sampled_from(
+    ["user", "assistant", "system", "summary", "ai-title", "custom-title", "mode",
+     "permission-mode", "agent-name", "queue-operation", "attachment", "last-prompt",
+     "file-history-snapshot", "progress", "unknown"]
+)  # fmt: skip
+_BLOCK = st.fixed_dictionaries(
+    {
+        "type": st.sampled_from(
+            ["text", "image", "document", "thinking", "tool_use", "tool_result"]
+        )
+        | _JSON
+    },
+    optional={
+        "text": _JSON,
+        "thinking": _JSON,
+        "name": _JSON,
+        "input": _JSON,
+        "content": _JSON | st.lists(_JSON, max_size=3),
+        "is_error": _JSON,
+        "source": st.fixed_dictionaries(
+            {}, optional={"type": _JSON, "media_type": _JSON, "data": _JSON, "url": _JSON}
+        )
+        | _JSON,
+    },
+)
+_LINE = st.fixed_dictionaries(
+    {"type": _TYPES | _JSON},
+    optional={
+        "uuid": _JSON | st.text(),
+        "sessionId": _JSON | st.text(),
+        "timestamp": _JSON | st.just("2026-10-20T09:14:03.118Z") | _INT,
+        "cwd": _JSON,
+        "gitBranch": _JSON,
+        "version": _JSON,
+        "isMeta": st.booleans() | _JSON,
+        "isSidechain": st.booleans(),
+        "isCompactSummary": st.booleans(),
+        "subtype": st.sampled_from(["compact_boundary", "stop_hook_summary", "api_error", "x"])
+        | _JSON,
+        "content": _JSON,
+        "compactMetadata": _JSON,
+        "hookInfos": _JSON,
+        "hookErrors": _JSON,
+        "preventedContinuation": _JSON,
+        "aiTitle": _JSON,
+        "customTitle": _JSON,
+        "mode": _JSON,
+        "permissionMode": _JSON,
+        "operation": _JSON,
+        "attachment": _JSON | st.fixed_dictionaries({"type": st.just("hook_success")}),
+        "message": st.fixed_dictionaries(
+            {}, optional={"content": st.lists(_BLOCK, max_size=4) | _JSON}
+        )
+        | _JSON,
+    },
+)
+_RELPATHS = st.sampled_from([FILE_A, FILE_SUB, FILE_LEGACY, "x", "", "agent-", "a/subagents"])
+
+
+def _check(records: object) -> None:
+    assert isinstance(records, list)
+    for r in records:
+        assert isinstance(r, EventRecord | SessionFact | ParseProblem)
+        if isinstance(r, ParseProblem):
+            assert r.reason != "parser-error", r
+        if isinstance(r, EventRecord):
+            assert r.role in ROLES and r.kind in EVENT_KINDS
+            assert isinstance(r.text, str) and isinstance(r.time, int) and r.time >= 0
+            assert r.id.startswith("claude-code:")
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(relpath=_RELPATHS, lines=st.lists(st.binary(max_size=300) | _JSON.map(orjson.dumps)))
+def test_fuzz_random_bytes_and_json(relpath: str, lines: list[bytes]) -> None:
+    state = claude_code.start(relpath)
+    for lineno, line in enumerate(lines, start=1):
+        _check(claude_code.parse(line, lineno, state))
+        json.dumps(state)
+
+
+@settings(max_examples=500, suppress_health_check=[HealthCheck.too_slow])
+@given(relpath=_RELPATHS, lines=st.lists(_LINE, min_size=1, max_size=5))
+def test_fuzz_record_shaped_lines(relpath: str, lines: list[dict]) -> None:
+    state = claude_code.start(relpath)
+    for lineno, obj in enumerate(lines, start=1):
+        _check(claude_code.parse(orjson.dumps(obj), lineno, state))
+        json.dumps(state)
+
+
+def test_deep_nesting_does_not_raise() -> None:
+    deep = b'{"type":"assistant","uuid":"u","message":{"content":[{"type":"tool_use","name":"x","input":'
+    deep += b"[" * 1000 + b"]" * 1000 + b"}]}}"
+    _check(claude_code.parse(deep, 1, {}))
