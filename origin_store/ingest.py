@@ -373,8 +373,6 @@ class Ingester:
                     sess["prompt"] = fact.prompt[:2000]
                 if fact.parent and not sess["parent"]:
                     sess["parent"] = fact.parent
-                if fact.time:
-                    _widen(sess, fact.time)
             feed: list[dict] = []
             events_db = dbs["events"]
             for number, event in events:

@@ -1,44 +1,13 @@
-"""A minimal line format for testing the ingest engine apart from any agent's quirks.
-
-Each line is a JSON object {"id", "t", "s", "text"}; anything else is a problem. It is a real
-parser through the same interface as the agents' ones, not a stand-in for the engine.
-"""
+"""Fixtures for the store tests."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 
-import orjson
 import pytest
+from plain_format import PLAIN
 
 from origin_store import Ingester, Settings, Store
-from origin_store.model import EventRecord, ParseProblem
-from origin_store.sources.base import FileKind, Source
-
-
-def parse_plain(line: bytes, lineno: int, state: dict) -> list:
-    try:
-        data = orjson.loads(line)
-    except orjson.JSONDecodeError as error:
-        return [ParseProblem("invalid-json", str(error)[:80])]
-    if not isinstance(data, dict) or "id" not in data:
-        return [ParseProblem("not-an-object")]
-    state["n"] = state.get("n", 0) + 1
-    return [
-        EventRecord(
-            id=f"plain:{data['id']}", time=int(data.get("t", 0)), source="plain",
-            session=str(data.get("s", "s1")), role="user", kind="message",
-            text=str(data.get("text", "")), cwd="/home/dev/plain-project",
-        )
-    ]
-
-
-def _roots(environ: Mapping[str, str], home: Path) -> list[Path]:
-    return [Path(environ.get("PLAIN_HOME", str(home / ".plain")))]
-
-
-PLAIN = Source("plain", _roots, (FileKind("log", ("**/*.jsonl",), parse_plain, lambda rel: {}),))
 
 
 @pytest.fixture
@@ -51,6 +20,3 @@ def plain_env(tmp_path: Path):
     yield settings, logs, store, Ingester(store, settings, {"plain": PLAIN})
     store.close()
 
-
-def line(i: int, text: str = "hello", session: str = "s1") -> bytes:
-    return orjson.dumps({"id": i, "t": 1_700_000_000_000 + i, "s": session, "text": f"{text} {i}"}) + b"\n"

@@ -5,7 +5,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from conftest import PLAIN  # noqa: E402
+from plain_format import PLAIN  # noqa: E402
 
 from origin_store import Ingester, Settings, Store  # noqa: E402
 

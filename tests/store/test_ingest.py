@@ -13,10 +13,10 @@ from pathlib import Path
 
 import orjson
 import pytest
-from conftest import line
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
+from plain_format import line
 
 from origin_store import Ingester, Settings, Store
 from origin_store.reader import get_event, iter_mirror, read_mirror_line
@@ -134,7 +134,7 @@ def test_fifty_megabyte_line_does_not_exhaust_memory(plain_env):
 @given(st.lists(st.tuples(st.integers(0, 40_000), st.integers(0, 3), st.booleans()), min_size=1, max_size=25))
 def test_mirror_line_n_is_original_line_n(tmp_path_factory, steps):
     """Random appends, some cut mid-line, with an ingest after each: the mirror always agrees."""
-    from conftest import PLAIN
+    from plain_format import PLAIN
 
     tmp = tmp_path_factory.mktemp("prop")
     settings = Settings.from_env({"HOME": str(tmp), "ORIGIN_HOME": str(tmp / "o"), "PLAIN_HOME": str(tmp / "logs")})

@@ -1,0 +1,64 @@
+"""Opening Origin once per process: settings, the store, the search index and the ingester.
+
+Front doors (CLI, MCP, hub) build one `Origin` and close it explicitly; everything they call
+takes it. Storage is opened once here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from origin_store import Ingester, Settings, Store
+from origin_store.sources.registry import SOURCES
+
+if TYPE_CHECKING:
+    from origin_search import SearchIndex
+
+
+class Origin:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.home: Path = settings.home
+        self.home.mkdir(parents=True, exist_ok=True)
+        self.store = Store.open(settings.home, map_size=settings.map_size)
+        self.ingester = Ingester(self.store, settings, SOURCES)
+        self._index: SearchIndex | None = None
+        self._index_lock = threading.Lock()
+        self._ingest_lock = threading.Lock()
+        self.last_ingest = 0.0
+
+    @classmethod
+    def open(cls, settings: Settings | None = None) -> Origin:
+        return cls(settings or Settings.from_env())
+
+    def close(self) -> None:
+        if self._index is not None:
+            self._index.close()
+        self.store.close()
+
+    def __enter__(self) -> Origin:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def index(self) -> SearchIndex:
+        """The search index, opened on first use (a pure store command never pays for it)."""
+        if self._index is None:
+            with self._index_lock:
+                if self._index is None:
+                    from origin_search import SearchIndex
+
+                    self._index = SearchIndex.open(self.home / "index")
+        return self._index
+
+    def ingest(self, progress=None):  # noqa: ANN001, ANN201 - progress is a plain callable
+        """One ingest pass; several threads of one process share a single pass at a time."""
+        with self._ingest_lock:
+            report = self.ingester.run(progress)
+            self.last_ingest = time.monotonic()
+            return report

@@ -1,0 +1,115 @@
+"""Commands over the archive itself: ingest, status, run."""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime
+from pathlib import Path
+
+import typer
+
+from origin_store import Settings, discover
+from origin_store.ingest import IngestReport, total_pending_bytes
+from origin_store.reader import status as store_status
+from origin_store.sources.registry import SOURCES
+
+from ..app import Origin
+from .output import console, edge, human_bytes, print_json, run_with_progress
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(ingest)
+    app.command()(status)
+    app.command()(run)
+
+
+def _ingest(origin: Origin) -> IngestReport:
+    files = discover(SOURCES, origin.settings)
+    total = total_pending_bytes(origin.store, files)
+    return run_with_progress("ingesting", total, lambda progress: origin.ingester.run(progress, files))
+
+
+def _print_report(report: IngestReport) -> None:
+    console.print(
+        f"[bold]{report.files:,}[/bold] files ({report.files_changed:,} changed), "
+        f"[bold]{report.lines:,}[/bold] lines, [bold]{human_bytes(report.bytes)}[/bold], "
+        f"[bold green]{report.events:,}[/bold green] new events in {report.seconds:.2f} s"
+        + (f" ({report.events / report.seconds:,.0f} events/s)" if report.seconds > 0.5 and report.events else "")
+    )
+    if report.duplicates:
+        console.print(f"  {report.duplicates:,} events were already in the store (kept once)")
+    if report.rewritten:
+        console.print(f"  {report.rewritten:,} rewritten files mirrored again as new versions")
+    for reason, count in sorted(report.problems.items()):
+        console.print(f"  [yellow]skipped {count:,} lines[/yellow]: {reason}")
+    for error in report.errors:
+        console.print(f"  [red]could not read[/red] {error}")
+
+
+def ingest(json: bool = typer.Option(False, "--json", help="Print the summary as JSON.")) -> None:
+    """Mirror and ingest every agent log on this machine (new lines only)."""
+    with edge(), Origin.open() as origin:
+        report = _ingest(origin)
+        if json:
+            print_json(report.as_dict())
+        else:
+            _print_report(report)
+
+
+def status(json: bool = typer.Option(False, "--json", help="Print the status as JSON.")) -> None:
+    """Counts per source and project, store and mirror sizes, the last ingest."""
+    with edge(), Origin.open() as origin:
+        info = store_status(origin.store, origin.home)
+        if json:
+            print_json(info)
+            return
+        console.print(f"[bold]Origin[/bold] at {origin.home}")
+        console.print(
+            f"  {info['events']:,} events in {info['sessions']:,} sessions from {info['files']:,} files; "
+            f"store {human_bytes(info['store_bytes'])}, mirrors {human_bytes(info['mirror_bytes'])}"
+        )
+        for source, counts in info["by_source"].items():
+            console.print(f"  [cyan]{source:12}[/cyan] {counts['events']:>10,} events {counts['sessions']:>7,} sessions")
+        for project, count in list(info["by_project"].items())[:15]:
+            console.print(f"  [magenta]{project[:40]:40}[/magenta] {count:>10,} events")
+        for reason, count in info["skipped_lines"].items():
+            console.print(f"  [yellow]skipped {count:,} lines[/yellow]: {reason}")
+        last = info["last_ingest"]
+        if last:
+            when = datetime.fromtimestamp(last["time"] / 1000).astimezone().isoformat(timespec="seconds")
+            console.print(f"  last ingest {when}: {last['events']:,} new events, {last['lines']:,} lines")
+        else:
+            console.print("  no ingest yet: run [bold]origin ingest[/bold]")
+
+
+def run(
+    samples: bool = typer.Option(False, "--samples", help="Use generated sample logs even if real ones exist."),
+) -> None:
+    """Origin's main job on this machine: ingest the agents' logs (or samples) and show them."""
+    settings = Settings.from_env()
+    found = discover(SOURCES, settings)
+    if samples or not found:
+        from ..samples import write_samples
+
+        target = settings.home / "samples"
+        if not (target / ".complete").exists():
+            console.print(f"No agent logs found on this machine; writing realistic sample logs to {target}")
+            write_samples(target)
+        environ = dict(settings.environ)
+        environ.update({"CLAUDE_CONFIG_DIR": str(target / "claude"), "CODEX_HOME": str(target / "codex")})
+        settings = Settings.from_env(environ)
+    else:
+        console.print(f"Found {len(found):,} agent log files on this machine")
+    started = time.perf_counter()
+    with edge(), Origin.open(settings) as origin:
+        _print_report(_ingest(origin))
+        info = store_status(origin.store, origin.home)
+        console.print(f"Archive: {info['events']:,} events in {info['sessions']:,} sessions ({time.perf_counter() - started:.1f} s)")
+        for source, counts in info["by_source"].items():
+            console.print(f"  [cyan]{source:12}[/cyan] {counts['events']:>10,} events {counts['sessions']:>7,} sessions")
+        _after_run(origin)
+
+
+def _after_run(origin: Origin) -> None:
+    """Later capabilities (indexing, the hub) extend the main job here."""
+    console.print(f"Store: {Path(origin.home)}")

@@ -1,0 +1,28 @@
+"""The API layer's one error type: a readable message and a category for HTTP clients.
+
+The service raises `OriginError` with the contract's words; the edges translate it (MCP
+`isError`, CLI exit code 2, HTTP structured error data) and nothing else.
+"""
+
+from __future__ import annotations
+
+CATEGORIES = ("not_found", "forbidden", "quota_exceeded", "conflict", "validation_error", "upstream_failure")
+
+
+class OriginError(Exception):
+    def __init__(self, message: str, category: str = "validation_error") -> None:
+        super().__init__(message)
+        self.message = message
+        self.category = category
+
+
+def not_found(message: str) -> OriginError:
+    return OriginError(message, "not_found")
+
+
+def invalid(message: str) -> OriginError:
+    return OriginError(message, "validation_error")
+
+
+def conflict(message: str) -> OriginError:
+    return OriginError(message, "conflict")

@@ -1,0 +1,48 @@
+"""Time arguments in (`30m`, `24h`, `7d`, `2w`, a date, ISO 8601) and times out (local ISO 8601).
+
+Inside Origin every time is UTC epoch milliseconds; only these two functions see anything else.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from datetime import UTC, date, datetime
+
+from .errors import invalid
+
+_RELATIVE = re.compile(r"^(\d{1,7})\s*([mhdw])$")
+_UNIT_MS = {"m": 60_000, "h": 3_600_000, "d": 86_400_000, "w": 7 * 86_400_000}
+
+
+def parse_time(value: str, name: str, *, now_ms: int | None = None) -> int:
+    """UTC epoch ms for a time argument; a readable error naming the argument otherwise."""
+    if not isinstance(value, str) or not value.strip():
+        raise invalid(f"{name} must be a time such as 30m, 24h, 7d, 2w, 2026-10-20 or 2026-10-20T09:12:30+08:00.")
+    text = value.strip()
+    match = _RELATIVE.match(text)
+    if match:
+        now = int(time.time() * 1000) if now_ms is None else now_ms
+        return now - int(match.group(1)) * _UNIT_MS[match.group(2)]
+    try:
+        if len(text) == 10 and text[4] == "-":
+            day = date.fromisoformat(text)
+            return int(datetime(day.year, day.month, day.day).astimezone().timestamp() * 1000)
+        parsed = datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith(("Z", "z")) else text)
+    except ValueError:
+        raise invalid(
+            f"{name} is not a time: {value[:80]!r}. Use 30m, 24h, 7d or 2w (back from now), "
+            "a date such as 2026-10-20, or ISO 8601 such as 2026-10-20T09:12:30+08:00."
+        ) from None
+    if parsed.tzinfo is None:
+        parsed = parsed.astimezone()  # a naive time is the server's local time
+    return int(parsed.timestamp() * 1000)
+
+
+def render(ms: int | None) -> str | None:
+    """ISO 8601 in the server's local time zone, milliseconds and offset, e.g.
+    2026-10-20T09:12:30.000+08:00 (TZ honoured)."""
+    if ms is None:
+        return None
+    moment = datetime.fromtimestamp(ms / 1000, tz=UTC).astimezone()
+    return moment.isoformat(timespec="milliseconds")

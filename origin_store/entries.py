@@ -1,0 +1,179 @@
+"""Entries: versions with provenance, forks, forgetting and restoring, all in LMDB.
+
+An entry is a chain of versions sharing a `root`. Each version names the version it corrects
+(`supersedes`). Versions nobody supersedes are heads; the newest head (ties: the larger id) is the
+current version and the other heads lost a concurrent correction. Because this is computed from
+the versions alone, every store reaches the same answer whatever order versions arrive in.
+
+Forgetting writes a tombstone and marks every hidden id in `hidden`; restoring removes those
+marks. Nothing is deleted, and every change goes to the change feed for the index and the hub.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass
+
+import lmdb
+
+from .db import Store, dumps, loads, u64
+from .errors import NotFound
+from .reader import session_event_ids  # noqa: F401  (re-exported for callers of this module)
+
+
+def new_entry_id() -> str:
+    return "ent_" + secrets.token_hex(8)
+
+
+def new_tombstone_id() -> str:
+    return "tmb_" + secrets.token_hex(6)
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+@dataclass(slots=True)
+class Lineage:
+    """An entry's versions, oldest first, with which one is current."""
+
+    versions: list[dict]
+    current: str | None
+
+    def status_of(self, version: dict) -> dict:
+        heads = self.heads()
+        superseded = version["id"] != self.current
+        return {
+            "status": "superseded" if superseded else "active",
+            "concurrent": superseded and version["id"] in heads,
+            "superseded_by": self.current if superseded else None,
+        }
+
+    def heads(self) -> set[str]:
+        corrected = {v["supersedes"] for v in self.versions if v.get("supersedes")}
+        return {v["id"] for v in self.versions if v["id"] not in corrected}
+
+
+def lineage(store: Store, txn: lmdb.Transaction, root: str) -> Lineage:
+    record = store.get(txn, "roots", root.encode()) or {"versions": []}
+    versions = [v for v in (store.get(txn, "entries", vid.encode()) for vid in record["versions"]) if v]
+    versions.sort(key=lambda v: (v["created"], v["id"]))
+    corrected = {v["supersedes"] for v in versions if v.get("supersedes")}
+    heads = [v for v in versions if v["id"] not in corrected]
+    current = max(heads, key=lambda v: (v["created"], v["id"]))["id"] if heads else None
+    return Lineage(versions, current)
+
+
+def get_entry(store: Store, txn: lmdb.Transaction, entry_id: str) -> dict | None:
+    return store.get(txn, "entries", entry_id.encode())
+
+
+def is_hidden(store: Store, txn: lmdb.Transaction, item_id: str) -> bool:
+    return txn.get(item_id.encode(), db=store.dbs["hidden"]) is not None
+
+
+def put_version(store: Store, txn: lmdb.Transaction, version: dict) -> None:
+    """Store one entry version with its citations and announce it on the change feed."""
+    key = version["id"].encode()
+    if txn.get(key, db=store.dbs["entries"]) is not None:
+        return  # idempotent: a version arriving twice (sync) changes nothing
+    store.put(txn, "entries", key, version)
+    root_key = version["root"].encode()
+    record = store.get(txn, "roots", root_key) or {"versions": []}
+    record["versions"].append(version["id"])
+    store.put(txn, "roots", root_key, record)
+    for source in version["sources"]:
+        txn.put(f"{source['event_id']}\0{version['id']}".encode(), b"", db=store.dbs["cites"])
+    store.feed_append(txn, [{"t": "entry", "id": version["id"], "root": version["root"]}])
+
+
+def citing_entries(store: Store, txn: lmdb.Transaction, event_id: str) -> list[str]:
+    prefix = f"{event_id}\0".encode()
+    cursor = txn.cursor(db=store.dbs["cites"])
+    found: list[str] = []
+    if cursor.set_range(prefix):
+        for key, _ in cursor:
+            if not key.startswith(prefix):
+                break
+            found.append(key[len(prefix) :].decode())
+    return found
+
+
+def forget(store: Store, txn: lmdb.Transaction, target: str, reason: str, author: str) -> dict:
+    """Hide an entry (every version and the events it cites) or an event (and every entry
+    citing it). Returns the contract's result; records nothing when all was hidden already."""
+    entry_ids: list[str] = []
+    event_ids: list[str] = []
+    if target.startswith("ent_"):
+        version = get_entry(store, txn, target)
+        if version is None:
+            raise NotFound(target)
+        for v in lineage(store, txn, version["root"]).versions:
+            entry_ids.append(v["id"])
+            event_ids.extend(s["event_id"] for s in v["sources"])
+    else:
+        if store.get(txn, "events", target.encode()) is None:
+            raise NotFound(target)
+        event_ids.append(target)
+        roots: set[str] = set()
+        for entry_id in citing_entries(store, txn, target):
+            version = get_entry(store, txn, entry_id)
+            if version and version["root"] not in roots:
+                roots.add(version["root"])
+                entry_ids.extend(v["id"] for v in lineage(store, txn, version["root"]).versions)
+    new_entries = [e for e in dict.fromkeys(entry_ids) if not is_hidden(store, txn, e)]
+    new_events = [e for e in dict.fromkeys(event_ids) if not is_hidden(store, txn, e)]
+    if not new_entries and not new_events:
+        return {"tombstone": None, "forgotten_entries": [], "excluded_events": 0}
+    tombstone = new_tombstone_id()
+    store.put(
+        txn,
+        "tombstones",
+        tombstone.encode(),
+        {"id": tombstone, "target": target, "reason": reason, "author": author, "created": now_ms(),
+         "entries": new_entries, "events": new_events, "restored": None},
+    )
+    for item in new_entries + new_events:
+        txn.put(item.encode(), tombstone.encode(), db=store.dbs["hidden"])
+    _count_visible(store, txn, new_events, -1)
+    store.feed_append(txn, [{"t": "hide", "tombstone": tombstone, "ids": new_entries + new_events}])
+    return {"tombstone": tombstone, "forgotten_entries": new_entries, "excluded_events": len(new_events)}
+
+
+def restore(store: Store, txn: lmdb.Transaction, tombstone: str) -> dict:
+    record = store.get(txn, "tombstones", tombstone.encode())
+    if record is None:
+        raise NotFound(f"Unknown tombstone {tombstone}.")
+    if record["restored"]:
+        return {"tombstone": tombstone, "restored_entries": [], "restored_events": 0}
+    back = []
+    for item in record["entries"] + record["events"]:
+        if txn.get(item.encode(), db=store.dbs["hidden"]) == tombstone.encode():
+            txn.delete(item.encode(), db=store.dbs["hidden"])
+            back.append(item)
+    events = [e for e in record["events"] if e in back]
+    _count_visible(store, txn, events, +1)
+    record["restored"] = now_ms()
+    store.put(txn, "tombstones", tombstone.encode(), record)
+    store.feed_append(txn, [{"t": "unhide", "tombstone": tombstone, "ids": back}])
+    return {"tombstone": tombstone, "restored_entries": [e for e in record["entries"] if e in back], "restored_events": len(events)}
+
+
+def _count_visible(store: Store, txn: lmdb.Transaction, event_ids: list[str], delta: int) -> None:
+    """Keep each session's count of visible events right as events are hidden and restored."""
+    for event_id in event_ids:
+        event = store.get(txn, "events", event_id.encode())
+        if event is None:
+            continue
+        key = f"{event['source']}\0{event['session']}".encode()
+        session = store.get(txn, "sessions", key)
+        if session is not None:
+            session["events"] = max(0, session["events"] + delta)
+            store.put(txn, "sessions", key, session)
+
+
+__all__ = [
+    "Lineage", "citing_entries", "dumps", "forget", "get_entry", "is_hidden", "lineage", "loads",
+    "new_entry_id", "now_ms", "put_version", "restore", "u64",
+]
