@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import archive_cmds
+from . import archive_cmds, memory_cmds, server_cmds
 
 app = typer.Typer(
     help="Origin: a local-first archive and memory for coding agents.",
@@ -13,4 +13,6 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 archive_cmds.register(app)
+memory_cmds.register(app)
+server_cmds.register(app)
 

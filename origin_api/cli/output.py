@@ -46,7 +46,13 @@ def run_with_progress(label: str, total: int, work: Callable[[Callable[[int], No
     """A progress bar for long work; short work (under ~20 MB) runs without one."""
     if total < 20 * 1024 * 1024 or not console.is_terminal:
         return work(lambda _n: None)
-    from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn, TransferSpeedColumn
+    from rich.progress import (
+        BarColumn,
+        DownloadColumn,
+        Progress,
+        TimeRemainingColumn,
+        TransferSpeedColumn,
+    )
 
     with Progress(
         "[progress.description]{task.description}", BarColumn(), DownloadColumn(), TransferSpeedColumn(),

@@ -1,0 +1,518 @@
+"""The seven tools' semantics, written once: plain functions over an open `Origin`.
+
+Every front door (stdio MCP, the hub, the CLI) validates with `tools.TOOLS`, calls `call()`,
+and turns `OriginError` into its own form. Nothing here knows about transports.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+from origin_search import QueryError, catchup, clauses, matches, snippet
+from origin_store import entries as store_entries
+from origin_store.errors import NotFound
+from origin_store.model import SOURCES
+from origin_store.reader import (
+    get_event,
+    get_session,
+    iter_sessions,
+    mirror_info,
+    read_mirror_line,
+    session_event_ids,
+)
+from origin_store.textclip import cut
+
+from .app import Origin
+from .errors import OriginError, conflict, invalid, not_found
+from .params import validate
+from .timeargs import parse_time, render
+from .tools import BY_NAME
+
+SEARCH_TEXT = 400
+SNIPPET = 200
+TIMELINE_TEXT = 1_000
+GET_TEXT = 20_000
+SOURCE_TEXT = 500
+RAW_TEXT = 4_000
+PROMPT = 80
+#: Event kinds `search` covers without include_tools: what people and agents said.
+MESSAGE_KINDS = frozenset({"message", "memory"})
+_TAIL_SCAN = 50_000
+
+
+class Caller:
+    """Who is calling: the author of entries written through this call."""
+
+    def __init__(self, agent: str, device: str) -> None:
+        self.agent = agent or "unknown"
+        self.device = device
+
+    @property
+    def author(self) -> str:
+        return f"{self.agent}@{self.device}" if self.device else self.agent
+
+
+def call(origin: Origin, tool: str, args: Any, caller: Caller) -> Any:
+    """Validate and run one tool; the single entry point of every front door."""
+    spec = BY_NAME.get(tool)
+    if spec is None:
+        raise not_found(f"Unknown tool {tool!r}; Origin's tools are {', '.join(BY_NAME)}.")
+    checked = validate(tool, spec.params, args)
+    handler: Callable[..., Any] = HANDLERS[tool]
+    return handler(origin, caller=caller, **checked)
+
+
+# -- freshness and the index -------------------------------------------------------------------
+
+
+def refresh(origin: Origin, *, force: bool = False) -> None:
+    """Ingest new log lines (at most every 10 s unless forced), then bring the index up."""
+    interval = origin.settings.search_ingest_interval_ms / 1000
+    if force or time.monotonic() - origin.last_ingest >= interval:
+        origin.ingest()
+    catchup.catch_up(origin.store, origin.index)
+
+
+def _unindexed(origin: Origin) -> list[dict]:
+    """Documents the index has not committed yet: a search scans them itself."""
+    after = catchup.indexed_seq(origin.store)
+    return list(catchup.unindexed(origin.store, after, _TAIL_SCAN))
+
+
+# -- search ----------------------------------------------------------------------------------
+
+
+def search(
+    origin: Origin, *, caller: Caller, query: str | None, scope: str, kind: str | None, since: str | None,
+    until: str | None, source: str | None, project: str | None, include_tools: bool, limit: int,
+) -> dict:
+    now = _now()
+    since_ms = parse_time(since, "since", now_ms=now) if since else None
+    until_ms = parse_time(until, "until", now_ms=now) if until else None
+    try:
+        found = clauses(query) if query is not None and query.strip() else None
+    except QueryError as error:
+        raise invalid(str(error)) from None
+    refresh(origin)
+    index = origin.index
+    tail = _unindexed(origin)
+    result: dict[str, list] = {"entries": [], "events": []}
+    if scope in ("all", "entries"):
+        hits = [i for i, _ in index.search(found, doc="entry", kinds=[kind] if kind else None, project=project,
+                                           since_ms=since_ms, until_ms=until_ms, valid_at_ms=now, limit=limit)]
+        fresh = [d["id"] for d in tail if d["doc"] == "entry" and _doc_ok(d, found, kinds={kind} if kind else None,
+                 project=project, since_ms=since_ms, until_ms=until_ms, valid_at=now)]
+        result["entries"] = _entries_out(origin, fresh + hits, limit, now)
+    if scope in ("all", "events") and (found is not None or scope == "events"):
+        kinds = None if include_tools else MESSAGE_KINDS
+        hits = [i for i, _ in index.search(found, doc="event", kinds=kinds, source=source, project=project,
+                                           since_ms=since_ms, until_ms=until_ms, limit=limit)]
+        fresh = [d["id"] for d in reversed(tail) if d["doc"] == "event" and _doc_ok(d, found, kinds=kinds, source=source,
+                 project=project, since_ms=since_ms, until_ms=until_ms)]
+        result["events"] = _events_out(origin, fresh + hits, limit, found)
+    return result
+
+
+def _doc_ok(doc: dict, found, *, kinds=None, source=None, project=None, since_ms=None, until_ms=None, valid_at=None) -> bool:  # noqa: ANN001
+    if kinds is not None and doc["kind"] not in kinds:
+        return False
+    if source is not None and doc["source"] != source:
+        return False
+    if project is not None and doc["project"] != project:
+        return False
+    if since_ms is not None and doc["time"] < since_ms:
+        return False
+    if until_ms is not None and doc["time"] >= until_ms:
+        return False
+    if valid_at is not None and doc.get("valid_to") is not None and doc["valid_to"] <= valid_at:
+        return False
+    return found is None or matches(doc["text"] or "", found)
+
+
+def _entries_out(origin: Origin, ids: list[str], limit: int, now: int) -> list[dict]:
+    out: list[dict] = []
+    seen: set[str] = set()
+    with origin.store.read() as txn:
+        for entry_id in ids:
+            if entry_id in seen or len(out) >= limit:
+                continue
+            seen.add(entry_id)
+            version = store_entries.get_entry(origin.store, txn, entry_id)
+            if version is None or store_entries.is_hidden(origin.store, txn, entry_id):
+                continue
+            line = store_entries.lineage(origin.store, txn, version["root"])
+            if line.current != entry_id:
+                continue
+            if version.get("valid_to") is not None and version["valid_to"] <= now:
+                continue
+            out.append(entry_view(version, line))
+    return out
+
+
+def _events_out(origin: Origin, ids: list[str], limit: int, found) -> list[dict]:  # noqa: ANN001
+    out: list[dict] = []
+    seen: set[str] = set()
+    with origin.store.read() as txn:
+        for event_id in ids:
+            if event_id in seen or len(out) >= limit:
+                continue
+            seen.add(event_id)
+            event = get_event(origin.store, txn, event_id)
+            if event is None or store_entries.is_hidden(origin.store, txn, event_id):
+                continue
+            view = event_view(event, SEARCH_TEXT)
+            view["snippet"] = snippet(event["text"], found, width=SNIPPET) if found else None
+            out.append(view)
+    return out
+
+
+# -- views ----------------------------------------------------------------------------------
+
+
+def event_view(event: dict, limit: int) -> dict:
+    return {
+        "id": event["id"],
+        "time": render(event["time"]),
+        "source": event["source"],
+        "project": event["project"],
+        "session": event["session"],
+        "role": event["role"],
+        "kind": event["kind"],
+        "text": cut(event["text"], limit),
+    }
+
+
+def entry_view(version: dict, line: store_entries.Lineage) -> dict:
+    state = line.status_of(version)
+    return {
+        "id": version["id"],
+        "kind": version["kind"],
+        "text": version["text"],
+        "confidence": version["confidence"],
+        "status": state["status"],
+        "concurrent": state["concurrent"],
+        "project": version.get("project"),
+        "author": version["author"],
+        "created": render(version["created"]),
+        "valid_from": render(version.get("valid_from")),
+        "valid_to": render(version.get("valid_to")),
+        "supersedes": version.get("supersedes"),
+        "superseded_by": state["superseded_by"],
+        "root": version["root"],
+        "imported": bool(version.get("imported")),
+    }
+
+
+def session_view(session: dict) -> dict:
+    title = session.get("title")
+    prompt = None if title else _prompt(session.get("prompt"))
+    return {
+        "session": session["session"],
+        "source": session["source"],
+        "project": session["project"],
+        "title": title,
+        "prompt": prompt,
+        "started": render(session["started"]),
+        "ended": render(session["ended"]),
+        "events": session["events"],
+    }
+
+
+def _prompt(text: str | None) -> str | None:
+    if not text:
+        return None
+    flat = " ".join(text.split())
+    return flat if len(flat) <= PROMPT else flat[: PROMPT - 1] + "…"
+
+
+# -- timeline --------------------------------------------------------------------------------
+
+
+def timeline(
+    origin: Origin, *, caller: Caller, since: str, until: str | None, source: str | None, project: str | None,
+    session: str | None, include_tools: bool, limit: int,
+) -> dict:
+    now = _now()
+    since_ms = parse_time(since, "since", now_ms=now) if since else None
+    until_ms = parse_time(until, "until", now_ms=now) if until else None
+    refresh(origin)
+    store = origin.store
+    if session is not None:
+        with store.read() as txn:
+            found = None
+            for candidate in [source] if source else SOURCES:
+                found = get_session(store, txn, candidate, session)
+                if found is not None:
+                    break
+            if found is None:
+                raise not_found(f"Unknown session {session}." + (f" (source {source})" if source else ""))
+            events = []
+            for event_id in session_event_ids(store, txn, found["source"], session):
+                if len(events) >= limit:
+                    break
+                event = get_event(store, txn, event_id)
+                if event is None or store_entries.is_hidden(store, txn, event_id):
+                    continue
+                if not include_tools and event["kind"] != "message":
+                    continue
+                events.append(event_view(event, TIMELINE_TEXT))
+        return {"session": session_view(found), "events": events}
+    with store.read() as txn:
+        chosen = []
+        for item in iter_sessions(store, txn):
+            if not item["events"] or item["ended"] is None:
+                continue
+            if source and item["source"] != source or project and item["project"] != project:
+                continue
+            if since_ms is not None and item["ended"] < since_ms:
+                continue
+            if until_ms is not None and item["started"] >= until_ms:
+                continue
+            chosen.append(item)
+    chosen.sort(key=lambda s: (s["ended"], s["session"]), reverse=True)
+    return {"sessions": [session_view(s) for s in chosen[:limit]]}
+
+
+# -- get and sources -------------------------------------------------------------------------
+
+
+def _lookup(origin: Origin, txn, item_id: str) -> tuple[str, dict]:  # noqa: ANN001
+    store = origin.store
+    if item_id.startswith("ent_"):
+        found = store_entries.get_entry(store, txn, item_id)
+        kind = "entry"
+    else:
+        found = get_event(store, txn, item_id)
+        kind = "event"
+    if found is None:
+        raise not_found(f"Unknown entry or event {item_id}.")
+    if store_entries.is_hidden(store, txn, item_id):
+        raise not_found(f"{item_id} has been forgotten.")
+    return kind, found
+
+
+def get(origin: Origin, *, caller: Caller, id: str) -> dict:  # noqa: A002 - the contract's name
+    store = origin.store
+    with store.read() as txn:
+        kind, found = _lookup(origin, txn, id)
+        if kind == "event":
+            view = event_view(found, GET_TEXT)
+            view.update(cwd=found.get("cwd"), git_branch=found.get("git_branch"), agent_version=found.get("agent_version"))
+            return view
+        line = store_entries.lineage(store, txn, found["root"])
+        sources = []
+        for cited in found["sources"]:
+            event = get_event(store, txn, cited["event_id"])
+            if event is None or store_entries.is_hidden(store, txn, cited["event_id"]):
+                continue
+            sources.append({"quote": cited.get("quote"), **event_view(event, SOURCE_TEXT)})
+        history = [
+            {"id": v["id"], "supersedes": v.get("supersedes"), "author": v["author"],
+             "created": render(v["created"]), "status": line.status_of(v)["status"]}
+            for v in line.versions
+        ]
+        return {"entry": entry_view(found, line), "sources": sources, "history": history}
+
+
+def sources(origin: Origin, *, caller: Caller, id: str) -> list[dict]:  # noqa: A002
+    store = origin.store
+    with store.read() as txn:
+        kind, found = _lookup(origin, txn, id)
+        cited = [{"event_id": id, "quote": None}] if kind == "event" else found["sources"]
+        items = []
+        for citation in cited:
+            event = get_event(store, txn, citation["event_id"])
+            if event is None or store_entries.is_hidden(store, txn, citation["event_id"]):
+                continue
+            mirror = mirror_info(store, txn, event["m"]) or {}
+            items.append((citation, event, mirror))
+    out = []
+    for citation, event, mirror in items:
+        raw = read_mirror_line(origin.store, origin.home, event["m"], event["line"], limit=RAW_TEXT * 4 + 16)
+        text = raw.decode("utf-8", errors="replace") if raw is not None else None
+        out.append({
+            "event_id": event["id"],
+            "time": render(event["time"]),
+            "quote": citation.get("quote"),
+            "original_file": mirror.get("original_file"),
+            "mirror_file": mirror.get("mirror_file"),
+            "line": event["line"],
+            "raw": cut(text, RAW_TEXT) if text is not None else None,
+        })
+    return out
+
+
+# -- remember, correct, forget ---------------------------------------------------------------
+
+_SPACE = re.compile(r"\s+")
+
+
+def _norm(text: str) -> str:
+    return _SPACE.sub("", text).casefold()
+
+
+def _resolve_sources(origin: Origin, cited: list[dict]) -> list[dict]:
+    store = origin.store
+    resolved: list[dict] = []
+    for item in cited:
+        event_id, quote = item.get("event_id"), item.get("quote")
+        if event_id is not None:
+            with store.read() as txn:
+                event = get_event(store, txn, event_id)
+                if event is None:
+                    raise not_found(f"Unknown entry or event {event_id}.")
+                if store_entries.is_hidden(store, txn, event_id):
+                    raise OriginError(f"Event {event_id} has been forgotten and cannot be cited.", "conflict")
+            if quote is not None and _norm(quote) not in _norm(event["text"]):
+                raise not_found(f'Quote not found in event {event_id}: "{quote}"')
+            resolved.append({"event_id": event_id, "quote": quote})
+        else:
+            resolved.append({"event_id": _find_quote(origin, quote), "quote": quote})
+    unique: dict[tuple, dict] = {}
+    for item in resolved:
+        unique.setdefault((item["event_id"], item["quote"]), item)
+    return list(unique.values())
+
+
+def _find_quote(origin: Origin, quote: str) -> str:
+    """The most recent visible message containing the quote, else a tool result; never a tool
+    call (the agent's own remember call holds the quote)."""
+    wanted = _norm(quote)
+    try:
+        found = clauses(quote)
+    except QueryError:
+        found = []
+    if found and wanted:
+        tail = _unindexed(origin)
+        store = origin.store
+        for kinds in (("message",), ("tool_result",)):
+            candidates = [d for d in tail if d["doc"] == "event" and d["kind"] in kinds and _doc_ok(d, found)]
+            candidates += [
+                {"id": i} for i, _ in origin.index.search(found, doc="event", kinds=kinds, limit=200, newest_first=True)
+            ]
+            best: tuple[int, str] | None = None
+            with store.read() as txn:
+                for candidate in candidates:
+                    event = get_event(store, txn, candidate["id"])
+                    if event is None or store_entries.is_hidden(store, txn, event["id"]):
+                        continue
+                    if wanted in _norm(event["text"]) and (best is None or (event["time"], event["id"]) > best):
+                        best = (event["time"], event["id"])
+            if best is not None:
+                return best[1]
+    raise not_found(f'No event contains the quote "{quote}". Search for the event and cite its id instead.')
+
+
+def _entry_project(origin: Origin, cited: list[dict]) -> str | None:
+    with origin.store.read() as txn:
+        projects = {(get_event(origin.store, txn, c["event_id"]) or {}).get("project") for c in cited}
+    return projects.pop() if len(projects) == 1 else None
+
+
+def remember(
+    origin: Origin, *, caller: Caller, kind: str, text: str, sources: list[dict], confidence: float,
+    project: str | None, valid_from: str | None, valid_to: str | None,
+) -> dict:
+    now = _now()
+    valid_from_ms = parse_time(valid_from, "valid_from", now_ms=now) if valid_from else None
+    valid_to_ms = parse_time(valid_to, "valid_to", now_ms=now) if valid_to else None
+    refresh(origin, force=True)
+    cited = _resolve_sources(origin, sources)
+    entry_id = store_entries.new_entry_id()
+    version = {
+        "id": entry_id, "kind": kind, "text": text.strip(), "confidence": float(confidence),
+        "project": project if project is not None else _entry_project(origin, cited),
+        "author": caller.author, "created": now, "valid_from": valid_from_ms, "valid_to": valid_to_ms,
+        "supersedes": None, "root": entry_id, "imported": False, "sources": cited,
+    }
+    origin.store.write(lambda txn: store_entries.put_version(origin.store, txn, version))
+    catchup.catch_up(origin.store, origin.index)
+    with origin.store.read() as txn:
+        line = store_entries.lineage(origin.store, txn, entry_id)
+    return {"entry": entry_view(version, line)}
+
+
+def correct(
+    origin: Origin, *, caller: Caller, id: str, text: str, kind: str | None, confidence: float | None,  # noqa: A002
+    sources: list[dict] | None, valid_from: str | None, valid_to: str | None,
+) -> dict:
+    now = _now()
+    valid_from_ms = parse_time(valid_from, "valid_from", now_ms=now) if valid_from else None
+    valid_to_ms = parse_time(valid_to, "valid_to", now_ms=now) if valid_to else None
+    refresh(origin, force=True)
+    store = origin.store
+    with store.read() as txn:
+        if not id.startswith("ent_"):
+            if get_event(store, txn, id) is None:
+                raise not_found(f"Unknown entry or event {id}.")
+            raise invalid(f"{id} is an event; only entries can be corrected.")
+        old = store_entries.get_entry(store, txn, id)
+        if old is None:
+            raise not_found(f"Unknown entry or event {id}.")
+        if store_entries.is_hidden(store, txn, id):
+            raise not_found(f"{id} has been forgotten.")
+    added = _resolve_sources(origin, sources) if sources else []
+    new_id = store_entries.new_entry_id()
+
+    def work(txn) -> dict:  # noqa: ANN001
+        line = store_entries.lineage(store, txn, old["root"])
+        if line.current != id:
+            raise conflict(f"Entry {id} was already corrected; its current version is {line.current}. Correct that one instead.")
+        carried = list(old["sources"])
+        for item in added:
+            if item not in carried:
+                carried.append(item)
+        version = {
+            "id": new_id, "kind": kind or old["kind"], "text": text.strip(),
+            "confidence": float(confidence) if confidence is not None else old["confidence"],
+            "project": old.get("project"), "author": caller.author, "created": max(now, old["created"] + 1),
+            "valid_from": valid_from_ms if valid_from is not None else old.get("valid_from"),
+            "valid_to": valid_to_ms if valid_to is not None else old.get("valid_to"),
+            "supersedes": id, "root": old["root"], "imported": False, "sources": carried,
+        }
+        store_entries.put_version(store, txn, version)
+        return version
+
+    version = store.write(work)
+    catchup.catch_up(store, origin.index)
+    with store.read() as txn:
+        line = store_entries.lineage(store, txn, version["root"])
+    return {"entry": entry_view(version, line)}
+
+
+def forget(origin: Origin, *, caller: Caller, id: str, reason: str) -> dict:  # noqa: A002
+    store = origin.store
+    try:
+        result = store.write(lambda txn: store_entries.forget(store, txn, id, reason.strip(), caller.author))
+    except NotFound:
+        raise not_found(f"Unknown entry or event {id}.") from None
+    catchup.catch_up(store, origin.index)
+    return result
+
+
+def restore(origin: Origin, tombstone: str) -> dict:
+    store = origin.store
+    try:
+        result = store.write(lambda txn: store_entries.restore(store, txn, tombstone))
+    except NotFound:
+        raise not_found(f"Unknown tombstone {tombstone}.") from None
+    catchup.catch_up(store, origin.index)
+    return result
+
+
+def _now() -> int:
+    return int(time.time() * 1000)
+
+
+HANDLERS: dict[str, Callable[..., Any]] = {
+    "search": search,
+    "timeline": timeline,
+    "get": get,
+    "sources": sources,
+    "remember": remember,
+    "correct": correct,
+    "forget": forget,
+}

@@ -1,0 +1,171 @@
+"""The seven tools of the contract (plus `ingest`), declared once for every front door.
+
+Each tool has a description, its parameters (which give the JSON Schema and validate calls) and
+annotations. The stdio server and the hub both list and call tools from this table only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .params import Param, input_schema
+
+TIME = "A time: 30m, 24h, 7d or 2w back from now, a date such as 2026-10-20, or ISO 8601."
+SOURCES = ("claude-code", "codex", "cursor", "zcode", "grok")
+ENTRY_KINDS = ("memory", "knowledge", "cognition")
+
+INSTRUCTIONS = """\
+Origin is this user's archive of coding-agent sessions (Claude Code, Codex and others) and a memory \
+of entries: decisions, facts and preferences, each citing the events it comes from.
+
+- Before answering a question about past work (what was decided, why, what failed, what the user \
+prefers), use `search` and read what it finds with `get` or `timeline`. Cite entry ids (ent_…) and \
+event ids (<source>:…) in your answer so the user can check them; `sources` shows the original \
+log lines.
+- Use `remember` for decisions together with their reasons, for stable facts about the project, \
+and for the user's preferences, methods, goals and boundaries. One self-contained statement per \
+entry, citing the events it comes from: an event id, an exact quote, or both. To cite something \
+said a moment ago in this conversation, quote it; Origin reads the newest log lines first.
+- Entries marked imported mirror an agent's own memory files (CLAUDE.md, AGENTS.md, MEMORY.md): \
+treat them as copies of those files, not as independent evidence.
+- When an entry is wrong or out of date, `correct` it (its current version) instead of adding a \
+contradicting one.
+- Use `forget` only when the user asks for something to be forgotten, and pass the user's reason.
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    name: str
+    title: str
+    description: str
+    params: tuple[Param, ...]
+    read_only: bool
+    destructive: bool = False
+    meta: dict = field(default_factory=dict)
+
+    def input_schema(self) -> dict:
+        return input_schema(self.params)
+
+    def annotations(self) -> dict:
+        return {
+            "title": self.title,
+            "readOnlyHint": self.read_only,
+            "destructiveHint": self.destructive,
+            "idempotentHint": self.read_only,
+            "openWorldHint": False,
+        }
+
+    def as_mcp(self) -> dict:
+        tool = {
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "inputSchema": self.input_schema(),
+            "annotations": self.annotations(),
+        }
+        if self.meta:
+            tool["_meta"] = dict(self.meta)
+        return tool
+
+
+TOOLS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        "search", "Search the archive",
+        "Full-text search over entries and session events, best match first; every word must occur, "
+        "in any language (Chinese and Japanese too), and punctuation is just text. Without a query, "
+        "lists the most recent entries. Returns {entries, events}; event texts are cut to 400 "
+        "characters, with a snippet around the first match and every match in [brackets].",
+        (
+            Param("query", "string", "Words or phrases; every word must occur.", max_length=10_000),
+            Param("scope", "string", "What to search.", default="all", enum=("all", "entries", "events")),
+            Param("kind", "string", "Entries of this kind only.", enum=ENTRY_KINDS),
+            Param("since", "string", "Entries written and events that happened since then. " + TIME),
+            Param("until", "string", "Entries written and events that happened before then. " + TIME),
+            Param("source", "string", "Events of this source only.", enum=SOURCES),
+            Param("project", "string", "Entries and events of this project only.", max_length=500),
+            Param("include_tools", "boolean", "Also search tool calls and tool results, not only messages.", default=False),
+            Param("limit", "integer", "At most this many entries, and this many events.", default=20, minimum=1, maximum=100),
+        ),
+        read_only=True,
+    ),
+    ToolSpec(
+        "timeline", "Sessions and their events",
+        "Sessions active in a time range, newest activity first; or, with session, that session's "
+        "events oldest first (texts cut to 1,000 characters). A longer session needs a larger limit.",
+        (
+            Param("since", "string", "Sessions active since then (default 7d). " + TIME, default="7d"),
+            Param("until", "string", "Sessions started before then. " + TIME),
+            Param("source", "string", "Sessions of this source only; with session, the source of that session.", enum=SOURCES),
+            Param("project", "string", "Sessions of this project only.", max_length=500),
+            Param("session", "string", "A session id: list its events instead.", max_length=500),
+            Param("include_tools", "boolean", "With session: also list tool calls and results, injected context and system events.", default=False),
+            Param("limit", "integer", "At most this many sessions, or events.", default=50, minimum=1, maximum=500),
+        ),
+        read_only=True,
+    ),
+    ToolSpec(
+        "get", "Read an entry or an event",
+        "An entry with its sources (the cited events, each with its quote) and its history (every "
+        "version oldest first, forks included); or an event with its full text (up to 20,000 "
+        "characters), cwd, git branch and agent version.",
+        (Param("id", "string", "An entry id (ent_…) or an event id (<source>:…).", required=True, min_length=1, max_length=500),),
+        read_only=True,
+    ),
+    ToolSpec(
+        "sources", "Original log lines",
+        "The original log lines behind an entry or an event: one item per cited event with its "
+        "original file, Origin's mirror of it, the line number and the raw line (cut to 4,000 "
+        "characters).",
+        (Param("id", "string", "An entry id or an event id.", required=True, min_length=1, max_length=500),),
+        read_only=True,
+    ),
+    ToolSpec(
+        "remember", "Save an entry",
+        "Save a new entry: one self-contained statement citing at least one event (an event id, an "
+        "exact quote, or both). A quote alone cites the most recent message containing it. New log "
+        "lines are read first, so a line just written can be cited by quoting it.",
+        (
+            Param("kind", "string", "memory: what happened (a decision and why); knowledge: a stable fact; cognition: the user's preferences, methods, goals or boundaries.", required=True, enum=ENTRY_KINDS),
+            Param("text", "string", "One self-contained statement.", required=True, min_length=1, max_length=20_000),
+            Param("sources", "sources", "At least one {event_id, quote}: an event id, an exact quote, or both.", required=True),
+            Param("confidence", "number", "How sure you are, from 0 to 1.", required=True, minimum=0, maximum=1),
+            Param("project", "string", "The project it belongs to, if any.", max_length=500),
+            Param("valid_from", "string", "When it starts to hold, if known. " + TIME),
+            Param("valid_to", "string", "When it stops holding, if known. " + TIME),
+        ),
+        read_only=False,
+    ),
+    ToolSpec(
+        "correct", "Correct an entry",
+        "Replace an entry's current version with a corrected one; the old version stays in the "
+        "history. Kind, confidence and validity default to the old ones; sources carry over and "
+        "more can be added.",
+        (
+            Param("id", "string", "The entry's current version.", required=True, min_length=1, max_length=500),
+            Param("text", "string", "The corrected statement.", required=True, min_length=1, max_length=20_000),
+            Param("kind", "string", "A new kind; the old one by default.", enum=ENTRY_KINDS),
+            Param("confidence", "number", "A new confidence from 0 to 1; the old one by default.", minimum=0, maximum=1),
+            Param("sources", "sources", "More sources, added to those that carry over."),
+            Param("valid_from", "string", "New validity start; the old one by default. " + TIME),
+            Param("valid_to", "string", "New validity end; the old one by default. " + TIME),
+        ),
+        read_only=False,
+    ),
+    ToolSpec(
+        "forget", "Forget an entry or an event",
+        "Hide an entry (every version of it and the events it cites) or an event (and every entry "
+        "citing it) from every query; it can no longer be cited. Only when the user asks, with the "
+        "user's reason. Only the user can undo it (origin restore).",
+        (
+            Param("id", "string", "An entry id or an event id.", required=True, min_length=1, max_length=500),
+            Param("reason", "string", "Why the user wants it forgotten; kept with the record.", required=True, min_length=1, max_length=2000),
+        ),
+        read_only=False,
+        destructive=True,
+        meta={"origin/requiresConfirmation": True},
+    ),
+)
+
+BY_NAME = {tool.name: tool for tool in TOOLS}
+READ_ONLY = frozenset(tool.name for tool in TOOLS if tool.read_only)

@@ -1,0 +1,144 @@
+"""Keeping the index behind the store's change feed, and reading the feed's unindexed end.
+
+Only the process holding the tantivy writer indexes; it commits the index and then records the
+last indexed sequence in LMDB. A process killed in between leaves the old sequence, and the
+next catch-up upserts the same documents again (delete by id, then add), so nothing doubles.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from origin_store import Store
+from origin_store.entries import is_hidden, lineage
+
+from .index import SearchIndex
+
+INDEXED_SEQ = "indexed_seq"
+_READ_BATCH = 5_000
+_COMMIT_DOCS = 200_000
+
+
+@dataclass(slots=True)
+class CatchUp:
+    busy: bool = False  # another process holds the writer
+    items: int = 0
+    docs: int = 0
+    seq: int = 0
+    seconds: float = 0.0
+
+
+def indexed_seq(store: Store) -> int:
+    with store.read() as txn:
+        return int(store.meta_get(txn, INDEXED_SEQ) or 0)
+
+
+def event_doc(event: dict) -> dict:
+    return {
+        "id": event["id"], "doc": "event", "kind": event["kind"], "role": event["role"],
+        "source": event["source"], "project": event["project"], "session": event["session"],
+        "time": event["time"], "valid_to": None, "text": event["text"],
+    }
+
+
+def entry_doc(entry: dict) -> dict:
+    return {
+        "id": entry["id"], "doc": "entry", "kind": entry["kind"], "role": None,
+        "source": None, "project": entry.get("project"), "session": None,
+        "time": entry["created"], "valid_to": entry.get("valid_to"), "text": entry["text"],
+    }
+
+
+def catch_up(store: Store, index: SearchIndex, *, max_items: int | None = None) -> CatchUp:
+    """Index everything the feed announced since the last indexed sequence."""
+    started = time.perf_counter()
+    writer = index.try_writer()
+    if writer is None:
+        index.reload()
+        return CatchUp(busy=True, seq=indexed_seq(store))
+    result = CatchUp()
+    try:
+        if index.rebuilt:
+            writer.delete_all()
+            writer.commit()
+            store.write(lambda txn: store.meta_put(txn, INDEXED_SEQ, 0))
+            index.rebuilt = False
+        seq = indexed_seq(store)
+        pending = 0
+        while max_items is None or result.items < max_items:
+            upserts, deletes, last, count = _read_changes(store, seq, _READ_BATCH)
+            if not count:
+                break
+            if deletes:
+                writer.delete(deletes)
+            if upserts:
+                writer.upsert(upserts)
+            result.items += count
+            result.docs += len(upserts)
+            pending += len(upserts) + len(deletes)
+            seq = last
+            if pending >= _COMMIT_DOCS:
+                _commit(store, writer, seq)
+                pending = 0
+        _commit(store, writer, seq)
+        result.seq = seq
+    finally:
+        writer.close()
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _commit(store: Store, writer, seq: int) -> None:  # noqa: ANN001 - IndexWriter
+    writer.commit()
+    store.write(lambda txn: store.meta_put(txn, INDEXED_SEQ, seq))
+
+
+def _read_changes(store: Store, after: int, limit: int) -> tuple[list[dict], list[str], int, int]:
+    """Documents to upsert and ids to delete for the next `limit` feed items."""
+    upserts: dict[str, dict] = {}
+    deletes: list[str] = []
+    last = after
+    count = 0
+    with store.read() as txn:
+        for seq, item in store.feed_since(txn, after, limit):
+            last, count = seq, count + 1
+            kind = item["t"]
+            if kind == "event":
+                event = store.get(txn, "events", item["id"].encode())
+                if event is not None and not is_hidden(store, txn, event["id"]):
+                    upserts[event["id"]] = event_doc(event)
+            elif kind == "entry":
+                _entry_changes(store, txn, item["root"], upserts, deletes)
+            elif kind in ("hide", "unhide"):
+                for target in item["ids"]:
+                    if target.startswith("ent_"):
+                        version = store.get(txn, "entries", target.encode())
+                        if version:
+                            _entry_changes(store, txn, version["root"], upserts, deletes)
+                    elif kind == "hide":
+                        upserts.pop(target, None)
+                        deletes.append(target)
+                    else:
+                        event = store.get(txn, "events", target.encode())
+                        if event is not None and not is_hidden(store, txn, target):
+                            upserts[target] = event_doc(event)
+    return list(upserts.values()), deletes, last, count
+
+
+def _entry_changes(store: Store, txn, root: str, upserts: dict, deletes: list) -> None:  # noqa: ANN001
+    """An entry is indexed by its current version only; older versions leave the index."""
+    line = lineage(store, txn, root)
+    for version in line.versions:
+        if version["id"] != line.current or is_hidden(store, txn, version["id"]):
+            upserts.pop(version["id"], None)
+            deletes.append(version["id"])
+        else:
+            upserts[version["id"]] = entry_doc(version)
+
+
+def unindexed(store: Store, after: int, limit: int) -> Iterator[dict]:
+    """Events and current entries announced after `after` (what a search must scan itself)."""
+    upserts, _, _, _ = _read_changes(store, after, limit)
+    yield from upserts
