@@ -47,7 +47,7 @@ from typing import Any
 import orjson
 import zstandard
 
-GENERATOR_VERSION = "1"
+GENERATOR_VERSION = "2"
 
 #: Sessions start inside this window (UTC), so output never depends on today's date.
 BASE_MS = calendar.timegm((2026, 9, 1, 0, 0, 0)) * 1000
@@ -792,7 +792,7 @@ class _Text:
             text = "\n".join(f"{start + i + 1:>6}→{line}" for i, line in enumerate(lines))
         else:
             text = "\n".join(lines)
-        return path, text
+        return path, text[: MAX_TEXT - 200]
 
     def lines_from(self, pool: list[str], target: int) -> str:
         rng = self.rng
@@ -878,7 +878,7 @@ class _Text:
     def command(self) -> tuple[str, str]:
         """A shell command and its output, capped like the longest real outputs seen (~20k)."""
         cmd, out = self._command()
-        return cmd, out[:MAX_TEXT]
+        return cmd, out[: MAX_TEXT - 200]  # room for Codex's exec_command header
 
     def _command(self) -> tuple[str, str]:
         rng = self.rng
