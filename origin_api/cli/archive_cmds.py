@@ -89,10 +89,10 @@ def run(
     settings = Settings.from_env()
     found = discover(SOURCES, settings)
     if samples or not found:
-        from ..samples import write_samples
+        from origin_store.samples import write_samples
 
         target = settings.home / "samples"
-        if not (target / ".complete").exists():
+        if not (target / "corpus.json").exists():
             console.print(f"No agent logs found on this machine; writing realistic sample logs to {target}")
             write_samples(target)
         environ = dict(settings.environ)
