@@ -1,0 +1,210 @@
+"""Snippets around the first match, with every match in brackets, counted in characters.
+
+tantivy's own SnippetGenerator counts UTF-8 bytes (200 gives ~66 CJK characters), picks the
+best-scoring fragment rather than the first match, and highlights a phrase term by term
+(``[数][据][库]``, and the loose ``数`` in ``数据和库`` too). This module works from the same
+tokens and clauses as the index instead, so a phrase is one bracketed span and only real matches
+are bracketed.
+
+The bound: the snippet minus its brackets is at most ``width`` characters, and that count
+includes the ``…`` shown where text was left out at either end. Tabs and line breaks become
+spaces, one for one, so a snippet is one line.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+
+from .analyzer import spans
+from .query import Clause, occurrences
+
+ELLIPSIS = "…"
+#: The first piece scanned is this many characters (or 4 × width): most texts are shorter,
+#: and a 20,000-character tool output with an early match is never tokenized whole.
+_FIRST_SCAN = 1024
+_ONE_LINE = str.maketrans({"\n": " ", "\r": " ", "\t": " ", "\v": " ", "\f": " "})
+
+
+def snippet(text: str, clause_list: Sequence[Clause], width: int = 200) -> str:
+    """Up to ``width`` characters of ``text`` around the first match of any clause.
+
+    The window starts about a third of the width before the first match (never before the
+    text's start) and is moved back so it is full when the match is near the end. Without any
+    match in ``text`` (the document matched through another field) it is the text's start.
+    """
+    if width < 3:
+        raise ValueError("snippet width must be at least 3 characters")
+    n = len(text)
+    if n == 0:
+        return ""
+    if not clause_list:
+        return _render(text, *_head(text, width), [])
+    found = _scan(text, clause_list, width)
+    if found is None:
+        return _render(text, *_head(text, width), [])
+    toks, starts, ends, first, first_len = found
+    ms, me = starts[first], ends[first + first_len - 1]
+    start, end = _window(text, width, ms, me, starts, ends)
+    longest = max(len(c) for c in clause_list)
+    marks = _marks(toks, starts, ends, clause_list, longest, start, end)
+    for a, b in marks:
+        if b > end and a > ms:  # a later match cut by the window's end: leave it out whole
+            end = a
+            while end > me and text[end - 1].isspace():
+                end -= 1
+            break
+    visible = [(a, min(b, end)) for a, b in marks if a < end]
+    return _render(text, start, end, visible)
+
+
+_Found = tuple[list[str], list[int], list[int], int, int]
+
+
+def _scan(text: str, clause_list: Sequence[Clause], width: int) -> _Found | None:
+    """Tokens from a little before the first match to past its window, and that match.
+
+    Tokenizes in growing pieces, each character once, and stops as soon as the first match
+    and its window are known. In ASCII text a clause can only start where its first token
+    occurs as a substring, so the scan starts shortly before the earliest such place, and a
+    text that contains none of them is not tokenized at all.
+    """
+    n = len(text)
+    longest = max(len(c) for c in clause_list)
+    a = 0
+    if text.isascii():
+        lowered = text.lower()
+        found = [p for c in clause_list if (p := lowered.find(c[0])) >= 0]
+        if not found:
+            return None
+        a = max(0, min(found) - width)
+        while a > 0 and lowered[a - 1].isalnum():
+            a -= 1  # start at a word boundary so the first token is whole
+    toks: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    step = max(_FIRST_SCAN, 4 * width)
+    while True:
+        b = min(n, a + step)
+        t, s, e = spans(text, a, b)
+        next_a = b
+        if b < n and t and e[-1] == b:
+            next_a = s[-1]  # the last word may go on past the cut: take it next time
+            del t[-1], s[-1], e[-1]
+        toks += t
+        starts += s
+        ends += e
+        first, first_len = _first_match(toks, clause_list, len(toks))
+        if b == n:
+            return None if first is None else (toks, starts, ends, first, first_len)
+        # A match starting this late may continue past the cut, and one further on may not
+        # be the first; the window also needs the tokens after the match.
+        if first is not None and first + longest <= len(toks) and starts[first] + width < next_a:
+            return toks, starts, ends, first, first_len
+        a = next_a
+        step *= 2
+
+
+def _first_match(
+    toks: list[str], clause_list: Sequence[Clause], complete: int
+) -> tuple[int | None, int]:
+    first: int | None = None
+    first_len = 0
+    for clause in clause_list:
+        i = next(occurrences(toks, clause, 0, complete), None)
+        if i is not None and (
+            first is None or i < first or (i == first and len(clause) > first_len)
+        ):
+            first, first_len = i, len(clause)
+    return first, first_len
+
+
+def _head(text: str, width: int) -> tuple[int, int]:
+    n = len(text)
+    if n <= width:
+        return 0, n
+    _, starts, ends = spans(text, 0, width)
+    end = _snap_end(width - 1, 0, starts, ends)
+    while end > 0 and text[end - 1].isspace():
+        end -= 1
+    return 0, end
+
+
+def _snap_end(end: int, keep: int, starts: list[int], ends: list[int]) -> int:
+    """Move ``end`` back out of a word it would cut, unless that word is part of ``keep``."""
+    k = bisect_right(starts, end) - 1
+    if k >= 0 and starts[k] < end < ends[k] and starts[k] >= keep:
+        return starts[k]
+    return end
+
+
+def _window(
+    text: str, width: int, ms: int, me: int, starts: list[int], ends: list[int]
+) -> tuple[int, int]:
+    n = len(text)
+    if n <= width:
+        return 0, n
+    start = max(0, ms - width // 3)
+    if start == 0:
+        end = width - 1  # room for the trailing ellipsis
+    elif start + width - 1 >= n:
+        start, end = n - (width - 1), n  # full window ending at the text's end
+    else:
+        end = start + width - 2  # room for both ellipses
+    k = bisect_right(starts, start) - 1
+    if k >= 0 and starts[k] < start < ends[k] and ends[k] <= ms:
+        start = ends[k]  # do not show the tail of a cut word
+    if end < n:
+        end = _snap_end(end, me, starts, ends)
+    while start < ms and text[start].isspace():
+        start += 1
+    while end > me and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _marks(
+    toks: list[str],
+    starts: list[int],
+    ends: list[int],
+    clause_list: Sequence[Clause],
+    longest: int,
+    start: int,
+    end: int,
+) -> list[tuple[int, int]]:
+    """Character spans of every match reaching into [start, end), merged where they overlap."""
+    lo = max(0, bisect_right(ends, start) - longest)
+    hi = min(len(toks), bisect_left(starts, end) + longest)
+    found: list[tuple[int, int]] = []
+    for clause in clause_list:
+        size = len(clause)
+        for i in occurrences(toks, clause, lo, hi):
+            a, b = starts[i], ends[i + size - 1]
+            if a < end and b > start:
+                found.append((a, b))
+    found.sort()
+    merged: list[tuple[int, int]] = []
+    for a, b in found:
+        if merged and a < merged[-1][1]:
+            if b > merged[-1][1]:
+                merged[-1] = (merged[-1][0], b)
+        else:
+            merged.append((a, b))
+    return merged
+
+
+def _render(text: str, start: int, end: int, marks: list[tuple[int, int]]) -> str:
+    parts: list[str] = []
+    if start > 0 and not text[:start].isspace():
+        parts.append(ELLIPSIS)
+    pos = start
+    for a, b in marks:
+        parts.append(text[pos:a])
+        parts.append("[")
+        parts.append(text[a:b])
+        parts.append("]")
+        pos = b
+    parts.append(text[pos:end])
+    if end < len(text) and not text[end:].isspace():
+        parts.append(ELLIPSIS)
+    return "".join(parts).translate(_ONE_LINE)

@@ -1,0 +1,191 @@
+"""Snippets: the first match, every match bracketed, an exact character bound."""
+
+from __future__ import annotations
+
+import importlib
+import re
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from origin_search.analyzer import GAP, tokens
+from origin_search.query import clauses
+from origin_search.snippet import ELLIPSIS, snippet
+
+# The package exports the function under the module's name; reach the module itself.
+snippet_module = importlib.import_module("origin_search.snippet")
+
+
+def visible(s: str) -> int:
+    """Characters counted against the bound: everything but the brackets we added."""
+    return len(s) - s.count("[") - s.count("]")
+
+
+def bracketed(s: str) -> list[str]:
+    return re.findall(r"\[([^\[\]]*)\]", s)
+
+
+CASES: list[tuple[str, str, str, str]] = [
+    (
+        "whole short text",
+        "Set up the release workflow: tag from master, publish with provenance.",
+        "release workflow",
+        "Set up the [release] [workflow]: tag from master, publish with provenance.",
+    ),
+    (
+        "phrase is one span, loose characters are not matches",
+        "数据和库 are unrelated; 我们把数据库迁移了",
+        "数据库",
+        "数据和库 are unrelated; 我们把[数据库]迁移了",
+    ),
+    (
+        "identifier phrase",
+        "call parse_query() then parse it",
+        "parse_query",
+        "call [parse_query]() then parse it",
+    ),
+    ("folded match keeps the original text", "Le Café est ouvert", "cafe", "Le [Café] est ouvert"),
+    (
+        "every match",
+        "error, then error again: ERROR",
+        "error",
+        "[error], then [error] again: [ERROR]",
+    ),
+    ("overlapping clauses merge", "foo.bar and foo", "foo.bar foo", "[foo.bar] and [foo]"),
+    ("emoji", "shipped 🚀 today", "🚀", "shipped [🚀] today"),
+    ("katakana word", "新しいデータベースです", "データベース", "新しい[データベース]です"),
+    ("korean", "데이터베이스 오류가 발생했습니다", "오류", "데이터베이스 [오류]가 발생했습니다"),
+    (
+        "line breaks become spaces",
+        "first line\nsecond\terror",
+        "error",
+        "first line second [error]",
+    ),
+    ("no match in this text", "nothing relevant here", "elsewhere", "nothing relevant here"),
+    ("no clauses", "plain text", "!!!", "plain text"),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "query", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
+def test_snippet(text: str, query: str, expected: str) -> None:
+    assert snippet(text, clauses(query)) == expected
+
+
+def test_window_opens_a_third_before_the_first_match() -> None:
+    text = " ".join(f"w{i:03d}" for i in range(300)) + " target " + " ".join(["after"] * 300)
+    s = snippet(text, clauses("target"))
+    assert visible(s) <= 200
+    assert s.startswith(ELLIPSIS) and s.endswith(ELLIPSIS)
+    assert bracketed(s) == ["target"]
+    before = s.index("[target]")
+    assert 50 <= before <= 70  # about 200 // 3, less a cut word and the ellipsis
+    assert not s[1:].startswith(" ")  # the window does not start inside a word or with a space
+
+
+def test_match_near_the_end_of_a_long_text() -> None:
+    text = "lorem ipsum " * 1500 + "the 数据库 migration finished"
+    s = snippet(text, clauses("数据库 finished"))
+    assert s.endswith("[数据库] migration [finished]")
+    assert s.startswith(ELLIPSIS)
+    assert 190 <= visible(s) <= 200  # full, less a cut word at the start
+
+
+def test_first_match_counts_not_the_best_one() -> None:
+    text = "alpha once. " + "filler " * 60 + "alpha beta alpha beta alpha beta"
+    s = snippet(text, clauses("alpha beta"))
+    assert s.startswith("[alpha] once.")
+
+
+def test_characters_not_bytes() -> None:
+    text = "中文内容" * 200 + "目标" + "中文内容" * 200
+    s = snippet(text, clauses("目标"))
+    assert visible(s) == 200
+    assert "[目标]" in s
+
+
+def test_no_match_gives_the_start_of_the_text() -> None:
+    text = "word " * 100
+    s = snippet(text, clauses("absent"))
+    assert s.startswith("word word") and s.endswith(ELLIPSIS) and "[" not in s
+    assert visible(s) <= 200
+
+
+def test_exact_width_text_has_no_ellipsis() -> None:
+    text = "x" * 190 + " needle"
+    assert len(text) < 200
+    assert snippet(text, clauses("needle")) == "x" * 190 + " [needle]"
+
+
+def test_long_text_is_not_tokenized_whole_when_the_match_is_early(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[int] = []
+    real = snippet_module.spans
+
+    def counting(text: str, start: int = 0, end: int | None = None):  # type: ignore[no-untyped-def]
+        seen.append((len(text) if end is None else end) - start)
+        return real(text, start, end)
+
+    monkeypatch.setattr(snippet_module, "spans", counting)
+    for head in ("the needle is here ", "数据库 is here "):
+        seen.clear()
+        text = head + "Ünïcode filler text " * 1000
+        assert "[" in snippet(text, clauses(head.split()[1] if head[0] == "t" else "数据库"))
+        assert sum(seen) <= 2_000, seen
+
+
+def test_a_300_character_snippet_is_fast() -> None:
+    text = ("Fixed the 数据库 migration; the retry loop in parse_query() now stops. " * 5)[:300]
+    cl = clauses("retry parse_query 数据库")
+    snippet(text, cl)
+    t = time.perf_counter()
+    for _ in range(200):
+        snippet(text, cl)
+    per_call = (time.perf_counter() - t) / 200
+    assert per_call < 1e-3  # ~60 µs measured; generous for a loaded machine
+
+
+WORDS = st.sampled_from(
+    [
+        "error",
+        "fix",
+        "数据库",
+        "数据",
+        "库",
+        "データ",
+        "데이터",
+        "Café",
+        "cafe",
+        "parse_query",
+        "🚀",
+    ]
+)
+SEPS = st.sampled_from([" ", "  ", "\n", ". ", ", ", "、", "", "-"])
+TEXTS = st.lists(st.tuples(WORDS, SEPS), max_size=120).map(lambda ps: "".join(w + s for w, s in ps))
+
+
+@settings(max_examples=300, deadline=None)
+@given(TEXTS, st.lists(WORDS, min_size=1, max_size=3), st.sampled_from([20, 60, 200]))
+def test_bound_and_brackets_hold_on_random_text(text: str, words: list[str], width: int) -> None:
+    cl = clauses(" ".join(words))
+    s = snippet(text, cl, width)
+    assert visible(s) <= width
+    if any(_occurs(tokens(text), c) for c in cl):
+        assert bracketed(s), "a matching text shows its first match"
+    for inside in bracketed(s):
+        if ELLIPSIS not in s:  # a match cut by the window edge may show only in part
+            assert any(_occurs(tokens(inside), c) for c in cl), inside
+    plain = s.replace("[", "").replace("]", "").strip(ELLIPSIS)
+    assert plain.replace(" ", "") in re.sub(r"\s", "", text)
+
+
+def _occurs(toks: list[str], clause: tuple[str, ...]) -> bool:
+    n = len(clause)
+    return any(
+        all(c == GAP or toks[i + k] == c for k, c in enumerate(clause))
+        for i in range(len(toks) - n + 1)
+    )
