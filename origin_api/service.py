@@ -428,7 +428,7 @@ def remember(
         "author": caller.author, "created": now, "valid_from": valid_from_ms, "valid_to": valid_to_ms,
         "supersedes": None, "root": entry_id, "imported": False, "sources": cited,
     }
-    origin.store.write(lambda txn: store_entries.put_version(origin.store, txn, version))
+    origin.store.write(lambda txn: store_entries.put_version(origin.store, txn, version), durable=True)
     catchup.catch_up(origin.store, origin.index)
     with origin.store.read() as txn:
         line = store_entries.lineage(origin.store, txn, entry_id)
@@ -476,7 +476,7 @@ def correct(
         store_entries.put_version(store, txn, version)
         return version
 
-    version = store.write(work)
+    version = store.write(work, durable=True)
     catchup.catch_up(store, origin.index)
     with store.read() as txn:
         line = store_entries.lineage(store, txn, version["root"])
@@ -486,7 +486,7 @@ def correct(
 def forget(origin: Origin, *, caller: Caller, id: str, reason: str) -> dict:  # noqa: A002
     store = origin.store
     try:
-        result = store.write(lambda txn: store_entries.forget(store, txn, id, reason.strip(), caller.author))
+        result = store.write(lambda txn: store_entries.forget(store, txn, id, reason.strip(), caller.author), durable=True)
     except NotFound:
         raise not_found(f"Unknown entry or event {id}.") from None
     catchup.catch_up(store, origin.index)
@@ -496,7 +496,7 @@ def forget(origin: Origin, *, caller: Caller, id: str, reason: str) -> dict:  # 
 def restore(origin: Origin, tombstone: str) -> dict:
     store = origin.store
     try:
-        result = store.write(lambda txn: store_entries.restore(store, txn, tombstone))
+        result = store.write(lambda txn: store_entries.restore(store, txn, tombstone), durable=True)
     except NotFound:
         raise not_found(f"Unknown tombstone {tombstone}.") from None
     catchup.catch_up(store, origin.index)

@@ -77,6 +77,11 @@ class Store:
             max_readers=256,
             subdir=True,
             readahead=False,
+            # Commits are not fsynced one by one: ingest makes a pass durable at its end, and
+            # what the user writes (entries, forgets, tokens) is synced at once (durable=True).
+            # LMDB stays consistent either way; an OS crash can only undo the newest commits,
+            # and the mirrors are cut back to what LMDB recorded.
+            sync=False,
         )
         env.reader_check()
         dbs: dict[str, Any] = {}
@@ -112,13 +117,18 @@ class Store:
         finally:
             txn.abort()
 
-    def write(self, work: Callable[[lmdb.Transaction], T]) -> T:
-        """Run `work` in a write transaction; grow the map and run it again if it is full."""
+    def write(self, work: Callable[[lmdb.Transaction], T], *, durable: bool = False) -> T:
+        """Run `work` in a write transaction; grow the map and run it again if it is full.
+
+        With `durable`, the commit is on disk when this returns (for what a person wrote).
+        """
         while True:
             txn = self._begin(write=True)
             try:
                 result = work(txn)
                 txn.commit()
+                if durable:
+                    self.sync()
                 return result
             except lmdb.MapFullError:
                 txn.abort()
@@ -126,6 +136,10 @@ class Store:
             except BaseException:
                 txn.abort()
                 raise
+
+    def sync(self) -> None:
+        """Flush every commit so far to the disk."""
+        self.env.sync(True)
 
     def _begin(self, *, write: bool) -> lmdb.Transaction:
         try:

@@ -35,8 +35,12 @@ from .textclip import clip_for_storage
 #: A line longer than this is mirrored (streamed) but not parsed, so memory stays bounded.
 MAX_LINE_BYTES = 8 * 1024 * 1024
 BATCH_LINES = 20_000
+#: Pending bytes above which a pass is shared by worker processes.
+PARALLEL_BYTES = 64 * 1024 * 1024
 BATCH_BYTES = 32 * 1024 * 1024
 HEAD_BYTES = 4096
+#: A file unchanged this long is cold: its mirror's plain tail is sealed into a frame.
+COLD_SECONDS = 600
 _READ_CHUNK = 1024 * 1024
 
 Progress = Callable[[int], None]  # bytes just processed
@@ -66,6 +70,15 @@ class IngestReport:
     problems: Counter = field(default_factory=Counter)
     seconds: float = 0.0
     errors: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> IngestReport:
+        report = cls()
+        for name in ("files", "files_changed", "rewritten", "lines", "bytes", "events", "duplicates"):
+            setattr(report, name, data.get(name, 0))
+        report.problems = Counter(data.get("skipped_lines", {}))
+        report.errors = list(data.get("errors", []))
+        return report
 
     def merge(self, other: IngestReport) -> None:
         self.files += other.files
@@ -136,20 +149,60 @@ class Ingester:
         self.raw_root = settings.home / "raw"
         self.lock_root = settings.home / "locks"
         self.lock_root.mkdir(parents=True, exist_ok=True)
+        self._touched: dict[int, mirrors.MirrorWriter] = {}
 
-    def run(self, progress: Progress | None = None, files: list[LogFile] | None = None) -> IngestReport:
+    def run(
+        self, progress: Progress | None = None, files: list[LogFile] | None = None, workers: int | None = None
+    ) -> IngestReport:
+        """One pass over every log file. A large backfill is shared by worker processes (parsing
+        is pure and LMDB serialises their writes); small passes stay in this process."""
         started = time.perf_counter()
+        logs = files if files is not None else discover(self.sources, self.settings)
         report = IngestReport()
-        for log in files if files is not None else discover(self.sources, self.settings):
+        groups = self._split(logs, workers)
+        children = [_spawn_child(self.settings, group) for group in groups[1:]]
+        own = groups[0] if groups else []
+        for log in own:
             try:
-                report.merge(self.ingest_file(log, progress))
+                report.merge(self.ingest_file(log, _relay(progress, children)))
             except OSError as error:  # a file vanished or is unreadable: report it, go on
                 report.errors.append(f"{log.path}: {error.strerror or error}")
+        self._make_durable()
+        for child in children:
+            report.merge(child.finish(progress))
         report.seconds = time.perf_counter() - started
         if report.files_changed:
             summary = {"time": int(time.time() * 1000), **report.as_dict()}
-            self.store.write(lambda txn: self.store.meta_put(txn, "last_ingest", summary))
+            self.store.write(lambda txn: self.store.meta_put(txn, "last_ingest", summary), durable=True)
         return report
+
+    def _split(self, logs: list[LogFile], workers: int | None) -> list[list[LogFile]]:
+        """Files for this process first, then one group per worker, balanced by pending bytes."""
+        if workers is None:
+            pending = total_pending_bytes(self.store, logs)
+            workers = min(os.cpu_count() or 1, 4) if pending >= PARALLEL_BYTES and len(logs) > 1 else 1
+        if workers <= 1:
+            return [logs]
+        sizes = []
+        for log in logs:
+            try:
+                sizes.append((log.path.stat().st_size, log))
+            except OSError:
+                sizes.append((0, log))
+        groups: list[list[LogFile]] = [[] for _ in range(workers)]
+        loads = [0] * workers
+        for size, log in sorted(sizes, key=lambda item: -item[0]):
+            target = loads.index(min(loads))
+            groups[target].append(log)
+            loads[target] += size
+        return [g for g in groups if g] or [[]]
+
+    def _make_durable(self) -> None:
+        """Mirrors first, then LMDB: after a power loss LMDB never points past a mirror's end."""
+        for writer in self._touched.values():
+            writer.sync()
+        self._touched = {}
+        self.store.sync()
 
     def changed(self, files: list[LogFile] | None = None) -> bool:
         """Cheap check (stat only) whether any log file differs from its cursor."""
@@ -238,7 +291,8 @@ class Ingester:
                     progress(batch_bytes)
                 lines, batch_bytes = [], 0
         # Commit even with no new lines, so an unchanged stat is remembered.
-        self._commit(log, cursor, writer, lines, offset, st, report)
+        cold = time.time() - st.st_mtime > COLD_SECONDS
+        self._commit(log, cursor, writer, lines, offset, st, report, seal=cold)
         if progress and batch_bytes:
             progress(batch_bytes)
 
@@ -251,6 +305,8 @@ class Ingester:
         offset: int,
         st: os.stat_result,
         report: IngestReport,
+        *,
+        seal: bool = False,
     ) -> None:
         state = cursor["state"]
         first_line = cursor["lines"] + 1
@@ -268,7 +324,9 @@ class Ingester:
                 else:
                     problems.append((number, record))
         frames = writer.append(lines)
-        writer.sync()
+        if seal:
+            frames += writer.seal_tail()
+        self._touch(writer)
         new_offset = offset + sum(len(line) for line in lines)
         self._record(log, cursor, writer, events, facts, problems, frames, len(lines), new_offset, st, report)
         report.lines += len(lines)
@@ -297,7 +355,7 @@ class Ingester:
                 yield chunk
 
         frames = writer.append_big(chunks())
-        writer.sync()
+        self._touch(writer)
         number = cursor["lines"] + 1
         problem = ParseProblem("oversized-line", f"{size:,} bytes, mirrored but not parsed")
         self._record(log, cursor, writer, [], [], [(number, problem)], frames, 1, offset + size, st, report)
@@ -425,6 +483,9 @@ class Ingester:
         for _, problem in problems:
             report.problems[problem.reason] += 1
 
+    def _touch(self, writer: mirrors.MirrorWriter) -> None:
+        self._touched[id(writer)] = writer
+
     # -- versions and recovery ----------------------------------------------------------------
 
     def _same_version(self, cursor: dict, content: io.BufferedIOBase, compressed: bool, path: Path) -> bool:
@@ -503,6 +564,92 @@ class Ingester:
     def _lock(self, key: bytes) -> _FileLock:
         name = hashlib.blake2b(key, digest_size=12).hexdigest()
         return _FileLock(self.lock_root / f"{name}.lock")
+
+
+class _Child:
+    """A worker process ingesting a group of files; it dies with its parent (SIGKILL included)."""
+
+    def __init__(self, process, queue) -> None:  # noqa: ANN001 - multiprocessing objects
+        self.process = process
+        self.queue = queue
+        self.result: dict | None = None
+
+    def drain(self, progress: Progress | None, block: bool = False) -> None:
+        import queue as queue_module
+
+        while self.result is None:
+            try:
+                item = self.queue.get(timeout=0.2) if block else self.queue.get_nowait()
+            except queue_module.Empty:
+                if block and not self.process.is_alive():
+                    self.result = {"errors": [f"an ingest worker ended with code {self.process.exitcode}"]}
+                return
+            if isinstance(item, int):
+                if progress:
+                    progress(item)
+            else:
+                self.result = item
+
+    def finish(self, progress: Progress | None) -> IngestReport:
+        while self.result is None:
+            self.drain(progress, block=True)
+        self.process.join()
+        return IngestReport.from_dict(self.result)
+
+
+def _spawn_child(settings: Settings, logs: list[LogFile]) -> _Child:
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    process = context.Process(target=_child_main, args=(dict(settings.environ), logs, queue), daemon=True)
+    process.start()
+    return _Child(process, queue)
+
+
+def _child_main(environ: dict[str, str], logs: list[LogFile], queue) -> None:  # noqa: ANN001
+    _die_with_parent()
+    settings = Settings.from_env(environ)
+    store = Store.open(settings.home, map_size=settings.map_size)
+    try:
+        ingester = Ingester(store, settings, {})
+        report = IngestReport()
+        for log in logs:
+            try:
+                report.merge(ingester.ingest_file(log, queue.put))
+            except OSError as error:
+                report.errors.append(f"{log.path}: {error.strerror or error}")
+        ingester._make_durable()
+        queue.put(report.as_dict())
+    finally:
+        store.close()
+
+
+def _die_with_parent() -> None:
+    """Linux: end this worker when the parent ends, however it ends."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        if os.getppid() == 1:
+            os._exit(1)
+    except (OSError, AttributeError):
+        pass
+
+
+def _relay(progress: Progress | None, children: list[_Child]) -> Progress | None:
+    """This process's progress callback, also passing on what the workers report."""
+    if not children:
+        return progress
+
+    def report(count: int) -> None:
+        if progress:
+            progress(count)
+        for child in children:
+            child.drain(progress)
+
+    return report
 
 
 class _FileLock:

@@ -134,6 +134,16 @@ class MirrorWriter:
         self._replace_tail(rest)
         return frames
 
+    def seal_tail(self) -> list[Frame]:
+        """Compress the tail of a file that stopped growing: cold mirrors are all frames."""
+        tail = self._current_tail()
+        if not tail:
+            return []
+        frame = self._seal(split_lines(tail))
+        self.state["src"] += len(tail)
+        self._replace_tail(b"")
+        return [frame]
+
     def append_big(self, chunks: Iterable[bytes]) -> list[Frame]:
         """Seal one oversized line as a frame of its own, streaming, so memory stays small."""
         frames = []

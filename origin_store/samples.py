@@ -47,7 +47,7 @@ from typing import Any
 import orjson
 import zstandard
 
-GENERATOR_VERSION = "2"
+GENERATOR_VERSION = "3"
 
 #: Sessions start inside this window (UTC), so output never depends on today's date.
 BASE_MS = calendar.timegm((2026, 9, 1, 0, 0, 0)) * 1000
@@ -1617,6 +1617,9 @@ def _run_session(plan: _Plan) -> _SessionOut:
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "wb") as f:
         f.write(data)
+    # Like a real agent's log, the file was last written when its session's last event happened.
+    last = max((orjson.loads(row)[7] for row in s.rows), default=plan.start_ms) / 1000
+    os.utime(path, (last, last))
     table = zstandard.ZstdCompressor(level=3).compress(b"\n".join(s.rows) + b"\n")
     return _SessionOut(table, len(s.rows), len(s.lines), len(data), s.cjk)
 

@@ -27,6 +27,12 @@ TABLE: tuple[Setting, ...] = (
     Setting("ORIGIN_WATCH_INTERVAL_MS", "60000", "How often `origin mcp` looks for changed logs; 0 turns it off."),
     Setting("ORIGIN_SEARCH_INGEST_INTERVAL_MS", "10000", "Least time between the ingests that search and timeline start."),
     Setting("ORIGIN_HUB_TIMEOUT_MS", "2000", "How long a device waits for its hub."),
+    Setting("ORIGIN_HUB_HOST", "127.0.0.1", "The address `origin hub` binds; loopback unless told otherwise."),
+    Setting("ORIGIN_HUB_PORT", "8765", "The port `origin hub` listens on."),
+    Setting("ORIGIN_HUB_ALLOWED_HOSTS", "", "More Host names the hub answers to, comma-separated (loopback always; * for any)."),
+    Setting("ORIGIN_HUB_MAX_BODY", "1048576", "The largest request body the hub reads, in bytes; larger gets 413."),
+    Setting("ORIGIN_HUB_REQUEST_TIMEOUT_MS", "30000", "How long one hub request may take before it is cut off."),
+    Setting("ORIGIN_HUB_RATE_LIMIT", "", "Tool calls per token, as N/s, N/min or N/h (N alone: per minute); empty is off."),
 )
 
 
@@ -40,6 +46,12 @@ class Settings:
     hub_timeout_ms: int
     user_home: Path  # where agents' own logs are looked for (their defaults live under it)
     environ: Mapping[str, str]
+    hub_host: str = "127.0.0.1"
+    hub_port: int = 8765
+    hub_allowed_hosts: tuple[str, ...] = ()
+    hub_max_body: int = 1 << 20
+    hub_request_timeout_ms: int = 30_000
+    hub_rate_limit: str = ""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -63,4 +75,10 @@ class Settings:
             hub_timeout_ms=int(get("ORIGIN_HUB_TIMEOUT_MS")),
             user_home=user_home,
             environ=env,
+            hub_host=get("ORIGIN_HUB_HOST"),
+            hub_port=int(get("ORIGIN_HUB_PORT")),
+            hub_allowed_hosts=tuple(h.strip() for h in get("ORIGIN_HUB_ALLOWED_HOSTS").split(",") if h.strip()),
+            hub_max_body=int(get("ORIGIN_HUB_MAX_BODY")),
+            hub_request_timeout_ms=int(get("ORIGIN_HUB_REQUEST_TIMEOUT_MS")),
+            hub_rate_limit=get("ORIGIN_HUB_RATE_LIMIT").strip(),
         )

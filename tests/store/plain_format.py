@@ -36,7 +36,11 @@ def _roots(environ: Mapping[str, str], home: Path) -> list[Path]:
     return [Path(environ.get("PLAIN_HOME", str(home / ".plain")))]
 
 
-PLAIN = Source("plain", _roots, (FileKind("log", ("**/*.jsonl",), parse_plain, lambda rel: {}),))
+def _start(rel: str) -> dict:
+    return {}
+
+
+PLAIN = Source("plain", _roots, (FileKind("log", ("**/*.jsonl",), parse_plain, _start),))
 
 
 def line(i: int, text: str = "hello", session: str = "s1") -> bytes:
