@@ -35,8 +35,7 @@ class Origin:
         return cls(settings or Settings.from_env())
 
     def close(self) -> None:
-        if self._index is not None:
-            self._index.close()
+        self._index = None  # tantivy releases its files when the index object goes
         self.store.close()
 
     def __enter__(self) -> Origin:

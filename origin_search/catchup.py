@@ -54,6 +54,10 @@ def entry_doc(entry: dict) -> dict:
 def catch_up(store: Store, index: SearchIndex, *, max_items: int | None = None) -> CatchUp:
     """Index everything the feed announced since the last indexed sequence."""
     started = time.perf_counter()
+    with store.read() as txn:
+        behind = store.feed_last(txn) > int(store.meta_get(txn, INDEXED_SEQ) or 0)
+    if not behind and not index.rebuilt:
+        return CatchUp(seq=indexed_seq(store))
     writer = index.try_writer()
     if writer is None:
         index.reload()

@@ -158,7 +158,9 @@ class Ingester:
         is pure and LMDB serialises their writes); small passes stay in this process."""
         started = time.perf_counter()
         logs = files if files is not None else discover(self.sources, self.settings)
-        report = IngestReport()
+        report = IngestReport(files=len(logs))
+        logs = self._changed_files(logs)
+        report.files -= len(logs)
         groups = self._split(logs, workers)
         children = [_spawn_child(self.settings, group) for group in groups[1:]]
         own = groups[0] if groups else []
@@ -207,6 +209,11 @@ class Ingester:
     def changed(self, files: list[LogFile] | None = None) -> bool:
         """Cheap check (stat only) whether any log file differs from its cursor."""
         logs = files if files is not None else discover(self.sources, self.settings)
+        return bool(self._changed_files(logs))
+
+    def _changed_files(self, logs: list[LogFile]) -> list[LogFile]:
+        """Files whose size, mtime or inode differ from their cursor (no locks, one read)."""
+        changed = []
         with self.store.read() as txn:
             for log in logs:
                 cursor = self.store.get(txn, "files", str(log.path).encode())
@@ -214,9 +221,9 @@ class Ingester:
                     st = log.path.stat()
                 except OSError:
                     continue
-                if cursor is None or cursor["size"] != st.st_size or cursor["mtime"] != st.st_mtime_ns:
-                    return True
-        return False
+                if cursor is None or (cursor["size"], cursor["mtime"], cursor["ino"]) != (st.st_size, st.st_mtime_ns, st.st_ino):
+                    changed.append(log)
+        return changed
 
     # -- one file -----------------------------------------------------------------------------
 

@@ -113,14 +113,15 @@ def status(store: Store, home: Path) -> dict:
         "by_source": {k: {"events": by_source[k], "sessions": sessions[k]} for k in sorted(sessions)},
         "by_project": dict(by_project.most_common()),
         "skipped_lines": dict(problems),
-        "store_bytes": _du(store.path),
-        "mirror_bytes": _du(home / "raw"),
+        "store_bytes": disk_usage(store.path),
+        "mirror_bytes": disk_usage(home / "raw"),
         "feed_seq": feed,
         "last_ingest": last,
     }
 
 
-def _du(path: Path) -> int:
+def disk_usage(path: Path) -> int:
+    """Bytes allocated on disk under path (what a user sees in du)."""
     total = 0
     for dirpath, _, names in os.walk(path):
         for name in names:

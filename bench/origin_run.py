@@ -1,0 +1,215 @@
+"""Origin's side of the benchmark: ingest, index, search in-process, through `origin mcp`,
+and a fresh process's first answer. Heavy steps run in subprocesses so peak memory is theirs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from origin_store.reader import disk_usage
+
+from .stats import Latency, hit_rate, median, summarize, time_calls
+
+ORIGIN = str(Path(sys.executable).with_name("origin"))
+
+
+def corpus_env(corpus_dir: Path, home: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        "HOME": str(home / "user"),
+        "ORIGIN_HOME": str(home),
+        "CLAUDE_CONFIG_DIR": str(corpus_dir / "claude"),
+        "CODEX_HOME": str(corpus_dir / "codex"),
+        "ORIGIN_WATCH_INTERVAL_MS": "0",
+        "TZ": "UTC",
+    }
+
+
+def build(corpus_dir: Path, home: Path, workers: int | None = None) -> dict:
+    """Ingest the corpus into a fresh home, then build the index: each in its own process."""
+    if home.exists():
+        shutil.rmtree(home)
+    home.mkdir(parents=True)
+    env = corpus_env(corpus_dir, home)
+    args = [sys.executable, "-m", "bench.origin_run", "ingest", str(workers or 0)]
+    ingest = json.loads(subprocess.run(args, env=env, check=True, capture_output=True, text=True).stdout)
+    index = json.loads(
+        subprocess.run([sys.executable, "-m", "bench.origin_run", "index"], env=env, check=True, capture_output=True, text=True).stdout
+    )
+    ingest["store_bytes"] = disk_usage(home / "store")
+    ingest["mirror_bytes"] = disk_usage(home / "raw")
+    index["index_bytes"] = disk_usage(home / "index")
+    return {"ingest": ingest, "index": index}
+
+
+def _child_ingest(workers: int) -> dict:
+    from origin_store import Ingester, Settings, Store
+    from origin_store.sources.registry import SOURCES
+
+    settings = Settings.from_env()
+    store = Store.open(settings.home, map_size=settings.map_size)
+    try:
+        started = time.perf_counter()
+        report = Ingester(store, settings, SOURCES).run(workers=workers or None)
+        seconds = time.perf_counter() - started
+    finally:
+        store.close()
+    return {
+        "events": report.events, "lines": report.lines, "raw_bytes": report.bytes, "seconds": seconds,
+        "events_per_s": report.events / seconds, "mb_per_s": report.bytes / seconds / 1e6,
+        "skipped": dict(report.problems), "errors": report.errors[:5],
+        "peak_rss_bytes": _peak_rss(),
+    }
+
+
+def _child_index() -> dict:
+    from origin_search import catchup
+    from origin_search.index import SearchIndex
+    from origin_store import Settings, Store
+
+    settings = Settings.from_env()
+    store = Store.open(settings.home, map_size=settings.map_size)
+    try:
+        index = SearchIndex.open(settings.home / "index")
+        started = time.perf_counter()
+        result = catchup.catch_up(store, index)
+        seconds = time.perf_counter() - started
+        index.close() if hasattr(index, "close") else None
+    finally:
+        store.close()
+    return {"docs": result.docs, "seconds": seconds, "events_per_s": result.docs / seconds, "peak_rss_bytes": _peak_rss()}
+
+
+def _peak_rss() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def search_args(query: Any) -> dict:
+    """The tool arguments for one benchmark query: tools included, as FTS5 indexes them too."""
+    args: dict[str, Any] = {"query": query.text, "include_tools": True, "limit": 20}
+    for key in ("source", "project", "since"):
+        if query.filters.get(key):
+            args[key] = query.filters[key]
+    return args
+
+
+def in_process(corpus_dir: Path, home: Path, queries: list) -> dict:
+    """p50/p95/p99 of `search` with snippets in a process that has Origin open."""
+    os.environ.update(corpus_env(corpus_dir, home))
+    from origin_api.app import Origin
+    from origin_api.service import Caller, call
+
+    with Origin.open() as origin:
+        caller = Caller("bench", "bench")
+
+        def run(query: Any) -> list:
+            return call(origin, "search", search_args(query), caller)["events"]
+
+        samples = time_calls(run, queries)
+        cjk = [q for q in queries if q.category == "cjk"]
+        per_category = {}
+        for category in dict.fromkeys(q.category for q in queries):
+            picked = [s for s, q in zip(samples, queries, strict=True) if q.category == category]
+            per_category[category] = summarize(picked).__dict__
+        return {
+            "latency_all": summarize(samples).__dict__,
+            "latency": summarize([s for s, q in zip(samples, queries, strict=True) if q.category != "cjk"]).__dict__,
+            "per_category": per_category,
+            "cjk_recall": hit_rate(run, cjk),
+            "cjk_queries": len(cjk),
+            "no_hits": sum(1 for q in queries if q.category != "cjk" and not run(q)),
+        }
+
+
+FIRST_QUERY = (
+    "import sys, time; t0 = time.perf_counter()\n"
+    "from origin_api.app import Origin\nfrom origin_api.service import Caller, call\n"
+    "o = Origin.open(); r = call(o, 'search', {'query': sys.argv[1], 'include_tools': True}, Caller('b', 'b'))\n"
+    "print(len(r['events']))\n"
+)
+
+
+def fresh_process(corpus_dir: Path, home: Path, query: str, runs: int = 5) -> float:
+    """Wall time for a new Python process to open Origin and answer one search (page cache warm)."""
+    env = corpus_env(corpus_dir, home)
+    times = []
+    for _ in range(runs + 1):
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-c", FIRST_QUERY, query], env=env, check=True, capture_output=True)
+        times.append((time.perf_counter() - started) * 1000)
+    return median(times[1:])
+
+
+class _StdioPeer:
+    """A raw JSON-RPC peer of `origin mcp`: measures the server, not a client library."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.started = time.perf_counter()
+        self.proc = subprocess.Popen([ORIGIN, "mcp"], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.next_id = 0
+
+    def request(self, method: str, params: dict) -> dict:
+        self.next_id += 1
+        assert self.proc.stdin and self.proc.stdout
+        self.proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}).encode() + b"\n")
+        self.proc.stdin.flush()
+        while True:
+            reply = json.loads(self.proc.stdout.readline())
+            if reply.get("id") == self.next_id:
+                return reply
+
+    def handshake(self) -> None:
+        self.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}})
+        assert self.proc.stdin
+        self.proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+        self.proc.stdin.flush()
+
+    def close(self) -> None:
+        assert self.proc.stdin
+        self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+
+
+def through_mcp(corpus_dir: Path, home: Path, queries: list, starts: int = 5) -> dict:
+    env = corpus_env(corpus_dir, home)
+    first: list[float] = []
+    for _ in range(starts + 1):
+        peer = _StdioPeer(env)
+        peer.handshake()
+        peer.request("tools/call", {"name": "search", "arguments": {"query": "connection timeout"}})
+        first.append((time.perf_counter() - peer.started) * 1000)
+        peer.close()
+    peer = _StdioPeer(env)
+    peer.handshake()
+    try:
+        def run(query: Any) -> dict:
+            reply = peer.request("tools/call", {"name": "search", "arguments": search_args(query)})
+            assert not reply["result"]["isError"], reply
+            return reply
+
+        samples = time_calls(run, queries)
+    finally:
+        peer.close()
+    return {"latency_all": summarize(samples).__dict__, "first_answer_ms": median(first[1:])}
+
+
+def latency_dict(lat: Latency | dict) -> dict:
+    return lat if isinstance(lat, dict) else lat.__dict__
+
+
+if __name__ == "__main__":
+    command = sys.argv[1]
+    if command == "ingest":
+        print(json.dumps(_child_ingest(int(sys.argv[2]))))
+    elif command == "index":
+        print(json.dumps(_child_index()))
+    else:
+        raise SystemExit(f"unknown command {command}")
