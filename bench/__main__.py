@@ -11,6 +11,7 @@ import argparse
 import json
 import os
 import time
+from dataclasses import asdict
 
 from . import corpus, fts5, origin_run, queries
 
@@ -42,7 +43,7 @@ def main() -> None:
     cjk = queries.cjk_queries(mix)
     print(f"  query mix: {len(mix)} queries ({len(cjk)} CJK; {sum(1 for q in mix if q.filters)} with filters)")
 
-    results: dict = {"events": events, "corpus": info.__dict__}
+    results: dict = {"events": events, "corpus": asdict(info)}
     section("Baselines: SQLite FTS5 (cached per corpus)")
     baselines = {}
     for tokenizer in ("unicode61",) + (() if args.no_trigram else ("trigram",)):

@@ -11,12 +11,13 @@ import shutil
 import subprocess
 import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from origin_store.reader import disk_usage
 
-from .stats import Latency, hit_rate, median, summarize, time_calls
+from .stats import hit_rate, median, summarize, time_calls
 
 ORIGIN = str(Path(sys.executable).with_name("origin"))
 
@@ -118,10 +119,10 @@ def in_process(corpus_dir: Path, home: Path, queries: list) -> dict:
         per_category = {}
         for category in dict.fromkeys(q.category for q in queries):
             picked = [s for s, q in zip(samples, queries, strict=True) if q.category == category]
-            per_category[category] = summarize(picked).__dict__
+            per_category[category] = asdict(summarize(picked))
         return {
-            "latency_all": summarize(samples).__dict__,
-            "latency": summarize([s for s, q in zip(samples, queries, strict=True) if q.category != "cjk"]).__dict__,
+            "latency_all": asdict(summarize(samples)),
+            "latency": asdict(summarize([s for s, q in zip(samples, queries, strict=True) if q.category != "cjk"])),
             "per_category": per_category,
             "cjk_recall": hit_rate(run, cjk),
             "cjk_queries": len(cjk),
@@ -198,11 +199,7 @@ def through_mcp(corpus_dir: Path, home: Path, queries: list, starts: int = 5) ->
         samples = time_calls(run, queries)
     finally:
         peer.close()
-    return {"latency_all": summarize(samples).__dict__, "first_answer_ms": median(first[1:])}
-
-
-def latency_dict(lat: Latency | dict) -> dict:
-    return lat if isinstance(lat, dict) else lat.__dict__
+    return {"latency_all": asdict(summarize(samples)), "first_answer_ms": median(first[1:])}
 
 
 if __name__ == "__main__":
