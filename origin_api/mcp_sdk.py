@@ -13,33 +13,33 @@ import mcp.types as types
 from mcp.server.lowlevel import Server
 
 from .app import Origin
-from .mcp_stdio import SERVER_INFO, run_tool
+from .errors import OriginError
+from .mcp_stdio import SERVER_INFO, run_tool, tool_result
 from .service import Caller
 from .tools import INSTRUCTIONS, TOOLS
 
 #: Given the request context: who calls, which tools they may see, and a request id (or None).
 Access = Callable[[Any], tuple[Caller, frozenset[str], str | None]]
+#: Given the request context and a tool name: an error refusing the call (a tool hidden from this
+#: caller, a rate limit) with extra structured fields for it, or None to run the tool.
+Gate = Callable[[Any, str], tuple[OriginError, dict[str, Any]] | None]
 
 
-def build_server(origin: Origin, access: Access) -> Server:
+def build_server(origin: Origin, access: Access, gate: Gate | None = None) -> Server:
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         _, allowed, _ = access(ctx)
         return types.ListToolsResult(tools=[types.Tool.model_validate(t.as_mcp()) for t in TOOLS if t.name in allowed])
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         caller, allowed, request_id = access(ctx)
-        result = await anyio.to_thread.run_sync(run_tool, origin, params.name, params.arguments, caller, allowed)
-        if request_id and result["isError"]:
-            data = result.get("structuredContent") or {}
-            data = data.get("data") or {}
-            text = result["content"][0]["text"]
-            result = {
-                "content": [{"type": "text", "text": f"{text} (request {request_id})"}],
-                "isError": True,
-                "structuredContent": {"data": {"category": data.get("category", "validation_error"),
-                                               "message": data.get("message", text), "requestId": request_id, **{
-                                                   k: v for k, v in data.items() if k not in ("category", "message", "requestId")}}},
-            }
+        refused = gate(ctx, params.name) if gate is not None else None
+        if refused is not None:
+            error, extra = refused
+            result = tool_result(None, error=error, request_id=request_id)
+            if "structuredContent" in result:
+                result["structuredContent"]["data"].update(extra)
+        else:
+            result = await anyio.to_thread.run_sync(run_tool, origin, params.name, params.arguments, caller, allowed, request_id)
         return types.CallToolResult.model_validate(result)
 
     return Server(

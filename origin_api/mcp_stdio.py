@@ -42,17 +42,22 @@ def tool_result(payload: Any, *, error: OriginError | None = None, request_id: s
     return result
 
 
-def run_tool(origin: Origin, name: str, arguments: Any, caller: Caller, allowed: frozenset[str] | None = None) -> dict:
-    """Call a tool and shape its MCP result; every failure becomes a tool error, never a crash."""
+def run_tool(
+    origin: Origin, name: str, arguments: Any, caller: Caller, allowed: frozenset[str] | None = None,
+    request_id: str | None = None,
+) -> dict:
+    """Call a tool and shape its MCP result; every failure becomes a tool error, never a crash.
+    With a request id (the hub), errors carry it and their category as structured data."""
     if allowed is not None and name not in allowed:
-        return tool_result(None, error=OriginError(f"Unknown tool {name!r}.", "not_found"))
+        return tool_result(None, error=OriginError(f"Unknown tool {name!r}.", "not_found"), request_id=request_id)
     try:
         return tool_result(call(origin, name, arguments, caller))
     except OriginError as error:
-        return tool_result(None, error=error)
+        return tool_result(None, error=error, request_id=request_id)
     except Exception as error:  # noqa: BLE001 - the edge: report, keep serving
         traceback.print_exc(file=sys.stderr)
-        return tool_result(None, error=OriginError(f"Origin failed while running {name}: {type(error).__name__}: {error}", "upstream_failure"))
+        failed = OriginError(f"Origin failed while running {name}: {type(error).__name__}: {error}", "upstream_failure")
+        return tool_result(None, error=failed, request_id=request_id)
 
 
 class StdioServer:
