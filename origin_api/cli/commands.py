@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import archive_cmds, memory_cmds, server_cmds
+from . import archive_cmds, hub_cmds, memory_cmds, server_cmds
 
 app = typer.Typer(
     help="Origin: a local-first archive and memory for coding agents.",
@@ -15,4 +15,5 @@ app = typer.Typer(
 archive_cmds.register(app)
 memory_cmds.register(app)
 server_cmds.register(app)
+hub_cmds.register(app)
 

@@ -1,0 +1,172 @@
+"""The hub's Litestar app: `POST /mcp` (and `/mcp/readonly`) over the one tool table, `GET /health`.
+
+Everything MCP goes through the SDK's `StreamableHTTPSessionManager` (stateless, JSON responses)
+around `mcp_sdk.build_server`, so the hub lists and runs exactly what `origin mcp` does. This
+module wires the pieces: who may call (`auth`), the HTTP conventions (`transport`), and the
+hub's own freshness (it ingests its machine's agent logs like any device).
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+import traceback
+from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from typing import Any
+
+from litestar import Litestar, asgi, get
+from litestar.types import Receive, Scope, Send
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+
+from origin_store import Settings
+from origin_store import tokens as store_tokens
+
+from ..app import Origin
+from ..errors import OriginError
+from ..mcp_sdk import build_server
+from ..service import Caller
+from ..tools import BY_NAME
+from .auth import SCOPE_KEY, Grant, RateLimiter, parse_rate
+from .transport import McpEndpoint, host_names, security_settings
+
+#: `last_used` is a write; one per token per minute is plenty for `origin token list`.
+TOUCH_EVERY_S = 60.0
+
+
+def create_app(origin: Origin, settings: Settings | None = None, *, ingest: bool = True) -> Litestar:
+    """The hub over an open Origin. `settings` (default: the Origin's) gives the hub's host names,
+    limits and rate; with `ingest`, the hub reads its own machine's agent logs in the background.
+    Each app owns a fresh SDK session manager, which can run only once."""
+    settings = settings or origin.settings
+    names = host_names(settings.hub_host, settings.hub_allowed_hosts)
+    rate = parse_rate(settings.hub_rate_limit)
+    limiter = RateLimiter(rate) if rate is not None else None
+
+    def access(ctx: Any) -> tuple[Caller, frozenset[str], str | None]:
+        grant = grant_of(ctx)
+        if grant is None:  # not through our endpoint: see nothing
+            return Caller("unknown", ""), frozenset(), None
+        return grant.caller, grant.allowed, grant.request_id
+
+    def gate(ctx: Any, name: str) -> tuple[OriginError, dict] | None:
+        grant = grant_of(ctx)
+        if grant is None:
+            return OriginError("This request was not authenticated.", "forbidden"), {}
+        if name in BY_NAME and name not in grant.allowed:
+            return OriginError(f"The tool {name} is not available: {grant.hidden_because()}, so only search, "
+                               "timeline, get and sources can be called.", "forbidden"), {}
+        return limiter.take(grant.token) if limiter is not None else None
+
+    server = build_server(origin, access, gate)
+    manager = StreamableHTTPSessionManager(
+        app=server, json_response=True, stateless=True, security_settings=security_settings(names),
+        max_request_body_size=settings.hub_max_body + 1,
+    )
+    toucher = _Toucher(origin)
+    endpoint = McpEndpoint(manager, origin.store, names=names, max_body=settings.hub_max_body,
+                           timeout_s=settings.hub_request_timeout_ms / 1000, on_auth=toucher.used)
+
+    @asgi("/mcp", is_mount=True, copy_scope=True)
+    async def mcp(scope: Scope, receive: Receive, send: Send) -> None:
+        await endpoint(scope, receive, send)
+
+    @get("/health", sync_to_thread=False)
+    def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    freshness = _Freshness(origin, settings.watch_interval_ms / 1000) if ingest else None
+
+    @asynccontextmanager
+    async def lifespan(_app: Litestar) -> AsyncIterator[None]:
+        if freshness is not None:
+            freshness.start()
+        try:
+            async with manager.run():
+                yield
+        finally:
+            if freshness is not None:
+                freshness.stop()
+            toucher.close()
+
+    app = Litestar(route_handlers=[mcp, health], lifespan=[lifespan], openapi_config=None, logging_config=None)
+    app.state.hub_background = freshness
+    return app
+
+
+def grant_of(ctx: Any) -> Grant | None:
+    """The grant the transport left in this request's ASGI scope (the SDK hands handlers the
+    Starlette request it built from that scope)."""
+    scope = getattr(getattr(ctx, "request", None), "scope", None)
+    grant = scope.get(SCOPE_KEY) if isinstance(scope, dict) else None
+    return grant if isinstance(grant, Grant) else None
+
+
+class _Toucher:
+    """Records tokens' last use off the event loop, at most once a minute per token."""
+
+    def __init__(self, origin: Origin) -> None:
+        self.origin = origin
+        self._last: dict[str, float] = {}
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="origin-hub-touch")
+
+    def used(self, token: str) -> None:
+        now = time.monotonic()
+        if now - self._last.get(token, -TOUCH_EVERY_S) >= TOUCH_EVERY_S:
+            self._last[token] = now
+            self._pool.submit(self._touch, token)
+
+    def _touch(self, token: str) -> None:
+        try:
+            store_tokens.touch(self.origin.store, token)
+        except Exception:  # noqa: BLE001 - bookkeeping must never fail a request
+            traceback.print_exc(file=sys.stderr)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True)
+
+
+class _Freshness:
+    """The hub's own agent logs, read like a device reads them: once at start, in the
+    background, then whenever a log file changed (checked every watch interval; 0 is off)."""
+
+    def __init__(self, origin: Origin, interval_s: float) -> None:
+        self.origin = origin
+        self.interval_s = interval_s
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="origin-hub-ingest", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self, wait_s: float = 5.0) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(wait_s)
+
+    @property
+    def busy(self) -> bool:
+        """Still ingesting after `stop`: the store must not be closed under it."""
+        return self._thread.is_alive()
+
+    def _run(self) -> None:
+        self._ingest()
+        if self.interval_s <= 0:
+            return
+        while not self._stop.wait(self.interval_s):
+            try:
+                if self.origin.ingester.changed():
+                    self._ingest()
+            except Exception:  # noqa: BLE001 - background work reports and carries on
+                traceback.print_exc(file=sys.stderr)
+
+    def _ingest(self) -> None:
+        from origin_search import catchup
+
+        try:
+            self.origin.ingest()
+            catchup.catch_up(self.origin.store, self.origin.index)
+        except Exception:  # noqa: BLE001
+            traceback.print_exc(file=sys.stderr)

@@ -1,0 +1,227 @@
+"""`POST /mcp`: the HTTP conventions around the SDK's stateless Streamable HTTP transport.
+
+The SDK speaks MCP; this module decides whether a request gets that far. Every check that
+needs no body runs first (method, Host and Origin, content type, token), then the body is read
+within the size and time limits, and only then does the SDK parse it. Each refusal is an HTTP
+status with a small JSON body `{"error": {"status", "message", "requestId"}}`; tool failures
+stay MCP tool errors (`isError`), shaped by `mcp_sdk`.
+
+Two SDK behaviours are fenced off here on purpose: in stateless JSON mode it answers GET with
+an endless event stream (we answer 405), and it runs tools in worker threads that cannot be
+interrupted (so the time limit answers the client on time and lets the thread finish unseen).
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Iterable
+
+import anyio
+import orjson
+from litestar.types import Message, Receive, Scope, Send
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
+
+from origin_store import Store
+
+from .auth import SCOPE_KEY, Refusal, authenticate
+
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]", "::1")
+READ_ONLY_PATH = "/readonly"
+
+
+def new_request_id() -> str:
+    return "req_" + secrets.token_hex(8)
+
+
+def host_names(bound_host: str, extra: Iterable[str]) -> frozenset[str]:
+    """The Host names the hub answers to: loopback, the address it binds (unless a wildcard) and
+    the names it was told; `*` among them turns the check off (e.g. behind a proxy)."""
+    names = {name.lower() for name in LOOPBACK_NAMES}
+    if bound_host not in ("0.0.0.0", "::", ""):
+        names.add(_bare(bound_host.lower()))
+    names.update(_bare(name.strip().lower()) for name in extra if name.strip())
+    return frozenset(names)
+
+
+def security_settings(names: frozenset[str]) -> TransportSecuritySettings:
+    """The same list for the SDK's own DNS-rebinding check, which stays on behind ours."""
+    if "*" in names:
+        return TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    hosts = [form for name in sorted(names) for form in (_bracketed(name), f"{_bracketed(name)}:*")]
+    origins = [f"{scheme}://{host}" for scheme in ("http", "https") for host in hosts]
+    return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins)
+
+
+def _bare(host: str) -> str:
+    """A Host header's name without its port; IPv6 literals lose their brackets."""
+    if host.startswith("["):
+        return host[1:host.find("]")] if "]" in host else host
+    if host.count(":") == 1:
+        return host.split(":", 1)[0]
+    return host
+
+
+def _bracketed(name: str) -> str:
+    return f"[{name}]" if ":" in name else name
+
+
+class McpEndpoint:
+    """The ASGI app mounted at /mcp (and /mcp/readonly)."""
+
+    def __init__(
+        self, manager: StreamableHTTPSessionManager, store: Store, *, names: frozenset[str], max_body: int,
+        timeout_s: float, on_auth: Callable[[str], None] | None = None,
+    ) -> None:
+        self.manager = manager
+        self.store = store
+        self.names = names
+        self.max_body = max_body
+        self.timeout_s = timeout_s
+        self.on_auth = on_auth
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        started = time.monotonic()
+        request_id = new_request_id()
+        send = _with_header(send, b"x-request-id", request_id.encode())
+        try:
+            await self._handle(scope, receive, send, request_id, started)
+        except Refusal as refusal:
+            await refuse(send, refusal, request_id)
+
+    async def _handle(self, scope: Scope, receive: Receive, send: Send, request_id: str, started: float) -> None:
+        if scope["type"] != "http":
+            raise Refusal(404, "Not an HTTP request.")
+        path = scope.get("path", "/").rstrip("/")
+        if path not in ("", READ_ONLY_PATH):
+            raise Refusal(404, "Not found: the hub serves POST /mcp and POST /mcp/readonly.")
+        if scope["method"] != "POST":
+            raise Refusal(405, f"{scope['method']} is not allowed: the hub takes MCP messages as POST only "
+                               "(stateless JSON, no event streams).", {"allow": "POST"})
+        headers = _headers(scope)
+        self._check_host(headers)
+        content_type = (_first(headers, "content-type") or "").split(";", 1)[0].strip().lower()
+        if content_type != "application/json":
+            raise Refusal(415, f"Content-Type must be application/json, not {content_type or 'missing'}.")
+        grant = authenticate(self.store, headers, read_only_endpoint=path == READ_ONLY_PATH, request_id=request_id)
+        if self.on_auth is not None:
+            self.on_auth(grant.token)
+        declared = _first(headers, "content-length")
+        if declared is not None and declared.strip().isdigit() and int(declared) > self.max_body:
+            raise self._too_large()
+        deadline = started + self.timeout_s
+        body = await self._read_body(receive, deadline)
+        scope[SCOPE_KEY] = grant
+        # The SDK compares the media type case-sensitively; hand it the one spelling it expects.
+        scope["headers"] = [(k, v) for k, v in scope["headers"] if k.lower() != b"content-type"]
+        scope["headers"].append((b"content-type", b"application/json"))
+        await self._run(scope, receive, send, body, deadline, request_id)
+
+    def _check_host(self, headers: dict[str, list[str]]) -> None:
+        if "*" in self.names:
+            return
+        host = _first(headers, "host") or ""
+        if _bare(host.strip().lower()) not in self.names:
+            raise Refusal(421, f"This hub does not answer to the host {host or '(none)'}; start it with "
+                               "--allowed-host NAME to add one.")
+        origin = _first(headers, "origin")
+        if origin is not None:
+            name = origin.strip().lower().split("://", 1)[-1].split("/", 1)[0]
+            if _bare(name) not in self.names:
+                raise Refusal(403, f"Requests from the web origin {origin} are not allowed.")
+
+    def _too_large(self) -> Refusal:
+        return Refusal(413, f"The request body is larger than the hub's limit of {self.max_body:,} bytes "
+                            "(ORIGIN_HUB_MAX_BODY).")
+
+    async def _read_body(self, receive: Receive, deadline: float) -> bytes:
+        chunks: list[bytes] = []
+        size = 0
+        with anyio.move_on_after(max(0.0, deadline - time.monotonic())) as timer:
+            while True:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    raise Refusal(400, "The client went away before sending the whole body.")
+                chunk = message.get("body", b"")
+                size += len(chunk)
+                if size > self.max_body:
+                    raise self._too_large()
+                chunks.append(chunk)
+                if not message.get("more_body", False):
+                    break
+        if timer.cancelled_caught:
+            raise Refusal(408, f"The request body did not arrive within {self.timeout_s:g} s "
+                               "(ORIGIN_HUB_REQUEST_TIMEOUT_MS).", {"connection": "close"})
+        return b"".join(chunks)
+
+    async def _run(self, scope: Scope, receive: Receive, send: Send, body: bytes, deadline: float, request_id: str) -> None:
+        """Let the SDK answer, unless the time limit passes first: then the client gets a 504 at
+        once and whatever the SDK still sends is dropped."""
+        state = {"started": False, "cut": False}
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        async def guarded(message: Message) -> None:
+            if state["cut"]:
+                return
+            if message["type"] == "http.response.start":
+                state["started"] = True
+            await send(message)
+
+        finished = anyio.Event()
+
+        async def serve() -> None:
+            try:
+                await self.manager.handle_request(scope, replay, guarded)
+            finally:
+                finished.set()
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(serve)
+            with anyio.move_on_after(max(0.0, deadline - time.monotonic())):
+                await finished.wait()
+            if not finished.is_set():
+                if not state["started"]:
+                    state["cut"] = True
+                    await refuse(send, Refusal(504, f"The request took longer than the hub's limit of "
+                                                    f"{self.timeout_s:g} s (ORIGIN_HUB_REQUEST_TIMEOUT_MS) and was "
+                                                    "cut off; what it was doing may still complete.",
+                                               {"connection": "close"}), request_id)
+                group.cancel_scope.cancel()
+
+
+async def refuse(send: Send, refusal: Refusal, request_id: str) -> None:
+    body = orjson.dumps({"error": {"status": refusal.status, "message": refusal.message, "requestId": request_id}})
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    headers += [(k.encode("latin-1"), v.encode("latin-1")) for k, v in refusal.headers.items()]
+    await send({"type": "http.response.start", "status": refusal.status, "headers": headers})
+    await send({"type": "http.response.body", "body": body, "more_body": False})
+
+
+def _headers(scope: Scope) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for name, value in scope.get("headers", []):
+        found.setdefault(name.decode("latin-1").lower(), []).append(value.decode("latin-1"))
+    return found
+
+
+def _first(headers: dict[str, list[str]], name: str) -> str | None:
+    values = headers.get(name)
+    return values[0] if values else None
+
+
+def _with_header(send: Send, name: bytes, value: bytes) -> Callable[[Message], Awaitable[None]]:
+    async def wrapped(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", []), (name, value)]}
+        await send(message)
+
+    return wrapped
+
