@@ -1,0 +1,126 @@
+"""A real hub for tests: an Origin over copies of the fixture logs, tokens, and uvicorn on a free
+loopback port in a background thread; plus plain-HTTP and SDK clients to talk to it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx2
+from helpers import fixture_env
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+from origin_api.app import Origin
+from origin_api.hub import start_in_thread
+from origin_store import Settings
+from origin_store import tokens as store_tokens
+
+PROMPT_ID = "claude-code:a0000001-0000-4000-8000-000000000001"
+SESSION = "7f3c9a52-1d4e-4b8a-9c61-2e5f8a7b3d10"
+SESSION_LOG = "projects/-home-dev-demo-app/7f3c9a52-1d4e-4b8a-9c61-2e5f8a7b3d10.jsonl"
+READ_TOOLS = {"search", "timeline", "get", "sources"}
+ALL_TOOLS = READ_TOOLS | {"remember", "correct", "forget"}
+
+
+@dataclass
+class Hub:
+    """A hub to talk to at `base`; `origin` is its open Origin when it runs in this process."""
+
+    base: str
+    port: int
+    env: dict[str, str]
+    origin: Origin | None = None
+    tokens: dict[str, str] = field(default_factory=dict)
+    http: httpx2.Client = field(default_factory=lambda: httpx2.Client(timeout=httpx2.Timeout(10.0)))
+    _ids: int = 0
+
+    @property
+    def url(self) -> str:
+        return self.base + "/mcp"
+
+    def token(self, name: str, scope: str = "write") -> str:
+        assert self.origin is not None
+        self.tokens[name] = store_tokens.create(self.origin.store, name, scope)
+        return self.tokens[name]
+
+    def headers(self, token: str | None = "laptop", **extra: str) -> dict[str, str]:
+        headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+        if token is not None:
+            headers["Authorization"] = f"Bearer {self.tokens.get(token, token)}"
+        headers.update({k.replace("_", "-"): v for k, v in extra.items()})
+        return headers
+
+    def post(self, body: Any, *, token: str | None = "laptop", path: str = "/mcp", headers: dict[str, str] | None = None,
+             **extra: str) -> httpx2.Response:
+        content = body if isinstance(body, bytes) else json.dumps(body).encode()
+        sent = self.headers(token, **extra) if headers is None else headers
+        return self.http.post(self.base + path, content=content, headers=sent)
+
+    def rpc(self, method: str, params: dict | None = None, **kw: Any) -> tuple[httpx2.Response, dict]:
+        self._ids += 1
+        body: dict[str, Any] = {"jsonrpc": "2.0", "id": self._ids, "method": method}
+        if params is not None:
+            body["params"] = params
+        response = self.post(body, **kw)
+        assert response.status_code == 200, response.text
+        payload = response.json()
+        assert payload["id"] == self._ids
+        return response, payload
+
+    def call(self, tool: str, args: dict, **kw: Any) -> dict:
+        """A tools/call result (content, isError, structuredContent) with the response's request id."""
+        response, payload = self.rpc("tools/call", {"name": tool, "arguments": args}, **kw)
+        result = payload["result"]
+        result["_request_id"] = response.headers["x-request-id"]
+        return result
+
+    def ok(self, tool: str, args: dict, **kw: Any) -> Any:
+        result = self.call(tool, args, **kw)
+        assert result["isError"] is False, result["content"][0]["text"]
+        return json.loads(result["content"][0]["text"])
+
+    def listed(self, **kw: Any) -> dict[str, dict]:
+        _, payload = self.rpc("tools/list", {}, **kw)
+        return {tool["name"]: tool for tool in payload["result"]["tools"]}
+
+
+@contextmanager
+def running_hub(tmp: Path, *, ingest: bool = True, **settings: str) -> Iterator[Hub]:
+    """A hub over fresh copies of the fixture logs; settings are ORIGIN_* overrides."""
+    env = {**fixture_env(tmp, copy=True), "ORIGIN_SEARCH_INGEST_INTERVAL_MS": "0", **settings}
+    origin = Origin.open(Settings.from_env(env))
+    try:
+        running = start_in_thread(origin, ingest=ingest)
+        hub = Hub(base=running.base, port=running.port, env=env, origin=origin)
+        hub.token("laptop", "write")
+        hub.token("reader", "read")
+        try:
+            yield hub
+        finally:
+            hub.http.close()
+            running.stop()
+    finally:
+        origin.close()
+
+
+@asynccontextmanager
+async def sdk_client(hub: Hub, token: str = "laptop", *, mode: str = "auto", path: str = "/mcp",
+                     **headers: str) -> AsyncIterator[Client]:
+    """The official SDK's Streamable HTTP client, as a cloud agent would connect."""
+    sent = {"Authorization": f"Bearer {hub.tokens.get(token, token)}", **{k.replace("_", "-"): v for k, v in headers.items()}}
+    http = httpx2.AsyncClient(headers=sent, timeout=httpx2.Timeout(10, read=30))
+    async with http, Client(streamable_http_client(hub.base + path, http_client=http, terminate_on_close=False),
+                            read_timeout_seconds=30, mode=mode) as client:
+        yield client
+
+
+async def tool_json(client: Client, name: str, args: dict[str, Any]) -> Any:
+    result = await client.call_tool(name, args)
+    assert not result.is_error, result.content[0].text
+    assert len(result.content) == 1 and result.content[0].type == "text"
+    return json.loads(result.content[0].text)
