@@ -21,6 +21,7 @@ def register(app: typer.Typer) -> None:
     app.command()(ingest)
     app.command()(status)
     app.command()(run)
+    app.command()(verify)
 
 
 def _ingest(origin: Origin) -> IngestReport:
@@ -113,3 +114,18 @@ def run(
 def _after_run(origin: Origin) -> None:
     """Later capabilities (indexing, the hub) extend the main job here."""
     console.print(f"Store: {Path(origin.home)}")
+
+
+def verify() -> None:
+    """Check that the store and the mirrors on disk agree (reads everything; repairs nothing)."""
+    from origin_store.verify import verify as verify_store
+
+    with edge(), Origin.open() as origin:
+        report = verify_store(origin.store, origin.home)
+    console.print(f"{report.files:,} files, {report.frames:,} frames, {report.lines:,} mirrored lines, {report.events:,} events")
+    if report.ok:
+        console.print("[green]ok[/green]: the store and its mirrors agree")
+        return
+    for problem in report.problems:
+        console.print(f"[red]problem[/red] {problem}")
+    raise typer.Exit(1)

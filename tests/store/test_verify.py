@@ -1,0 +1,65 @@
+"""verify() finds damage that is put there on purpose, and passes on a healthy store."""
+
+from __future__ import annotations
+
+import orjson
+from plain_format import line
+
+from origin_store.verify import verify
+
+
+def _ingest_big(logs, ingester, n: int = 3000) -> None:
+    log = logs / "a.jsonl"
+    log.write_bytes(b"".join(line(i, "payload " * 40) for i in range(n)))
+    ingester.run()
+
+
+def test_healthy_store_verifies(plain_env):
+    settings, logs, store, ingester = plain_env
+    _ingest_big(logs, ingester)
+    report = verify(store, settings.home)
+    assert report.ok, report.problems
+    assert report.events == 3000 and report.lines == 3000 and report.frames >= 2
+
+
+def test_a_flipped_byte_in_a_frame_is_reported(plain_env):
+    settings, logs, store, ingester = plain_env
+    _ingest_big(logs, ingester)
+    [zst] = list((settings.home / "raw").rglob("*.zst"))
+    data = bytearray(zst.read_bytes())
+    data[len(data) // 3] ^= 0xFF
+    zst.write_bytes(bytes(data))
+    report = verify(store, settings.home)
+    assert not report.ok and any("damaged" in p or "holds" in p for p in report.problems)
+
+
+def test_a_changed_tail_is_reported(plain_env):
+    settings, logs, store, ingester = plain_env
+    (logs / "a.jsonl").write_bytes(line(1) + line(2))
+    ingester.run()
+    [tail] = list((settings.home / "raw").rglob("*.tail"))
+    tail.write_bytes(tail.read_bytes().replace(b"hello", b"HELLO"))
+    report = verify(store, settings.home)
+    assert any("tail does not match" in p for p in report.problems)
+
+
+def test_a_truncated_mirror_is_reported(plain_env):
+    settings, logs, store, ingester = plain_env
+    _ingest_big(logs, ingester)
+    [zst] = list((settings.home / "raw").rglob("*.zst"))
+    zst.write_bytes(zst.read_bytes()[:100])
+    assert not verify(store, settings.home).ok
+
+
+def test_an_event_pointing_past_its_mirror_is_reported(plain_env):
+    settings, logs, store, ingester = plain_env
+    (logs / "a.jsonl").write_bytes(line(1))
+    ingester.run()
+
+    def corrupt(txn) -> None:
+        event = orjson.loads(txn.get(b"plain:1", db=store.dbs["events"]))
+        event["line"] = 99
+        txn.put(b"plain:1", orjson.dumps(event), db=store.dbs["events"])
+
+    store.write(corrupt)
+    assert any("points at line 99" in p for p in verify(store, settings.home).problems)
