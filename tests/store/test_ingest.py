@@ -236,3 +236,20 @@ def test_two_concurrent_ingests_end_like_one(tmp_path):
     procs = [subprocess.Popen([sys.executable, script], env=_env(tmp_path / "two", logs)) for _ in range(2)]
     assert [p.wait() for p in procs] == [0, 0]
     assert _snapshot(tmp_path / "two", logs) == _snapshot(tmp_path / "one", logs)
+
+
+def test_a_full_map_grows_instead_of_failing(tmp_path):
+    from plain_format import PLAIN
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "a.jsonl").write_bytes(b"".join(line(i, "grow " * 200) for i in range(3000)))
+    settings = Settings.from_env({"HOME": str(tmp_path), "ORIGIN_HOME": str(tmp_path / "o"), "PLAIN_HOME": str(logs)})
+    store = Store.open(settings.home, map_size=256 * 1024)
+    try:
+        before = store.env.info()["map_size"]
+        assert Ingester(store, settings, {"plain": PLAIN}).run().events == 3000
+        assert store.env.info()["map_size"] > before
+        assert len(all_events(store)) == 3000
+    finally:
+        store.close()
