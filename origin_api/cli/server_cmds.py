@@ -12,7 +12,7 @@ Register Origin with Claude Code:
 
 Register it with Codex (in ~/.codex/config.toml):
 
-    [mcp_servers.origin]
+    \\[mcp_servers.origin]
     command = "origin"
     args = ["mcp"]
 
