@@ -1,0 +1,37 @@
+"""Times in the agents' formats: the cached fast path agrees with the general parser."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from origin_store.sources.base import parse_time
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("2026-10-20T09:14:03.118Z", 1792487643118),
+        ("2026-10-20T09:14:03.118+08:00", 1792458843118),
+        ("2026-10-20T09:14:03Z", 1792487643000),
+        ("2026-13-20T09:14:03.118Z", None),
+        ("2026-10-20T09:14:03.1x8Z", None),
+        (1792487643, 1792487643000),
+        (1792487643118, 1792487643118),
+        ("", None),
+        (None, None),
+        (True, None),
+    ],
+)
+def test_parse_time_table(value, expected):
+    assert parse_time(value) == expected
+
+
+@given(st.datetimes(min_value=datetime(1971, 1, 1), max_value=datetime(2999, 12, 31)))
+def test_fast_path_agrees_with_fromisoformat(moment):
+    text = moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+    expected = int(datetime.fromisoformat(text[:-1]).replace(tzinfo=UTC).timestamp() * 1000)
+    assert parse_time(text) == expected
