@@ -33,5 +33,6 @@ def test_parse_time_table(value, expected):
 @given(st.datetimes(min_value=datetime(1971, 1, 1), max_value=datetime(2999, 12, 31)))
 def test_fast_path_agrees_with_fromisoformat(moment):
     text = moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
-    expected = int(datetime.fromisoformat(text[:-1]).replace(tzinfo=UTC).timestamp() * 1000)
+    whole = datetime.fromisoformat(text[:19]).replace(tzinfo=UTC)
+    expected = int(whole.timestamp()) * 1000 + moment.microsecond // 1000  # exact, no float rounding
     assert parse_time(text) == expected
