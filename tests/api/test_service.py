@@ -202,3 +202,50 @@ def test_unknown_tool_and_non_object_arguments(origin):
     caller = Caller("t", "d")
     assert error_of(call, origin, "nope", {}, caller).startswith("Unknown tool 'nope'")
     assert error_of(call, origin, "search", [1, 2], caller) == "The arguments of search must be an object."
+
+
+def test_expired_entries_leave_search_but_get_returns_them(tool):
+    entry = tool("remember", kind="knowledge", text="The staging server is wombat.", confidence=0.9,
+                 sources=[{"quote": "token-bucket"}], valid_to="2000-01-01")["entry"]
+    assert entry["valid_to"].startswith("2000-01-01") or entry["valid_to"].startswith("1999-12-31")
+    assert tool("search", query="wombat", scope="entries")["entries"] == []
+    assert all(e["id"] != entry["id"] for e in tool("search", scope="entries")["entries"])
+    assert tool("get", id=entry["id"])["entry"]["id"] == entry["id"]
+
+
+def test_a_quote_alone_never_cites_a_tool_call(tool, origin):
+    log = Path(origin.settings.environ["CLAUDE_CONFIG_DIR"]) / "projects/-home-dev-demo-app/7f3c9a52-1d4e-4b8a-9c61-2e5f8a7b3d10.jsonl"
+    base = {"sessionId": "7f3c9a52-1d4e-4b8a-9c61-2e5f8a7b3d10", "cwd": "/home/dev/demo-app"}
+    call_line = {**base, "type": "assistant", "uuid": "20000000-0000-4000-8000-000000000001", "timestamp": "2026-10-20T11:00:00.000Z",
+                 "message": {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_x", "name": "Bash",
+                                                                "input": {"command": "echo platypus-quote-here"}}]}}
+    result_line = {**base, "type": "user", "uuid": "20000000-0000-4000-8000-000000000002", "timestamp": "2026-10-20T11:00:01.000Z",
+                   "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_x",
+                                                             "content": "platypus-quote-here"}]}}
+    later_call = {**call_line, "uuid": "20000000-0000-4000-8000-000000000003", "timestamp": "2026-10-20T11:00:02.000Z"}
+    with log.open("ab") as f:
+        for line in (call_line, result_line, later_call):
+            f.write(orjson.dumps(line) + b"\n")
+    entry = tool("remember", kind="knowledge", text="echo works", confidence=0.5, sources=[{"quote": "platypus-quote-here"}])["entry"]
+    [source] = tool("get", id=entry["id"])["sources"]
+    assert source["id"] == "claude-code:20000000-0000-4000-8000-000000000002" and source["kind"] == "tool_result"
+
+
+def test_a_deleted_index_is_rebuilt_from_the_store(tmp_path, fixtures_dir):
+    import shutil
+
+    from helpers import fixture_env
+
+    from origin_api.app import Origin
+    from origin_store import Settings
+
+    settings = Settings.from_env(fixture_env(tmp_path, copy=True))
+    caller = Caller("t", "d")
+    with Origin.open(settings) as origin:
+        before = call(origin, "search", {"query": "token bucket"}, caller)["events"]
+        entry = call(origin, "remember", {"kind": "memory", "text": "kept across rebuilds: emu", "confidence": 1,
+                                          "sources": [{"quote": "token-bucket"}]}, caller)["entry"]
+    shutil.rmtree(settings.home / "index")
+    with Origin.open(settings) as origin:
+        assert call(origin, "search", {"query": "token bucket"}, caller)["events"] == before
+        assert [e["id"] for e in call(origin, "search", {"query": "emu", "scope": "entries"}, caller)["entries"]] == [entry["id"]]

@@ -91,3 +91,21 @@ def test_subagent_sessions_name_their_parent(ingested):
         claude_sub = get_session(store, txn, "claude-code", "7f3c9a52-1d4e-4b8a-9c61-2e5f8a7b3d10/agent-a3f9c2e1b7d40568")
     assert sub["parent"] == "019a0f2e-5b6c-7d81-9e02-a3b4c5d6e7f8"
     assert claude_sub["parent"] == "7f3c9a52-1d4e-4b8a-9c61-2e5f8a7b3d10"
+
+
+def test_every_truncated_fixture_line_waits(ingested):
+    settings, store, _, _ = ingested
+    truncated = []
+    with store.read() as txn:
+        for key, _ in txn.cursor(db=store.dbs["files"]):
+            path = Path(key.decode())
+            data = path.read_bytes()
+            if path.suffix == ".zst":
+                continue
+            cursor = store.get(txn, "files", key)
+            assert cursor["lines"] == data.count(b"\n"), path
+            assert cursor["offset"] == data.rfind(b"\n") + 1, path
+            if not data.endswith(b"\n"):
+                truncated.append(path.name)
+    assert "0b9e8d7c-6f5a-4e3d-9c2b-1a0f9e8d7c6b.jsonl" in truncated
+    assert "rollout-2026-10-21T11-20-40-019a0f31-0a0b-7c0d-8e0f-101112131415.jsonl" in truncated
