@@ -609,13 +609,13 @@ def _spawn_child(settings: Settings, logs: list[LogFile]) -> _Child:
 
     context = multiprocessing.get_context("spawn")
     queue = context.Queue()
-    process = context.Process(target=_child_main, args=(dict(settings.environ), logs, queue), daemon=True)
+    process = context.Process(target=_child_main, args=(dict(settings.environ), logs, queue, os.getpid()), daemon=True)
     process.start()
     return _Child(process, queue)
 
 
-def _child_main(environ: dict[str, str], logs: list[LogFile], queue) -> None:  # noqa: ANN001
-    _die_with_parent()
+def _child_main(environ: dict[str, str], logs: list[LogFile], queue, parent: int) -> None:  # noqa: ANN001
+    _die_with_parent(parent)
     settings = Settings.from_env(environ)
     store = Store.open(settings.home, map_size=settings.map_size)
     try:
@@ -632,17 +632,17 @@ def _child_main(environ: dict[str, str], logs: list[LogFile], queue) -> None:  #
         store.close()
 
 
-def _die_with_parent() -> None:
-    """Linux: end this worker when the parent ends, however it ends."""
+def _die_with_parent(parent: int) -> None:
+    """Linux: end this worker when the parent ends, however it ends (also if it already did)."""
     try:
         import ctypes
         import signal
 
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        if os.getppid() == 1:
-            os._exit(1)
     except (OSError, AttributeError):
         pass
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def _relay(progress: Progress | None, children: list[_Child]) -> Progress | None:

@@ -211,10 +211,11 @@ def test_sigkill_at_random_points_loses_and_duplicates_nothing(tmp_path):
     rng = random.Random(11)
     interrupted = 0
     for _ in range(12):
-        proc = subprocess.Popen([sys.executable, script], env=_env(killed, logs))
-        # Each kill lands after start-up and at most an eighth of the work in.
-        time.sleep(startup + rng.uniform(0, max(full - startup, 0.05) / 8))
-        proc.send_signal(signal.SIGKILL)
+        proc = subprocess.Popen([sys.executable, script], env=_env(killed, logs), start_new_session=True)
+        # Each kill lands after start-up and at most a twelfth of the work in; it takes the
+        # whole process group, ingest workers included.
+        time.sleep(startup + rng.uniform(0, max(full - startup, 0.05) / 12))
+        os.killpg(proc.pid, signal.SIGKILL)
         interrupted += proc.wait() == -signal.SIGKILL
     assert interrupted >= 6, "too few kills landed while the ingest was running"
     subprocess.run([sys.executable, script], env=_env(killed, logs), check=True)
