@@ -73,6 +73,8 @@ def hub(
         console.print(f"Origin hub at [bold]http://{shown}:{settings.hub_port}/mcp[/bold] (store {origin.home})")
         if not active:
             console.print("  No tokens yet: create one with [bold]origin token create <name>[/bold].")
+        console.print(f"  Register it: claude mcp add --scope user --transport http origin http://{shown}:{settings.hub_port}/mcp "
+                      '--header "Authorization: Bearer ogn_…" --header "X-Origin-Client: claude-code"', soft_wrap=True)
         if settings.hub_host not in ("127.0.0.1", "localhost", "::1"):
             console.print(f"  [yellow]Listening beyond loopback on {settings.hub_host}[/yellow]: clients must use a host "
                           "name given with --allowed-host, and should reach it through TLS.")
