@@ -440,32 +440,37 @@ class Ingester:
                     sess["parent"] = fact.parent
             feed: list[dict] = []
             events_db = dbs["events"]
+            records: dict[bytes, dict] = {}
             for number, event in events:
                 key = event.id.encode()
-                if txn.get(key, db=events_db) is not None:
+                if key in records:
                     duplicates += 1
                     continue
                 sess = session_of(event.session)
                 if event.cwd and not sess["cwd"]:
                     sess["cwd"] = event.cwd
                     sess["project"] = project_of(event.cwd)
-                project = project_of(event.cwd) if event.cwd else sess["project"]
-                record = {
-                    "id": event.id, "time": event.time, "source": event.source, "project": project,
+                records[key] = {
+                    "id": event.id, "time": event.time, "source": event.source,
+                    "project": project_of(event.cwd) if event.cwd else sess["project"],
                     "session": event.session, "role": event.role, "kind": event.kind,
                     "text": clip_for_storage(event.text), "cwd": event.cwd,
                     "git_branch": event.git_branch, "agent_version": event.agent_version,
                     "m": mirror_id, "line": number,
                 }
-                txn.put(key, dumps(record), db=events_db)
-                txn.put(
-                    f"{source}\0{event.session}\0".encode() + u64(max(event.time, 0)) + key,
-                    b"",
-                    db=dbs["sess_ev"],
-                )
+            # Keys in order keep the B-tree's inserts local; put(overwrite=False) is the dedupe.
+            writer = txn.cursor(db=events_db)
+            fresh = {key for key in sorted(records) if writer.put(key, dumps(records[key]), overwrite=False)}
+            duplicates += len(records) - len(fresh)
+            sess_ev = dbs["sess_ev"]
+            for key, record in records.items():  # file order: the feed announces events as written
+                if key not in fresh:
+                    continue
+                sess = session_of(record["session"])
+                txn.put(f"{source}\0{record['session']}\0".encode() + u64(max(record["time"], 0)) + key, b"", db=sess_ev)
                 sess["events"] += 1
-                _widen(sess, event.time)
-                feed.append({"t": "event", "id": event.id})
+                _widen(sess, record["time"])
+                feed.append({"t": "event", "id": record["id"]})
                 added += 1
             for skey, sess in sessions.items():
                 txn.put(skey, dumps(sess), db=dbs["sessions"])
