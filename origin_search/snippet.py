@@ -20,9 +20,11 @@ from .analyzer import spans
 from .query import Clause, occurrences
 
 ELLIPSIS = "…"
-#: The first piece scanned is this many characters (or 4 × width): most texts are shorter,
+#: The first piece scanned is this many characters past the scan's start (which is a width
+#: before the earliest possible match in ASCII text): enough for the window in most texts,
 #: and a 20,000-character tool output with an early match is never tokenized whole.
-_FIRST_SCAN = 1024
+_FIRST_SCAN_WIDTHS = 2
+_FIRST_SCAN_EXTRA = 64
 _ONE_LINE = str.maketrans({"\n": " ", "\r": " ", "\t": " ", "\v": " ", "\f": " "})
 
 
@@ -83,7 +85,7 @@ def _scan(text: str, clause_list: Sequence[Clause], width: int) -> _Found | None
     toks: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
-    step = max(_FIRST_SCAN, 4 * width)
+    step = _FIRST_SCAN_WIDTHS * width + _FIRST_SCAN_EXTRA
     while True:
         b = min(n, a + step)
         t, s, e = spans(text, a, b)
