@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 from datetime import datetime
-from pathlib import Path
 
 import typer
 
@@ -85,6 +84,7 @@ def status(json: bool = typer.Option(False, "--json", help="Print the status as 
 
 def run(
     samples: bool = typer.Option(False, "--samples", help="Use generated sample logs even if real ones exist."),
+    hub: bool = typer.Option(True, "--hub/--no-hub", help="End by serving the hub on loopback with a fresh token."),
 ) -> None:
     """Origin's main job on this machine: ingest the agents' logs (or samples) and show them."""
     settings = Settings.from_env()
@@ -108,12 +108,39 @@ def run(
         console.print(f"Archive: {info['events']:,} events in {info['sessions']:,} sessions ({time.perf_counter() - started:.1f} s)")
         for source, counts in info["by_source"].items():
             console.print(f"  [cyan]{source:12}[/cyan] {counts['events']:>10,} events {counts['sessions']:>7,} sessions")
-        _after_run(origin)
+        _index(origin)
+        if hub:
+            _serve_hub(origin)
 
 
-def _after_run(origin: Origin) -> None:
-    """Later capabilities (indexing, the hub) extend the main job here."""
-    console.print(f"Store: {Path(origin.home)}")
+def _index(origin: Origin) -> None:
+    from origin_search import catchup
+
+    result = catchup.catch_up(origin.store, origin.index)
+    if result.docs:
+        console.print(f"Indexed {result.docs:,} documents in {result.seconds:.1f} s; try [bold]origin search \"…\"[/bold]")
+
+
+RUN_TOKEN = "make-run"
+
+
+def _serve_hub(origin: Origin) -> None:
+    """Serve the hub over this store, with a fresh token, so any MCP client can connect now."""
+    from origin_store import tokens
+
+    from ..hub import serve
+
+    settings = origin.settings
+    existing = tokens.get(origin.store, RUN_TOKEN)
+    if existing is not None and existing.active:
+        tokens.revoke(origin.store, RUN_TOKEN)
+    secret = tokens.create(origin.store, RUN_TOKEN, "write")
+    url = f"http://{settings.hub_host}:{settings.hub_port}/mcp"
+    console.print(f"\nOrigin hub at [bold]{url}[/bold] (Ctrl-C stops it)")
+    console.print(f"  token: [bold]{secret}[/bold] (shown once; `origin token revoke {RUN_TOKEN}` ends it)")
+    console.print(f'  register it: claude mcp add --transport http origin {url} --header "Authorization: Bearer {secret}"',
+                  soft_wrap=True)
+    serve(origin, settings, host=settings.hub_host, port=settings.hub_port)
 
 
 def verify() -> None:
