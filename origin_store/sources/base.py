@@ -17,7 +17,7 @@ from pathlib import Path
 
 import orjson
 
-from ..model import ParseProblem, Record
+from ..model import EventRecord, ParseProblem, Record
 
 LineParser = Callable[[bytes, int, dict], list[Record]]
 StateFactory = Callable[[str], dict]
@@ -141,6 +141,29 @@ def safe_time(value: object) -> int | None:
 def nonempty_str(value: object) -> str | None:
     """A field's value if it is a non-empty string; agents write "" to mean "unknown"."""
     return value if isinstance(value, str) and value else None
+
+
+def build_events(
+    base_id: str,
+    items: list[tuple[int, str, str, str]],
+    *,
+    source: str,
+    time: int,
+    session: str,
+    cwd: str | None,
+    state: dict,
+) -> list[EventRecord]:
+    """Events of one line: `(block index, role, kind, text)` each; a line with several gets
+    `#<block index>` ids, a line with one keeps the plain id."""
+    several = len(items) > 1
+    branch, version = nonempty_str(state.get("branch")), nonempty_str(state.get("version"))
+    return [
+        EventRecord(
+            id=f"{base_id}#{index}" if several else base_id, time=time, source=source, session=session,
+            role=role, kind=kind, text=scrub_data_urls(text), cwd=cwd, git_branch=branch, agent_version=version,
+        )
+        for index, role, kind, text in items
+    ]
 
 
 def compact_json(value: object) -> str:

@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 
-from ..model import EventRecord, ParseProblem, Record, SessionFact
+from ..model import ParseProblem, Record, SessionFact
 from .base import (
     FileKind,
     Source,
+    build_events,
     compact_json,
     image_placeholder,
     line_digest,
@@ -147,22 +148,7 @@ def _parse(line: bytes, state: dict) -> list[Record]:
         return out
     uuid = nonempty_str(obj.get("uuid"))
     base = f"{NAME}:{uuid}" if uuid else f"{NAME}:{session}:{rtype}:{line_digest(line)}"
-    several = len(events) > 1
-    for index, role, kind, text in events:
-        out.append(
-            EventRecord(
-                id=f"{base}#{index}" if several else base,
-                time=time,
-                source=NAME,
-                session=session,
-                role=role,
-                kind=kind,
-                text=scrub_data_urls(text),
-                cwd=cwd,
-                git_branch=nonempty_str(state.get("branch")),
-                agent_version=nonempty_str(state.get("version")),
-            )
-        )
+    out.extend(build_events(base, events, source=NAME, time=time, session=session, cwd=cwd, state=state))
     return out
 
 

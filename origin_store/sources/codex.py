@@ -13,16 +13,16 @@ from pathlib import Path, PurePosixPath
 
 import orjson
 
-from ..model import EventRecord, ParseProblem, Record, SessionFact
+from ..model import ParseProblem, Record, SessionFact
 from .base import (
     FileKind,
     Source,
+    build_events,
     compact_json,
     image_placeholder,
     load_object,
     nonempty_str,
     safe_time,
-    scrub_data_urls,
 )
 
 NAME = "codex"
@@ -182,22 +182,8 @@ def _parse_rollout(line: bytes, lineno: int, state: dict) -> list[Record]:
         out.insert(0, SessionFact(sid, NAME, cwd=cwd, time=time or None))
         state["cwd_sent"] = True
 
-    several = len(events) > 1
-    for index, (role, kind, text) in enumerate(events):
-        out.append(
-            EventRecord(
-                id=f"{NAME}:{sid}:L{lineno}" + (f"#{index}" if several else ""),
-                time=time,
-                source=NAME,
-                session=sid,
-                role=role,
-                kind=kind,
-                text=scrub_data_urls(text),
-                cwd=cwd,
-                git_branch=nonempty_str(state.get("branch")),
-                agent_version=nonempty_str(state.get("version")),
-            )
-        )
+    items = [(index, role, kind, text) for index, (role, kind, text) in enumerate(events)]
+    out.extend(build_events(f"{NAME}:{sid}:L{lineno}", items, source=NAME, time=time, session=sid, cwd=cwd, state=state))
     return out
 
 

@@ -14,6 +14,7 @@ import httpx2
 from helpers import fixture_env
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+from mcp_client import tool_json  # noqa: F401 - one definition, re-exported for the hub tests
 
 from origin_api.app import Origin
 from origin_api.hub import start_in_thread
@@ -118,9 +119,3 @@ async def sdk_client(hub: Hub, token: str = "laptop", *, mode: str = "auto", pat
                             read_timeout_seconds=30, mode=mode) as client:
         yield client
 
-
-async def tool_json(client: Client, name: str, args: dict[str, Any]) -> Any:
-    result = await client.call_tool(name, args)
-    assert not result.is_error, result.content[0].text
-    assert len(result.content) == 1 and result.content[0].type == "text"
-    return json.loads(result.content[0].text)

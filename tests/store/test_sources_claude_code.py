@@ -10,12 +10,13 @@ import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from parse_support import all_text, events, fixture_root, merged
 
 from origin_store.model import EVENT_KINDS, ROLES, EventRecord, ParseProblem, Record, SessionFact
 from origin_store.sources import claude_code
 from origin_store.sources.registry import SOURCES, get
 
-ROOT = Path("/work/shared/fixtures/claude-code")
+ROOT = fixture_root("claude-code")
 PROJECT = "projects/-home-dev-demo-app"
 SESSION_A = "7f3c9a52-1d4e-4b8a-9c61-2e5f8a7b3d10"
 SESSION_B = "c41d2e8f-5a6b-4c7d-8e9f-0a1b2c3d4e5f"
@@ -28,9 +29,6 @@ FILE_LEGACY = f"{PROJECT}/agent-5e1d7c90.jsonl"
 FILE_C = f"{PROJECT}/{SESSION_C}.jsonl"
 FILE_B = f"projects/-home-dev----notes-app/{SESSION_B}.jsonl"
 ALL_FILES = (FILE_A, FILE_SUB, FILE_LEGACY, FILE_C, FILE_B)
-
-pytestmark = pytest.mark.skipif(not ROOT.is_dir(), reason="shared fixtures not available")
-
 
 def complete_lines(data: bytes) -> list[bytes]:
     """Lines as the store feeds them: only those ended by a newline."""
@@ -46,37 +44,11 @@ def feed(relpath: str, state: dict | None = None) -> list[Record]:
     return records
 
 
-def events(records: list[Record]) -> list[EventRecord]:
-    return [r for r in records if isinstance(r, EventRecord)]
-
 
 def by_id(records: list[Record]) -> dict[str, EventRecord]:
     return {e.id: e for e in events(records)}
 
 
-def merged(records: list[Record]) -> dict[str, dict]:
-    """Facts merged the way the store does: best rank wins (later on ties), first prompt/cwd."""
-    sessions: dict[str, dict] = {}
-    for fact in (r for r in records if isinstance(r, SessionFact)):
-        s = sessions.setdefault(
-            fact.session, {"title": None, "rank": -1, "prompt": None, "cwd": None, "parent": None}
-        )
-        if fact.title is not None and fact.title_rank >= s["rank"]:
-            s["title"], s["rank"] = fact.title, fact.title_rank
-        for key in ("prompt", "cwd", "parent"):
-            if s[key] is None and getattr(fact, key) is not None:
-                s[key] = getattr(fact, key)
-    return sessions
-
-
-def all_text(records: list[Record]) -> str:
-    parts = []
-    for r in records:
-        if isinstance(r, EventRecord):
-            parts.append(r.text)
-        elif isinstance(r, SessionFact):
-            parts.extend(x for x in (r.title, r.prompt) if x)
-    return "\n".join(parts)
 
 
 # --- discovery and roots ------------------------------------------------------------------------

@@ -12,12 +12,13 @@ import pytest
 import zstandard
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from parse_support import all_text, events, fixture_root, merged
 
 from origin_store.model import EVENT_KINDS, ROLES, EventRecord, ParseProblem, Record, SessionFact
 from origin_store.sources import codex
 from origin_store.sources.registry import SOURCES, get
 
-ROOT = Path("/work/shared/fixtures/codex")
+ROOT = fixture_root("codex")
 CI = "019a0b1c-2d3e-7f40-8a51-6b7c8d9e0f12"
 WEB = "019a0f2e-5b6c-7d81-9e02-a3b4c5d6e7f8"
 SUB = "019a0f31-0a0b-7c0d-8e0f-101112131415"
@@ -28,9 +29,6 @@ FILE_WEB = f"sessions/2026/10/21/rollout-2026-10-21T11-05-11-{WEB}.jsonl"
 FILE_SUB = f"sessions/2026/10/21/rollout-2026-10-21T11-20-40-{SUB}.jsonl"
 FILE_COLD = f"sessions/2026/10/19/rollout-2026-10-19T21-00-00-{COLD}.jsonl.zst"
 ROLLOUTS = (FILE_CI, FILE_WEB, FILE_SUB, FILE_COLD)
-
-pytestmark = pytest.mark.skipif(not ROOT.is_dir(), reason="shared fixtures not available")
-
 
 def complete_lines(relpath: str) -> list[bytes]:
     """Lines as the store feeds them: decompressed, and only those ended by a newline."""
@@ -51,37 +49,11 @@ def feed(relpath: str, kind: codex.FileKind = codex.ROLLOUTS) -> list[Record]:
     return records
 
 
-def events(records: list[Record]) -> list[EventRecord]:
-    return [r for r in records if isinstance(r, EventRecord)]
-
 
 def by_line(records: list[Record]) -> dict[int, EventRecord]:
     return {int(e.id.rsplit(":L", 1)[1]): e for e in events(records)}
 
 
-def merged(records: list[Record]) -> dict[str, dict]:
-    """Facts merged the way the store does: best rank wins (later on ties), first prompt/cwd."""
-    sessions: dict[str, dict] = {}
-    for fact in (r for r in records if isinstance(r, SessionFact)):
-        s = sessions.setdefault(
-            fact.session, {"title": None, "rank": -1, "prompt": None, "cwd": None, "parent": None}
-        )
-        if fact.title is not None and fact.title_rank >= s["rank"]:
-            s["title"], s["rank"] = fact.title, fact.title_rank
-        for key in ("prompt", "cwd", "parent"):
-            if s[key] is None and getattr(fact, key) is not None:
-                s[key] = getattr(fact, key)
-    return sessions
-
-
-def all_text(records: list[Record]) -> str:
-    parts = []
-    for r in records:
-        if isinstance(r, EventRecord):
-            parts.append(r.text)
-        elif isinstance(r, SessionFact):
-            parts.extend(x for x in (r.title, r.prompt) if x)
-    return "\n".join(parts)
 
 
 def everything() -> list[Record]:
