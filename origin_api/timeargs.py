@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import time
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timezone
 
 from .errors import invalid
 
@@ -39,10 +39,26 @@ def parse_time(value: str, name: str, *, now_ms: int | None = None) -> int:
     return int(parsed.timestamp() * 1000)
 
 
+_OFFSETS: dict[tuple[tuple[str, str], int], timezone] = {}
+_QUARTER_HOUR_MS = 900_000
+
+
 def render(ms: int | None) -> str | None:
     """ISO 8601 in the server's local time zone, milliseconds and offset, e.g.
-    2026-10-20T09:12:30.000+08:00 (TZ honoured)."""
+    2026-10-20T09:12:30.000+08:00 (TZ honoured).
+
+    Every result renders its times, so the zone's offset is looked up once per quarter hour of
+    time (zone transitions fall on quarter hours) instead of once per value.
+    """
     if ms is None:
         return None
-    moment = datetime.fromtimestamp(ms / 1000, tz=UTC).astimezone()
-    return moment.isoformat(timespec="milliseconds")
+    bucket = ms // _QUARTER_HOUR_MS
+    key = (time.tzname, bucket)  # a TZ change (time.tzset) must not reuse offsets
+    zone = _OFFSETS.get(key)
+    if zone is None:
+        offset = datetime.fromtimestamp(bucket * _QUARTER_HOUR_MS / 1000, tz=UTC).astimezone().utcoffset()
+        zone = timezone(offset) if offset is not None else UTC
+        if len(_OFFSETS) > 100_000:
+            _OFFSETS.clear()
+        _OFFSETS[key] = zone
+    return datetime.fromtimestamp(ms / 1000, tz=zone).isoformat(timespec="milliseconds")

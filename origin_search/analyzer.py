@@ -215,14 +215,11 @@ def spans(
     """
     part = text[start:end] if (start or end is not None) else text
     if part.isascii():
-        words: list[str] = []
-        starts: list[int] = []
-        ends: list[int] = []
-        for m in _ASCII_WORD_RE.finditer(part.lower()):
-            words.append(m.group())
-            starts.append(m.start() + start)
-            ends.append(m.end() + start)
-        return _drop_long(words), starts, ends
+        found = list(_ASCII_WORD_RE.finditer(part.lower()))
+        words = [m.group() for m in found]
+        if start:
+            return _drop_long(words), [m.start() + start for m in found], [m.end() + start for m in found]
+        return _drop_long(words), [m.start() for m in found], [m.end() for m in found]
     words = part.translate(_PREPARE).split()
     classes = part.translate(_CLASSES)
     starts = []

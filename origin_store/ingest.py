@@ -152,10 +152,14 @@ class Ingester:
         self._touched: dict[int, mirrors.MirrorWriter] = {}
 
     def run(
-        self, progress: Progress | None = None, files: list[LogFile] | None = None, workers: int | None = None
+        self, progress: Progress | None = None, files: list[LogFile] | None = None, workers: int | None = 1
     ) -> IngestReport:
-        """One pass over every log file. A large backfill is shared by worker processes (parsing
-        is pure and LMDB serialises their writes); small passes stay in this process."""
+        """One pass over every log file, in this process by default.
+
+        `workers=None` lets a large backfill be shared by worker processes (parsing is pure and
+        LMDB serialises their writes): only for a command-line backfill, since spawned workers
+        need an importable main module and cost a second to start.
+        """
         started = time.perf_counter()
         logs = files if files is not None else discover(self.sources, self.settings)
         report = IngestReport(files=len(logs))

@@ -26,7 +26,7 @@ def register(app: typer.Typer) -> None:
 def _ingest(origin: Origin) -> IngestReport:
     files = discover(SOURCES, origin.settings)
     total = total_pending_bytes(origin.store, files)
-    return run_with_progress("ingesting", total, lambda progress: origin.ingester.run(progress, files))
+    return run_with_progress("ingesting", total, lambda progress: origin.ingester.run(progress, files, workers=None))
 
 
 def _print_report(report: IngestReport) -> None:
