@@ -191,6 +191,8 @@ def build_analyzer() -> TextAnalyzer:
 def _drop_long(words: list[str]) -> list[str]:
     limit = TOKEN_MAX_BYTES
     quarter = limit // 4
+    if not words or max(map(len, words)) <= quarter:
+        return words  # the common case, checked at C speed
     for i, w in enumerate(words):
         n = len(w)
         if n > quarter and (n >= limit or len(w.encode()) >= limit):
