@@ -55,9 +55,18 @@ class Origin:
                     self._index = SearchIndex.open(self.home / "index")
         return self._index
 
-    def ingest(self, progress=None):  # noqa: ANN001, ANN201 - progress is a plain callable
-        """One ingest pass; several threads of one process share a single pass at a time."""
-        with self._ingest_lock:
+    def ingest(self, progress=None, *, timeout: float | None = None):  # noqa: ANN001, ANN201
+        """One ingest pass; threads of one process share a single pass at a time.
+
+        With a `timeout`, gives up (returns None) when another thread's pass is still running
+        after that many seconds: a search then answers from what is stored so far instead of
+        waiting for a whole first backfill.
+        """
+        if not self._ingest_lock.acquire(timeout=-1 if timeout is None else timeout):
+            return None
+        try:
             report = self.ingester.run(progress)
             self.last_ingest = time.monotonic()
             return report
+        finally:
+            self._ingest_lock.release()

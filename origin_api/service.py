@@ -40,7 +40,9 @@ RAW_TEXT = 4_000
 PROMPT = 80
 #: Event kinds `search` covers without include_tools: what people and agents said.
 MESSAGE_KINDS = frozenset({"message", "memory"})
-_TAIL_SCAN = 50_000
+_TAIL_SCAN = 10_000
+#: How long a search waits for another thread's ingest pass before answering without it.
+SEARCH_INGEST_WAIT = 5.0
 
 
 class Caller:
@@ -72,14 +74,18 @@ def refresh(origin: Origin, *, force: bool = False) -> None:
     """Ingest new log lines (at most every 10 s unless forced), then bring the index up."""
     interval = origin.settings.search_ingest_interval_ms / 1000
     if force or time.monotonic() - origin.last_ingest >= interval:
-        origin.ingest()
+        origin.ingest(timeout=None if force else SEARCH_INGEST_WAIT)
     catchup.catch_up(origin.store, origin.index)
 
 
 def _unindexed(origin: Origin) -> list[dict]:
-    """Documents the index has not committed yet: a search scans them itself."""
-    after = catchup.indexed_seq(origin.store)
-    return list(catchup.unindexed(origin.store, after, _TAIL_SCAN))
+    """Documents the index has not committed yet: a search scans them itself. While a large
+    backlog is being indexed, only its newest part is scanned, so answers stay quick."""
+    store = origin.store
+    after = catchup.indexed_seq(store)
+    with store.read() as txn:
+        after = max(after, store.feed_last(txn) - _TAIL_SCAN)
+    return list(catchup.unindexed(store, after, _TAIL_SCAN))
 
 
 # -- search ----------------------------------------------------------------------------------
