@@ -13,10 +13,12 @@ spaces, one for one, so a snippet is one line.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
 
-from .analyzer import spans
+from .analyzer import GAP, spans
 from .query import Clause, occurrences
 
 ELLIPSIS = "…"
@@ -42,14 +44,25 @@ def snippet(text: str, clause_list: Sequence[Clause], width: int = 200) -> str:
         return ""
     if not clause_list:
         return _render(text, *_head(text, width), [])
+    if text.isascii() and all(GAP not in c and c[0].isascii() for c in clause_list):
+        return _ascii_snippet(text, clause_list, width)
+    return _token_snippet(text, clause_list, width)
+
+
+def _token_snippet(text: str, clause_list: Sequence[Clause], width: int) -> str:
+    """The general path: tokenize (a bounded part of) the text with the index's analyzer."""
     found = _scan(text, clause_list, width)
     if found is None:
         return _render(text, *_head(text, width), [])
     toks, starts, ends, first, first_len = found
     ms, me = starts[first], ends[first + first_len - 1]
-    start, end = _window(text, width, ms, me, starts, ends)
+    start, end = _window(text, width, ms, me, _Words(starts, ends))
     longest = max(len(c) for c in clause_list)
     marks = _marks(toks, starts, ends, clause_list, longest, start, end)
+    return _finish(text, start, end, ms, me, marks)
+
+
+def _finish(text: str, start: int, end: int, ms: int, me: int, marks: list[tuple[int, int]]) -> str:
     for a, b in marks:
         if b > end and a > ms:  # a later match cut by the window's end: leave it out whole
             end = a
@@ -58,6 +71,68 @@ def snippet(text: str, clause_list: Sequence[Clause], width: int = 200) -> str:
             break
     visible = [(a, min(b, end)) for a, b in marks if a < end]
     return _render(text, start, end, visible)
+
+
+#: How far before the window a phrase match reaching into it is looked for, in characters.
+_MARK_REACH = 4096
+
+
+def _ascii_snippet(text: str, clause_list: Sequence[Clause], width: int) -> str:
+    """The same snippet for ASCII text without tokenizing it: in ASCII the tokens are the
+    [a-z0-9] runs of the lowercased text, so each clause is a regular expression over it (a
+    test holds this path and the token path to identical output)."""
+    lowered = text.lower()
+    patterns = _ascii_patterns(tuple(clause_list))
+    best: tuple[int, int, int] | None = None
+    for size, pattern in patterns:
+        m = next(_matches(pattern, lowered, 0), None)
+        if m is not None and (best is None or m[0] < best[0] or (m[0] == best[0] and size > best[1])):
+            best = (m[0], size, m[1])
+    if best is None:
+        return _render(text, *_head(text, width, lowered), [])
+    ms, _, me = best
+    start, end = _window(text, width, ms, me, _AsciiWords(lowered))
+    found: list[tuple[int, int]] = []
+    lo = max(0, start - _MARK_REACH)
+    for _, pattern in patterns:
+        for a, b in _matches(pattern, lowered, lo):
+            if a >= end:
+                break
+            if b > start:
+                found.append((a, b))
+    found.sort()
+    merged: list[tuple[int, int]] = []
+    for a, b in found:
+        if merged and a < merged[-1][1]:
+            if b > merged[-1][1]:
+                merged[-1] = (merged[-1][0], b)
+        else:
+            merged.append((a, b))
+    return _finish(text, start, end, ms, me, merged)
+
+
+@lru_cache(maxsize=256)
+def _ascii_patterns(clause_list: tuple[Clause, ...]) -> list[tuple[int, re.Pattern[str]]]:
+    """One pattern per clause: its tokens in a row, the last one whole. The start is checked
+    in `_matches`, since a leading lookbehind would cost the regex engine its literal scan."""
+    out = []
+    for clause in clause_list:
+        body = r"[^a-z0-9]+".join(re.escape(tok) for tok in clause)
+        out.append((len(clause), re.compile(rf"{body}(?![a-z0-9])")))
+    return out
+
+
+def _matches(pattern: re.Pattern[str], lowered: str, pos: int) -> Iterator[tuple[int, int]]:
+    """Every occurrence starting at a word's start, overlapping ones too ("a a" in "a a a")."""
+    search = pattern.search
+    while True:
+        m = search(lowered, pos)
+        if m is None:
+            return
+        a = m.start()
+        if a == 0 or not _is_word(lowered[a - 1]):
+            yield a, m.end()
+        pos = a + 1
 
 
 _Found = tuple[list[str], list[int], list[int], int, int]
@@ -121,27 +196,69 @@ def _first_match(
     return first, first_len
 
 
-def _head(text: str, width: int) -> tuple[int, int]:
+class _Words:
+    """Where the words are, from token offsets: which word a position falls strictly inside."""
+
+    def __init__(self, starts: list[int], ends: list[int]) -> None:
+        self.starts = starts
+        self.ends = ends
+
+    def around(self, pos: int) -> tuple[int, int] | None:
+        k = bisect_right(self.starts, pos) - 1
+        if k >= 0 and self.starts[k] < pos < self.ends[k]:
+            return self.starts[k], self.ends[k]
+        return None
+
+
+class _AsciiWords:
+    """The same question answered from lowercased ASCII text itself (words are [a-z0-9] runs)."""
+
+    def __init__(self, lowered: str, limit: int | None = None) -> None:
+        self.lowered = lowered
+        self.limit = len(lowered) if limit is None else limit  # words are cut here (a slice's end)
+
+    def around(self, pos: int) -> tuple[int, int] | None:
+        low = self.lowered
+        if not 0 < pos < self.limit or not (_is_word(low[pos - 1]) and _is_word(low[pos])):
+            return None
+        a = pos - 1
+        while a > 0 and _is_word(low[a - 1]):
+            a -= 1
+        b = pos + 1
+        while b < self.limit and _is_word(low[b]):
+            b += 1
+        return a, b
+
+
+def _is_word(ch: str) -> bool:
+    return "a" <= ch <= "z" or "0" <= ch <= "9"
+
+
+def _head(text: str, width: int, lowered: str | None = None) -> tuple[int, int]:
     n = len(text)
     if n <= width:
         return 0, n
-    _, starts, ends = spans(text, 0, width)
-    end = _snap_end(width - 1, 0, starts, ends)
+    if lowered is not None:
+        words: _Words | _AsciiWords = _AsciiWords(lowered, width)
+    else:
+        _, starts, ends = spans(text, 0, width)
+        words = _Words(starts, ends)
+    end = _snap_end(width - 1, 0, words)
     while end > 0 and text[end - 1].isspace():
         end -= 1
     return 0, end
 
 
-def _snap_end(end: int, keep: int, starts: list[int], ends: list[int]) -> int:
+def _snap_end(end: int, keep: int, words: _Words | _AsciiWords) -> int:
     """Move ``end`` back out of a word it would cut, unless that word is part of ``keep``."""
-    k = bisect_right(starts, end) - 1
-    if k >= 0 and starts[k] < end < ends[k] and starts[k] >= keep:
-        return starts[k]
+    found = words.around(end)
+    if found is not None and found[0] >= keep:
+        return found[0]
     return end
 
 
 def _window(
-    text: str, width: int, ms: int, me: int, starts: list[int], ends: list[int]
+    text: str, width: int, ms: int, me: int, words: _Words | _AsciiWords
 ) -> tuple[int, int]:
     n = len(text)
     if n <= width:
@@ -153,11 +270,11 @@ def _window(
         start, end = n - (width - 1), n  # full window ending at the text's end
     else:
         end = start + width - 2  # room for both ellipses
-    k = bisect_right(starts, start) - 1
-    if k >= 0 and starts[k] < start < ends[k] and ends[k] <= ms:
-        start = ends[k]  # do not show the tail of a cut word
+    cut = words.around(start)
+    if cut is not None and cut[1] <= ms:
+        start = cut[1]  # do not show the tail of a cut word
     if end < n:
-        end = _snap_end(end, me, starts, ends)
+        end = _snap_end(end, me, words)
     while start < ms and text[start].isspace():
         start += 1
     while end > me and text[end - 1].isspace():

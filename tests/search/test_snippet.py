@@ -189,3 +189,24 @@ def _occurs(toks: list[str], clause: tuple[str, ...]) -> bool:
         all(c == GAP or toks[i + k] == c for k, c in enumerate(clause))
         for i in range(len(toks) - n + 1)
     )
+
+
+# --- the ASCII fast path agrees with the token path -----------------------------------------
+
+_snippet_module = importlib.import_module("origin_search.snippet")
+_ascii_words = st.sampled_from(["foo", "bar", "baz", "a", "x1", "error", "Error", "foo_bar", "foo.bar", "2024", "q"])
+_ascii_seps = st.sampled_from([" ", "  ", ".", "_", "-", ", ", "\n", "\t", "::", "()", " " * 40, "!!!"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    words=st.lists(st.tuples(_ascii_words, _ascii_seps), min_size=0, max_size=120),
+    query=st.lists(_ascii_words, min_size=1, max_size=3),
+    width=st.integers(min_value=3, max_value=240),
+)
+def test_ascii_fast_path_equals_the_token_path(words, query, width):
+    text = "".join(w + s for w, s in words)
+    found = clauses(" ".join(query))
+    if not text or not found:
+        return
+    assert _snippet_module._ascii_snippet(text, found, width) == _snippet_module._token_snippet(text, found, width)
