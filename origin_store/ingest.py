@@ -12,6 +12,7 @@ the new one (the batch is done): never a half.
 from __future__ import annotations
 
 import fcntl
+import glob
 import hashlib
 import io
 import os
@@ -20,6 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from stat import S_ISREG
 
 import lmdb
 import zstandard
@@ -109,20 +111,25 @@ class IngestReport:
 def discover(sources: dict[str, Source], settings: Settings) -> list[LogFile]:
     """Every log file of every known agent under its default root (moved by its env var)."""
     found: list[LogFile] = []
-    seen: set[Path] = set()
+    seen: set[str] = set()
     for source in sources.values():
         for root in source.roots(settings.environ, settings.user_home):
             if not root.is_dir():
                 continue
+            base = glob.escape(str(root))
             for kind in source.files:
                 for pattern in kind.patterns:
-                    for path in sorted(root.glob(pattern)):
-                        if path in seen or not path.is_file():
+                    # glob.glob walks with os.scandir: several times faster than Path.glob, and
+                    # this runs before every search that ingests.
+                    matched = glob.glob(f"{base}/{pattern}", recursive=True, include_hidden=True)
+                    for name in sorted(matched):
+                        if name in seen:
                             continue
-                        if path.name.endswith(".zst") and path.with_name(path.name[:-4]).exists():
+                        if name.endswith(".zst") and os.path.exists(name[:-4]):
                             continue  # the agent decompressed it to append: the plain file wins
-                        seen.add(path)
-                        found.append(LogFile(source, kind, root, path))
+                        seen.add(name)
+                        # Directories named like logs are left out by the stat in _changed_files.
+                        found.append(LogFile(source, kind, root, Path(name)))
     return found
 
 
@@ -222,8 +229,10 @@ class Ingester:
             for log in logs:
                 cursor = self.store.get(txn, "files", str(log.path).encode())
                 try:
-                    st = log.path.stat()
+                    st = os.stat(log.path)
                 except OSError:
+                    continue
+                if not S_ISREG(st.st_mode):
                     continue
                 if cursor is None or (cursor["size"], cursor["mtime"], cursor["ino"]) != (st.st_size, st.st_mtime_ns, st.st_ino):
                     changed.append(log)
