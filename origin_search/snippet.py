@@ -100,15 +100,7 @@ def _ascii_snippet(text: str, clause_list: Sequence[Clause], width: int) -> str:
                 break
             if b > start:
                 found.append((a, b))
-    found.sort()
-    merged: list[tuple[int, int]] = []
-    for a, b in found:
-        if merged and a < merged[-1][1]:
-            if b > merged[-1][1]:
-                merged[-1] = (merged[-1][0], b)
-        else:
-            merged.append((a, b))
-    return _finish(text, start, end, ms, me, merged)
+    return _finish(text, start, end, ms, me, _merge(found))
 
 
 @lru_cache(maxsize=256)
@@ -301,6 +293,11 @@ def _marks(
             a, b = starts[i], ends[i + size - 1]
             if a < end and b > start:
                 found.append((a, b))
+    return _merge(found)
+
+
+def _merge(found: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Match spans in order, overlapping ones joined (a phrase and a word inside it: one mark)."""
     found.sort()
     merged: list[tuple[int, int]] = []
     for a, b in found:
