@@ -174,19 +174,24 @@ class Ingester:
         report.files -= len(logs)
         groups = self._split(logs, workers)
         children = [_spawn_child(self.settings, group) for group in groups[1:]]
-        own = groups[0] if groups else []
-        for log in own:
-            try:
-                report.merge(self.ingest_file(log, _relay(progress, children)))
-            except OSError as error:  # a file vanished or is unreadable: report it, go on
-                report.errors.append(f"{log.path}: {error.strerror or error}")
-        self._make_durable()
+        report.merge(self._ingest_group(groups[0], _relay(progress, children)))
         for child in children:
             report.merge(child.finish(progress))
         report.seconds = time.perf_counter() - started
         if report.files_changed:
             summary = {"time": int(time.time() * 1000), **report.as_dict()}
             self.store.write(lambda txn: self.store.meta_put(txn, "last_ingest", summary), durable=True)
+        return report
+
+    def _ingest_group(self, logs: list[LogFile], progress: Progress | None) -> IngestReport:
+        """Each file in turn, then one durability point for all of them."""
+        report = IngestReport()
+        for log in logs:
+            try:
+                report.merge(self.ingest_file(log, progress))
+            except OSError as error:  # a file vanished or is unreadable: report it, go on
+                report.errors.append(f"{log.path}: {error.strerror or error}")
+        self._make_durable()
         return report
 
     def _split(self, logs: list[LogFile], workers: int | None) -> list[list[LogFile]]:
@@ -637,14 +642,7 @@ def _child_main(environ: dict[str, str], logs: list[LogFile], queue, parent: int
     settings = Settings.from_env(environ)
     store = Store.open(settings.home, map_size=settings.map_size)
     try:
-        ingester = Ingester(store, settings, {})
-        report = IngestReport()
-        for log in logs:
-            try:
-                report.merge(ingester.ingest_file(log, queue.put))
-            except OSError as error:
-                report.errors.append(f"{log.path}: {error.strerror or error}")
-        ingester._make_durable()
+        report = Ingester(store, settings, {})._ingest_group(logs, queue.put)
         queue.put(report.as_dict())
     finally:
         store.close()
