@@ -23,6 +23,7 @@ import orjson
 
 from .app import Origin
 from .errors import OriginError
+from .freshness import Freshness, ingest_now
 from .service import Caller, call
 from .tools import INSTRUCTIONS, TOOLS
 
@@ -68,24 +69,21 @@ class StdioServer:
         self.caller = Caller("unknown", origin.settings.device)
         self._write_lock = threading.Lock()
         self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="origin-tool")
-        self._stop = threading.Event()
 
     # -- the loop -------------------------------------------------------------------------------
 
     def serve(self) -> None:
-        threading.Thread(target=self._background_ingest, name="origin-start-ingest", daemon=True).start()
-        interval = self.origin.settings.watch_interval_ms
-        if interval > 0:
-            threading.Thread(target=self._watch, args=(interval / 1000,), name="origin-watch", daemon=True).start()
+        freshness = Freshness(self.origin, self.origin.settings.watch_interval_ms / 1000)
+        freshness.start()
         try:
             for raw in self.reader:
                 line = raw.strip()
                 if line:
                     self._handle_line(line)
         finally:
-            self._stop.set()
+            freshness.stop(wait_s=0)
             self._pool.shutdown(wait=True)
-            final = threading.Thread(target=self._background_ingest, name="origin-exit-ingest", daemon=True)
+            final = threading.Thread(target=ingest_now, args=(self.origin,), name="origin-exit-ingest", daemon=True)
             final.start()
             final.join(EXIT_INGEST_SECONDS)
 
@@ -158,25 +156,6 @@ class StdioServer:
         with self._write_lock:
             self.writer.write(data)
             self.writer.flush()
-
-    # -- freshness ------------------------------------------------------------------------------
-
-    def _background_ingest(self) -> None:
-        try:
-            from origin_search import catchup
-
-            self.origin.ingest()
-            catchup.catch_up(self.origin.store, self.origin.index)
-        except Exception:  # noqa: BLE001 - background work reports and carries on
-            traceback.print_exc(file=sys.stderr)
-
-    def _watch(self, seconds: float) -> None:
-        while not self._stop.wait(seconds):
-            try:
-                if self.origin.ingester.changed():
-                    self._background_ingest()
-            except Exception:  # noqa: BLE001
-                traceback.print_exc(file=sys.stderr)
 
 
 class _RpcError(Exception):

@@ -9,7 +9,6 @@ hub's own freshness (it ingests its machine's agent logs like any device).
 from __future__ import annotations
 
 import sys
-import threading
 import time
 import traceback
 from collections.abc import AsyncIterator
@@ -26,6 +25,7 @@ from origin_store import tokens as store_tokens
 
 from ..app import Origin
 from ..errors import OriginError
+from ..freshness import Freshness
 from ..mcp_sdk import build_server
 from ..service import Caller
 from ..tools import BY_NAME
@@ -77,7 +77,7 @@ def create_app(origin: Origin, settings: Settings | None = None, *, ingest: bool
     def health() -> dict[str, str]:
         return {"status": "ok"}
 
-    freshness = _Freshness(origin, settings.watch_interval_ms / 1000) if ingest else None
+    freshness = Freshness(origin, settings.watch_interval_ms / 1000, "origin-hub-ingest") if ingest else None
 
     @asynccontextmanager
     async def lifespan(_app: Litestar) -> AsyncIterator[None]:
@@ -126,47 +126,3 @@ class _Toucher:
 
     def close(self) -> None:
         self._pool.shutdown(wait=True)
-
-
-class _Freshness:
-    """The hub's own agent logs, read like a device reads them: once at start, in the
-    background, then whenever a log file changed (checked every watch interval; 0 is off)."""
-
-    def __init__(self, origin: Origin, interval_s: float) -> None:
-        self.origin = origin
-        self.interval_s = interval_s
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="origin-hub-ingest", daemon=True)
-
-    def start(self) -> None:
-        self._thread.start()
-
-    def stop(self, wait_s: float = 5.0) -> None:
-        self._stop.set()
-        if self._thread.is_alive():
-            self._thread.join(wait_s)
-
-    @property
-    def busy(self) -> bool:
-        """Still ingesting after `stop`: the store must not be closed under it."""
-        return self._thread.is_alive()
-
-    def _run(self) -> None:
-        self._ingest()
-        if self.interval_s <= 0:
-            return
-        while not self._stop.wait(self.interval_s):
-            try:
-                if self.origin.ingester.changed():
-                    self._ingest()
-            except Exception:  # noqa: BLE001 - background work reports and carries on
-                traceback.print_exc(file=sys.stderr)
-
-    def _ingest(self) -> None:
-        from origin_search import catchup
-
-        try:
-            self.origin.ingest()
-            catchup.catch_up(self.origin.store, self.origin.index)
-        except Exception:  # noqa: BLE001
-            traceback.print_exc(file=sys.stderr)

@@ -1,0 +1,54 @@
+"""Reading the agents' logs as they grow, for long-running front doors (`origin mcp`, the hub):
+once at start in the background, then whenever a log file changed (checked every watch
+interval; 0 turns the watching off), and on demand."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import traceback
+
+from .app import Origin
+from .service import refresh
+
+
+def ingest_now(origin: Origin) -> None:
+    """Ingest and index new lines; background work reports its failures and carries on."""
+    try:
+        refresh(origin, force=True)
+    except Exception:  # noqa: BLE001 - the edge of a background thread
+        traceback.print_exc(file=sys.stderr)
+
+
+class Freshness:
+    def __init__(self, origin: Origin, interval_s: float, name: str = "origin-ingest") -> None:
+        self.origin = origin
+        self.interval_s = interval_s
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self, wait_s: float = 5.0) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(wait_s)
+
+    @property
+    def busy(self) -> bool:
+        """Still ingesting after `stop`: the store must not be closed under it."""
+        return self._thread.is_alive()
+
+    def _run(self) -> None:
+        ingest_now(self.origin)
+        if self.interval_s <= 0:
+            return
+        while not self._stop.wait(self.interval_s):
+            try:
+                changed = self.origin.ingester.changed()
+            except Exception:  # noqa: BLE001
+                traceback.print_exc(file=sys.stderr)
+                continue
+            if changed:
+                ingest_now(self.origin)
