@@ -17,9 +17,8 @@ from dataclasses import dataclass
 
 import lmdb
 
-from .db import Store, dumps, loads, u64
+from .db import Store
 from .errors import NotFound
-from .reader import session_event_ids  # noqa: F401  (re-exported for callers of this module)
 
 
 def new_entry_id() -> str:
@@ -40,19 +39,15 @@ class Lineage:
 
     versions: list[dict]
     current: str | None
+    heads: frozenset[str]  # versions nobody corrects: the current one and concurrent losers
 
     def status_of(self, version: dict) -> dict:
-        heads = self.heads()
         superseded = version["id"] != self.current
         return {
             "status": "superseded" if superseded else "active",
-            "concurrent": superseded and version["id"] in heads,
+            "concurrent": superseded and version["id"] in self.heads,
             "superseded_by": self.current if superseded else None,
         }
-
-    def heads(self) -> set[str]:
-        corrected = {v["supersedes"] for v in self.versions if v.get("supersedes")}
-        return {v["id"] for v in self.versions if v["id"] not in corrected}
 
 
 def lineage(store: Store, txn: lmdb.Transaction, root: str) -> Lineage:
@@ -62,7 +57,7 @@ def lineage(store: Store, txn: lmdb.Transaction, root: str) -> Lineage:
     corrected = {v["supersedes"] for v in versions if v.get("supersedes")}
     heads = [v for v in versions if v["id"] not in corrected]
     current = max(heads, key=lambda v: (v["created"], v["id"]))["id"] if heads else None
-    return Lineage(versions, current)
+    return Lineage(versions, current, frozenset(v["id"] for v in heads))
 
 
 def get_entry(store: Store, txn: lmdb.Transaction, entry_id: str) -> dict | None:
@@ -174,6 +169,6 @@ def _count_visible(store: Store, txn: lmdb.Transaction, event_ids: list[str], de
 
 
 __all__ = [
-    "Lineage", "citing_entries", "dumps", "forget", "get_entry", "is_hidden", "lineage", "loads",
-    "new_entry_id", "now_ms", "put_version", "restore", "u64",
+    "Lineage", "citing_entries", "forget", "get_entry", "is_hidden", "lineage", "new_entry_id",
+    "now_ms", "put_version", "restore",
 ]
