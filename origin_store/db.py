@@ -158,13 +158,14 @@ class Store:
     def put(self, txn: lmdb.Transaction, db: str, key: bytes, value: Any) -> None:
         txn.put(key, dumps(value), db=self.dbs[db])
 
-    def feed_append(self, txn: lmdb.Transaction, items: list[dict]) -> int:
-        """Add changes to the feed with the next sequence numbers; returns the last one."""
+    def feed_append(self, txn: lmdb.Transaction, items: list[dict] | list[bytes]) -> int:
+        """Add changes (dicts, or their bytes already made) to the feed with the next sequence
+        numbers; returns the last one."""
         cursor = txn.cursor(db=self.dbs["feed"])
         seq = read_u64(cursor.key()) if cursor.last() else 0
         for item in items:
             seq += 1
-            cursor.put(u64(seq), dumps(item), append=True)
+            cursor.put(u64(seq), item if isinstance(item, bytes) else dumps(item), append=True)
         return seq
 
     def feed_last(self, txn: lmdb.Transaction) -> int:

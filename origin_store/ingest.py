@@ -12,6 +12,7 @@ the new one (the batch is done): never a half.
 from __future__ import annotations
 
 import fcntl
+import gc
 import glob
 import hashlib
 import io
@@ -186,11 +187,18 @@ class Ingester:
     def _ingest_group(self, logs: list[LogFile], progress: Progress | None) -> IngestReport:
         """Each file in turn, then one durability point for all of them."""
         report = IngestReport()
-        for log in logs:
-            try:
-                report.merge(self.ingest_file(log, progress))
-            except OSError as error:  # a file vanished or is unreadable: report it, go on
-                report.errors.append(f"{log.path}: {error.strerror or error}")
+        # Parsed records hold no cycles; the collector's full scans cost a few percent of a backfill.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            for log in logs:
+                try:
+                    report.merge(self.ingest_file(log, progress))
+                except OSError as error:  # a file vanished or is unreadable: report it, go on
+                    report.errors.append(f"{log.path}: {error.strerror or error}")
+        finally:
+            if collecting:
+                gc.enable()
         self._make_durable()
         return report
 
@@ -348,9 +356,7 @@ class Ingester:
                     facts.append(record)
                 else:
                     problems.append((number, record))
-        frames = writer.append(lines)
-        if seal:
-            frames += writer.seal_tail()
+        frames = writer.append(lines, seal=seal)
         self._touch(writer)
         new_offset = offset + sum(len(line) for line in lines)
         self._record(log, cursor, writer, events, facts, problems, frames, len(lines), new_offset, st, report)
@@ -421,10 +427,35 @@ class Ingester:
             mirror=dict(writer.state),
         )
         dbs = store.dbs
+        # LMDB lets one writer at a time into the store, across processes: everything that needs
+        # no transaction (records, their bytes, key order) is done before taking it.
+        # key -> [record, its bytes (None until its project is known), sess_ev key, feed item]
+        records: dict[bytes, list] = {}
+        batch_duplicates = 0
+        for number, event in events:
+            key = event.id.encode()
+            if key in records:
+                batch_duplicates += 1
+                continue
+            record = {
+                "id": event.id, "time": event.time, "source": event.source,
+                "project": project_of(event.cwd) if event.cwd else None,
+                "session": event.session, "role": event.role, "kind": event.kind,
+                "text": clip_for_storage(event.text), "cwd": event.cwd,
+                "git_branch": event.git_branch, "agent_version": event.agent_version,
+                "m": mirror_id, "line": number,
+            }
+            records[key] = [
+                record,
+                dumps(record) if event.cwd else None,
+                f"{source}\0{event.session}\0".encode() + u64(max(event.time, 0)) + key,
+                dumps({"t": "event", "id": event.id}),
+            ]
+        in_key_order = sorted(records)
 
         def work(txn: lmdb.Transaction) -> tuple[int, int]:
             added = 0
-            duplicates = 0
+            duplicates = batch_duplicates
             sessions: dict[bytes, dict] = {}
 
             def session_of(name: str) -> dict:
@@ -456,39 +487,31 @@ class Ingester:
                     sess["prompt"] = fact.prompt[:2000]
                 if fact.parent and not sess["parent"]:
                     sess["parent"] = fact.parent
-            feed: list[dict] = []
-            events_db = dbs["events"]
-            records: dict[bytes, dict] = {}
-            for number, event in events:
-                key = event.id.encode()
-                if key in records:
-                    duplicates += 1
-                    continue
-                sess = session_of(event.session)
-                if event.cwd and not sess["cwd"]:
-                    sess["cwd"] = event.cwd
-                    sess["project"] = project_of(event.cwd)
-                records[key] = {
-                    "id": event.id, "time": event.time, "source": event.source,
-                    "project": project_of(event.cwd) if event.cwd else sess["project"],
-                    "session": event.session, "role": event.role, "kind": event.kind,
-                    "text": clip_for_storage(event.text), "cwd": event.cwd,
-                    "git_branch": event.git_branch, "agent_version": event.agent_version,
-                    "m": mirror_id, "line": number,
-                }
+            feed: list[bytes] = []
+            # File order: an event without a cwd belongs to its session's project as it stood then.
+            for entry in records.values():
+                record = entry[0]
+                sess = session_of(record["session"])
+                if record["cwd"]:
+                    if not sess["cwd"]:
+                        sess["cwd"] = record["cwd"]
+                        sess["project"] = record["project"]
+                elif entry[1] is None:
+                    record["project"] = sess["project"]
+                    entry[1] = dumps(record)
             # Keys in order keep the B-tree's inserts local; put(overwrite=False) is the dedupe.
-            writer = txn.cursor(db=events_db)
-            fresh = {key for key in sorted(records) if writer.put(key, dumps(records[key]), overwrite=False)}
+            writer = txn.cursor(db=dbs["events"])
+            fresh = {key for key in in_key_order if writer.put(key, records[key][1], overwrite=False)}
             duplicates += len(records) - len(fresh)
             sess_ev = dbs["sess_ev"]
-            for key, record in records.items():  # file order: the feed announces events as written
+            for key, (record, _, sess_key, feed_item) in records.items():  # file order, as written
                 if key not in fresh:
                     continue
                 sess = session_of(record["session"])
-                txn.put(f"{source}\0{record['session']}\0".encode() + u64(max(record["time"], 0)) + key, b"", db=sess_ev)
+                txn.put(sess_key, b"", db=sess_ev)
                 sess["events"] += 1
                 _widen(sess, record["time"])
-                feed.append({"t": "event", "id": record["id"]})
+                feed.append(feed_item)
                 added += 1
             for skey, sess in sessions.items():
                 txn.put(skey, dumps(sess), db=dbs["sessions"])
