@@ -240,8 +240,17 @@ class SearchIndex:
         else:
             subs.extend((Occur.Must, _clause_query(schema, c)) for c in clause_list)
         filters: list[Query] = []
+        excluded: list[Query] = []
         if doc is not None:
-            filters.append(Query.term_query(schema, "doc", doc))
+            if doc not in DOC_TYPES:
+                return []
+            # Every document is one of the two types, so "events" is "not entries": excluding
+            # the few entries is far cheaper than intersecting with a posting list that holds
+            # nearly every document (phrase queries: -15 to -20 %, docs/search.md).
+            if doc == "event":
+                excluded.append(Query.term_query(schema, "doc", "entry"))
+            else:
+                filters.append(Query.term_query(schema, "doc", doc))
         if kinds is not None:
             filters.append(Query.term_set_query(schema, "kind", _values(kinds)))
         if roles is not None:
@@ -275,9 +284,8 @@ class SearchIndex:
         # Under Must a filter would add its own score; a constant 0 keeps ranking pure BM25.
         subs.extend((Occur.Must, Query.const_score_query(f, 0.0)) for f in filters)
         if exclude_kinds:
-            subs.append(
-                (Occur.MustNot, Query.term_set_query(schema, "kind", _values(exclude_kinds)))
-            )
+            excluded.append(Query.term_set_query(schema, "kind", _values(exclude_kinds)))
+        subs.extend((Occur.MustNot, q) for q in excluded)
         query = subs[0][1] if len(subs) == 1 else Query.boolean_query(subs)
         try:
             searcher = self._index.searcher()
