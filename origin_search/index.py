@@ -241,14 +241,19 @@ class SearchIndex:
             subs.extend((Occur.Must, _clause_query(schema, c)) for c in clause_list)
         filters: list[Query] = []
         excluded: list[Query] = []
+        # One searcher for the whole call: the entry count below must describe what it sees.
+        searcher = self._index.searcher()
         if doc is not None:
             if doc not in DOC_TYPES:
                 return []
             # Every document is one of the two types, so "events" is "not entries": excluding
             # the few entries is far cheaper than intersecting with a posting list that holds
-            # nearly every document (phrase queries: -15 to -20 %, docs/search.md).
+            # nearly every document, and with no entry at all there is nothing to exclude,
+            # which keeps a one-word query a bare term query that tantivy can prune
+            # (docs/search.md has the figures).
             if doc == "event":
-                excluded.append(Query.term_query(schema, "doc", "entry"))
+                if searcher.doc_freq("doc", "entry"):
+                    excluded.append(Query.term_query(schema, "doc", "entry"))
             else:
                 filters.append(Query.term_query(schema, "doc", doc))
         if kinds is not None:
@@ -288,7 +293,6 @@ class SearchIndex:
         subs.extend((Occur.MustNot, q) for q in excluded)
         query = subs[0][1] if len(subs) == 1 else Query.boolean_query(subs)
         try:
-            searcher = self._index.searcher()
             if clause_list is None or newest_first:
                 result = searcher.search(
                     query,
