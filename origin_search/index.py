@@ -248,12 +248,15 @@ class SearchIndex:
                 return []
             # Every document is one of the two types, so "events" is "not entries": excluding
             # the few entries is far cheaper than intersecting with a posting list that holds
-            # nearly every document, and with no entry at all there is nothing to exclude,
-            # which keeps a one-word query a bare term query that tantivy can prune
-            # (docs/search.md has the figures).
+            # nearly every document. With no entry at all there is nothing to exclude, which
+            # keeps a one-word query a bare term query that tantivy can prune, and nothing to
+            # search for entries (docs/search.md has the figures).
+            entries = searcher.doc_freq("doc", "entry")  # deleted ones too: an upper bound
             if doc == "event":
-                if searcher.doc_freq("doc", "entry"):
+                if entries:
                     excluded.append(Query.term_query(schema, "doc", "entry"))
+            elif not entries:
+                return []
             else:
                 filters.append(Query.term_query(schema, "doc", doc))
         if kinds is not None:
