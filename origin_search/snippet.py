@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 
 from .analyzer import GAP, spans
@@ -76,58 +76,57 @@ def _finish(text: str, start: int, end: int, ms: int, me: int, marks: list[tuple
     return _render(text, start, end, visible)
 
 
-#: How far before the window a phrase match reaching into it is looked for, in characters.
-_MARK_REACH = 4096
-
-
 def _ascii_snippet(text: str, clause_list: Sequence[Clause], width: int) -> str:
     """The same snippet for ASCII text without tokenizing it: in ASCII the tokens are the
-    [a-z0-9] runs of the lowercased text, so each clause is a regular expression over it (a
-    test holds this path and the token path to identical output)."""
+    [a-z0-9] runs of the lowercased text, so the clauses are one regular expression over it
+    (a test holds this path and the token path to identical output).
+
+    One pass: the first match found is the first match of the snippet, and the scan goes on
+    from there for the marks until the window's end; no match starts before the first one.
+    """
     lowered = text.lower()
-    patterns = _ascii_patterns(tuple(clause_list))
-    best: tuple[int, int, int] | None = None
-    for size, pattern in patterns:
-        m = next(_matches(pattern, lowered, 0), None)
-        if m is not None and (best is None or m[0] < best[0] or (m[0] == best[0] and size > best[1])):
-            best = (m[0], size, m[1])
-    if best is None:
-        return _render(text, *_head(text, width, lowered), [])
-    ms, _, me = best
-    start, end = _window(text, width, ms, me, _AsciiWords(lowered))
-    found: list[tuple[int, int]] = []
-    lo = max(0, start - _MARK_REACH)
-    for _, pattern in patterns:
-        for a, b in _matches(pattern, lowered, lo):
-            if a >= end:
-                break
-            if b > start:
-                found.append((a, b))
-    return _finish(text, start, end, ms, me, _merge(found))
-
-
-@lru_cache(maxsize=256)
-def _ascii_patterns(clause_list: tuple[Clause, ...]) -> list[tuple[int, re.Pattern[str]]]:
-    """One pattern per clause: its tokens in a row, the last one whole. The start is checked
-    in `_matches`, since a leading lookbehind would cost the regex engine its literal scan."""
-    out = []
-    for clause in clause_list:
-        body = r"[^a-z0-9]+".join(re.escape(tok) for tok in clause)
-        out.append((len(clause), re.compile(rf"{body}(?![a-z0-9])")))
-    return out
-
-
-def _matches(pattern: re.Pattern[str], lowered: str, pos: int) -> Iterator[tuple[int, int]]:
-    """Every occurrence starting at a word's start, overlapping ones too ("a a" in "a a a")."""
-    search = pattern.search
+    search = _ascii_pattern(tuple(clause_list)).search
+    pos = 0
     while True:
         m = search(lowered, pos)
         if m is None:
-            return
+            return _render(text, *_head(text, width, lowered), [])
+        ms = m.start()
+        if ms == 0 or lowered[ms - 1] not in _WORD_CHARS:
+            break
+        pos = ms + 1  # a match inside a word: the next one may overlap it
+    me = m.end()
+    if len(text) <= width:
+        start, end = 0, len(text)
+    else:
+        start, end = _window(text, width, ms, me, _AsciiWords(lowered))
+    found = [(ms, me)]
+    pos = ms + 1
+    while (m := search(lowered, pos)) is not None:
         a = m.start()
-        if a == 0 or not _is_word(lowered[a - 1]):
-            yield a, m.end()
-        pos = a + 1
+        if a >= end:
+            break
+        if lowered[a - 1] not in _WORD_CHARS:  # a > ms >= 0
+            found.append((a, m.end()))
+        pos = a + 1  # overlapping matches too ("a a" twice in "a a a")
+    return _finish(text, start, end, ms, me, _merge(found))
+
+
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+
+
+@lru_cache(maxsize=256)
+def _ascii_pattern(clause_list: tuple[Clause, ...]) -> re.Pattern[str]:
+    """All clauses as one pattern: each its tokens in a row, the last one whole.
+
+    Clauses with more tokens come first, so at a given start the regex takes the longest
+    match, which is what the token path takes; a shorter clause matching there lies inside
+    it, and its mark would merge into the longer one's anyway. The start is checked by the
+    caller, since a leading lookbehind would cost the regex engine its prefix scan.
+    """
+    ordered = sorted(clause_list, key=len, reverse=True)
+    bodies = (r"[^a-z0-9]+".join(re.escape(tok) for tok in clause) for clause in ordered)
+    return re.compile(rf"(?:{'|'.join(bodies)})(?![a-z0-9])")
 
 
 _Found = tuple[list[str], list[int], list[int], int, int]
@@ -214,19 +213,15 @@ class _AsciiWords:
 
     def around(self, pos: int) -> tuple[int, int] | None:
         low = self.lowered
-        if not 0 < pos < self.limit or not (_is_word(low[pos - 1]) and _is_word(low[pos])):
+        if not 0 < pos < self.limit or low[pos - 1] not in _WORD_CHARS or low[pos] not in _WORD_CHARS:
             return None
         a = pos - 1
-        while a > 0 and _is_word(low[a - 1]):
+        while a > 0 and low[a - 1] in _WORD_CHARS:
             a -= 1
         b = pos + 1
-        while b < self.limit and _is_word(low[b]):
+        while b < self.limit and low[b] in _WORD_CHARS:
             b += 1
         return a, b
-
-
-def _is_word(ch: str) -> bool:
-    return "a" <= ch <= "z" or "0" <= ch <= "9"
 
 
 def _head(text: str, width: int, lowered: str | None = None) -> tuple[int, int]:
