@@ -81,11 +81,7 @@ def refresh(origin: Origin, *, force: bool = False) -> None:
 def _unindexed(origin: Origin) -> list[dict]:
     """Documents the index has not committed yet: a search scans them itself. While a large
     backlog is being indexed, only its newest part is scanned, so answers stay quick."""
-    store = origin.store
-    after = catchup.indexed_seq(store)
-    with store.read() as txn:
-        after = max(after, store.feed_last(txn) - _TAIL_SCAN)
-    return list(catchup.unindexed(store, after, _TAIL_SCAN))
+    return catchup.unindexed_tail(origin.store, _TAIL_SCAN)
 
 
 # -- search ----------------------------------------------------------------------------------
@@ -163,7 +159,9 @@ def _events_out(origin: Origin, ids: list[str], limit: int, found) -> list[dict]
     seen: set[str] = set()
     with origin.store.read() as txn:
         for event_id in ids:
-            if event_id in seen or len(out) >= limit:
+            if len(out) >= limit:
+                break
+            if event_id in seen:
                 continue
             seen.add(event_id)
             event = get_event(origin.store, txn, event_id)

@@ -55,9 +55,10 @@ def catch_up(store: Store, index: SearchIndex, *, max_items: int | None = None) 
     """Index everything the feed announced since the last indexed sequence."""
     started = time.perf_counter()
     with store.read() as txn:
-        behind = store.feed_last(txn) > int(store.meta_get(txn, INDEXED_SEQ) or 0)
+        done = int(store.meta_get(txn, INDEXED_SEQ) or 0)
+        behind = store.feed_last(txn) > done
     if not behind and not index.rebuilt:
-        return CatchUp(seq=indexed_seq(store))
+        return CatchUp(seq=done)  # the common case before every search: one read transaction
     writer = index.try_writer()
     if writer is None:
         index.reload()
@@ -146,3 +147,16 @@ def unindexed(store: Store, after: int, limit: int) -> Iterator[dict]:
     """Events and current entries announced after `after` (what a search must scan itself)."""
     upserts, _, _, _ = _read_changes(store, after, limit)
     yield from upserts
+
+
+def unindexed_tail(store: Store, limit: int) -> list[dict]:
+    """What the index has not committed yet, from at most the newest `limit` feed items.
+
+    Runs before every search, so the usual answer (nothing) costs one read transaction.
+    """
+    with store.read() as txn:
+        last = store.feed_last(txn)
+        after = max(int(store.meta_get(txn, INDEXED_SEQ) or 0), last - limit)
+    if after >= last:
+        return []
+    return list(unindexed(store, after, limit))
