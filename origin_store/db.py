@@ -82,6 +82,7 @@ class Store:
             # LMDB stays consistent either way; an OS crash can only undo the newest commits,
             # and the mirrors are cut back to what LMDB recorded.
             sync=False,
+            writemap=True,
         )
         env.reader_check()
         dbs: dict[str, Any] = {}
