@@ -13,7 +13,6 @@ own commits at once; other processes' commits within about a second, or after :m
 from __future__ import annotations
 
 import os
-import shutil
 import threading
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
@@ -116,6 +115,8 @@ def _wipe(path: Path) -> None:
         if entry.name == OPEN_LOCK_FILE:
             continue
         if entry.is_dir() and not entry.is_symlink():
+            import shutil  # only a rebuild needs it; a fresh process's first search does not
+
             shutil.rmtree(entry)
         else:
             entry.unlink()

@@ -11,7 +11,6 @@ marks. Nothing is deleted, and every change goes to the change feed for the inde
 
 from __future__ import annotations
 
-import secrets
 import time
 from dataclasses import dataclass
 
@@ -22,10 +21,14 @@ from .errors import NotFound
 
 
 def new_entry_id() -> str:
+    import secrets  # imported on first write: reading (every search) never needs it
+
     return "ent_" + secrets.token_hex(8)
 
 
 def new_tombstone_id() -> str:
+    import secrets
+
     return "tmb_" + secrets.token_hex(6)
 
 

@@ -7,7 +7,6 @@ front doors can build settings explicitly.
 from __future__ import annotations
 
 import os
-import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,7 +67,7 @@ class Settings:
         home = Path(home_text.replace("~", str(user_home), 1) if home_text.startswith("~") else home_text)
         return cls(
             home=home,
-            device=get("ORIGIN_DEVICE") or socket.gethostname().split(".")[0] or "device",
+            device=get("ORIGIN_DEVICE") or _host_name().split(".")[0] or "device",
             map_size=int(get("ORIGIN_MAP_SIZE")),
             watch_interval_ms=int(get("ORIGIN_WATCH_INTERVAL_MS")),
             search_ingest_interval_ms=int(get("ORIGIN_SEARCH_INGEST_INTERVAL_MS")),
@@ -82,3 +81,14 @@ class Settings:
             hub_request_timeout_ms=int(get("ORIGIN_HUB_REQUEST_TIMEOUT_MS")),
             hub_rate_limit=get("ORIGIN_HUB_RATE_LIMIT").strip(),
         )
+
+
+def _host_name() -> str:
+    """The host name, as socket.gethostname() gives it, without importing socket (a few ms
+    of every process start, and a fresh `origin mcp` answers within a budget)."""
+    try:
+        return os.uname().nodename
+    except AttributeError:  # Windows has no uname
+        import socket
+
+        return socket.gethostname()
