@@ -366,7 +366,8 @@ class Ingester:
         frames = writer.append(lines, seal=seal)
         self._touch(writer)
         new_offset = offset + sum(len(line) for line in lines)
-        self._record(log, cursor, writer, events, facts, problems, frames, len(lines), new_offset, st, report)
+        head = _head_of(lines) if offset == 0 else None  # the batch holds the file's head: not read again
+        self._record(log, cursor, writer, events, facts, problems, frames, len(lines), new_offset, st, report, head)
         report.lines += len(lines)
         report.bytes += new_offset - offset
 
@@ -413,13 +414,18 @@ class Ingester:
         new_offset: int,
         st: os.stat_result,
         report: IngestReport,
+        head_bytes: bytes | None = None,
     ) -> None:
         store = self.store
         mirror_id = cursor["mirror"]["id"]
         source = log.source.name
         head = cursor["head"]
         if cursor["head_len"] < HEAD_BYTES and new_offset > cursor["head_len"]:
-            head, head_len = self._head_hash(log.path, new_offset)
+            if head_bytes is not None:
+                head_len = min(HEAD_BYTES, new_offset)
+                head = hashlib.blake2b(head_bytes[:head_len], digest_size=16).hexdigest()
+            else:
+                head, head_len = self._head_hash(log.path, new_offset)
         else:
             head_len = cursor["head_len"]
         new_cursor = dict(cursor)
@@ -722,6 +728,16 @@ class _FileLock:
     def __exit__(self, *exc: object) -> None:
         fcntl.flock(self.fd, fcntl.LOCK_UN)
         os.close(self.fd)
+
+
+def _head_of(lines: list[bytes]) -> bytes:
+    """The first HEAD_BYTES of a batch that starts at the file's beginning."""
+    head = bytearray()
+    for line in lines:
+        head += line
+        if len(head) >= HEAD_BYTES:
+            break
+    return bytes(head[:HEAD_BYTES])
 
 
 def _syncfs(path: Path) -> bool:
