@@ -47,8 +47,10 @@ def snippet(text: str, clause_list: Sequence[Clause], width: int = 200) -> str:
         return ""
     if not clause_list:
         return _render(text, *_head(text, width), [])
-    if text.isascii() and all(GAP not in c and c[0].isascii() for c in clause_list):
-        return _ascii_snippet(text, clause_list, width)
+    if text.isascii():
+        pattern = _ascii_pattern(tuple(clause_list))
+        if pattern is not None:
+            return _ascii_snippet(text, clause_list, width, pattern)
     return _token_snippet(text, clause_list, width)
 
 
@@ -76,7 +78,9 @@ def _finish(text: str, start: int, end: int, ms: int, me: int, marks: list[tuple
     return _render(text, start, end, visible)
 
 
-def _ascii_snippet(text: str, clause_list: Sequence[Clause], width: int) -> str:
+def _ascii_snippet(
+    text: str, clause_list: Sequence[Clause], width: int, pattern: re.Pattern[str] | None = None
+) -> str:
     """The same snippet for ASCII text without tokenizing it: in ASCII the tokens are the
     [a-z0-9] runs of the lowercased text, so the clauses are one regular expression over it
     (a test holds this path and the token path to identical output).
@@ -85,7 +89,10 @@ def _ascii_snippet(text: str, clause_list: Sequence[Clause], width: int) -> str:
     from there for the marks until the window's end; no match starts before the first one.
     """
     lowered = text.lower()
-    search = _ascii_pattern(tuple(clause_list)).search
+    if pattern is None:
+        pattern = _ascii_pattern(tuple(clause_list))
+        assert pattern is not None, "clauses for the ASCII path"
+    search = pattern.search
     pos = 0
     while True:
         m = search(lowered, pos)
@@ -116,14 +123,18 @@ _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 
 
 @lru_cache(maxsize=256)
-def _ascii_pattern(clause_list: tuple[Clause, ...]) -> re.Pattern[str]:
-    """All clauses as one pattern: each its tokens in a row, the last one whole.
+def _ascii_pattern(clause_list: tuple[Clause, ...]) -> re.Pattern[str] | None:
+    """All clauses as one pattern: each its tokens in a row, the last one whole; None when a
+    clause cannot take the ASCII path (a gap, or a first token that is not ASCII). Cached, so
+    the 20 snippets of one search check the clauses once.
 
     Clauses with more tokens come first, so at a given start the regex takes the longest
     match, which is what the token path takes; a shorter clause matching there lies inside
     it, and its mark would merge into the longer one's anyway. The start is checked by the
     caller, since a leading lookbehind would cost the regex engine its prefix scan.
     """
+    if not all(GAP not in c and c[0].isascii() for c in clause_list):
+        return None
     ordered = sorted(clause_list, key=len, reverse=True)
     bodies = (r"[^a-z0-9]+".join(re.escape(tok) for tok in clause) for clause in ordered)
     return re.compile(rf"(?:{'|'.join(bodies)})(?![a-z0-9])")
