@@ -50,9 +50,11 @@ class Origin:
         if self._index is None:
             with self._index_lock:
                 if self._index is None:
-                    from origin_search import SearchIndex
+                    from origin_search import SearchIndex, catchup
 
-                    self._index = SearchIndex.open(self.home / "index")
+                    index = SearchIndex.open(self.home / "index")
+                    index.ids_by_seq = catchup.ids_by_seq(self.store)
+                    self._index = index
         return self._index
 
     def ingest(self, progress=None, *, timeout: float | None = None):  # noqa: ANN001, ANN201

@@ -8,10 +8,11 @@ next catch-up upserts the same documents again (delete by id, then add), so noth
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from origin_store import Store
+from origin_store.db import loads, u64
 from origin_store.entries import is_hidden, lineage
 
 from .index import SearchIndex
@@ -35,11 +36,12 @@ def indexed_seq(store: Store) -> int:
         return int(store.meta_get(txn, INDEXED_SEQ) or 0)
 
 
-def event_doc(event: dict) -> dict:
+def event_doc(event: dict, seq: int = 0) -> dict:
+    """The index document of an event; `seq` is the feed item announcing it, if known."""
     return {
         "id": event["id"], "doc": "event", "kind": event["kind"], "role": event["role"],
         "source": event["source"], "project": event["project"], "session": event["session"],
-        "time": event["time"], "valid_to": None, "text": event["text"],
+        "time": event["time"], "valid_to": None, "text": event["text"], "seq": seq,
     }
 
 
@@ -113,7 +115,7 @@ def _read_changes(store: Store, after: int, limit: int) -> tuple[list[dict], lis
             if kind == "event":
                 event = store.get(txn, "events", item["id"].encode())
                 if event is not None and not is_hidden(store, txn, event["id"]):
-                    upserts[event["id"]] = event_doc(event)
+                    upserts[event["id"]] = event_doc(event, seq)
             elif kind == "entry":
                 _entry_changes(store, txn, item["root"], upserts, deletes)
             elif kind in ("hide", "unhide"):
@@ -160,3 +162,25 @@ def unindexed_tail(store: Store, limit: int) -> list[dict]:
     if after >= last:
         return []
     return list(unindexed(store, after, limit))
+
+
+def ids_by_seq(store: Store) -> Callable[[list[int]], list[str | None]]:
+    """Event ids for the `seq` values of index hits, for `SearchIndex.ids_by_seq`.
+
+    The feed announces each event once and is never rewritten, so the item at an event's
+    sequence names it. Anything else (0, an unknown sequence, another kind of item) gives
+    None, and the index reads that hit's stored id instead.
+    """
+    feed = store.dbs["feed"]
+
+    def lookup(seqs: list[int]) -> list[str | None]:
+        out: list[str | None] = []
+        with store.read() as txn:
+            get = txn.get
+            for seq in seqs:
+                raw = get(u64(seq), db=feed) if seq > 0 else None
+                item = loads(raw) if raw is not None else None
+                out.append(item["id"] if item is not None and item.get("t") == "event" else None)
+        return out
+
+    return lookup

@@ -249,3 +249,46 @@ def test_a_deleted_index_is_rebuilt_from_the_store(tmp_path, fixtures_dir):
     with Origin.open(settings) as origin:
         assert call(origin, "search", {"query": "token bucket"}, caller)["events"] == before
         assert [e["id"] for e in call(origin, "search", {"query": "emu", "scope": "entries"}, caller)["entries"]] == [entry["id"]]
+
+
+def test_hits_are_named_through_the_feed_exactly_as_by_stored_ids(tool, origin):
+    from origin_search import catchup, clauses
+
+    index = origin.index
+    catchup.catch_up(origin.store, index)
+    lookup = index.ids_by_seq
+    assert lookup is not None
+
+    def both(query: str) -> tuple[list, list]:
+        index.ids_by_seq = lookup
+        through_feed = index.search(clauses(query), doc="event", limit=50)
+        index.ids_by_seq = None
+        stored = index.search(clauses(query), doc="event", limit=50)
+        index.ids_by_seq = lookup
+        return through_feed, stored
+
+    for query in ("rate limiter", "token bucket", "数据库"):
+        through_feed, stored = both(query)
+        assert through_feed == stored
+    assert both("token bucket rate limiter")[0]
+
+    store = origin.store
+    with store.read() as txn:
+        items = list(store.feed_since(txn, 0))
+    seq, item = next((s, i) for s, i in items if i["t"] == "event")
+    assert lookup([seq, 0, items[-1][0] + 1]) == [item["id"], None, None]
+
+    # An event forgotten and restored is indexed again without its sequence: found by stored id.
+    event_id = "claude-code:a0000001-0000-4000-8000-000000000001"
+    result = tool("forget", id=event_id, reason="user asked")
+    from origin_api.service import restore
+
+    restore(origin, result["tombstone"])
+    entry = tool("remember", kind="memory", text="Token bucket limiter.", confidence=0.8,
+                 sources=[{"event_id": event_id}])["entry"]
+    through_feed, stored = both("token bucket rate limiter")
+    assert through_feed == stored and event_id in [i for i, _ in through_feed]
+    with store.read() as txn:
+        others = [s for s, i in store.feed_since(txn, 0) if i["t"] != "event"]  # hide, unhide, entry
+    assert others and lookup(others) == [None] * len(others)
+    assert tool("search", query="Token bucket limiter", scope="entries")["entries"][0]["id"] == entry["id"]
