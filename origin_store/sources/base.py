@@ -115,11 +115,11 @@ def load_object(line: bytes) -> dict | ParseProblem | None:
     orjson refuses invalid UTF-8 outright; agents sometimes write a stray byte inside a string,
     so such a line is retried with the bad bytes replaced instead of being lost.
     """
-    if not line.strip():
-        return None
     try:
         value = orjson.loads(line)
     except orjson.JSONDecodeError as exc:
+        if not line.strip():  # only here: strip copies the line, and most lines are JSON
+            return None
         try:
             line.decode("utf-8")
         except UnicodeDecodeError:
