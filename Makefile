@@ -9,6 +9,9 @@ $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
+	@# Bytecode now, as an installed package has it: a new `origin mcp` then starts without
+	@# compiling every module (~40 ms), even where PYTHONDONTWRITEBYTECODE is set.
+	$(BIN)/python -m compileall -q origin_store origin_search origin_api
 	touch $(STAMP)
 
 venv: $(STAMP)
