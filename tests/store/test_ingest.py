@@ -20,6 +20,7 @@ from plain_format import line
 
 from origin_store import Ingester, Settings, Store
 from origin_store.reader import get_event, iter_mirror, read_mirror_line
+from origin_store.verify import verify
 
 HERE = Path(__file__).parent
 
@@ -82,6 +83,29 @@ def test_rewritten_file_is_a_new_version_without_duplicates(plain_env):
     with store.read() as txn:
         event = get_event(store, txn, "plain:9")
     assert read_mirror_line(store, settings.home, event["m"], event["line"]) == line(9)[:-1]
+
+
+def test_a_cold_file_goes_straight_into_frames_and_grows_a_tail_when_written_again(plain_env):
+    settings, logs, store, ingester = plain_env
+    log = logs / "a.jsonl"
+    log.write_bytes(b"".join(line(i, "x" * 3000) for i in range(200)))  # ~600 KB: several frames
+    old = time.time() - 3600
+    os.utime(log, (old, old))
+    assert ingester.run().events == 200
+    with store.read() as txn:
+        state = store.get(txn, "files", str(log).encode())["mirror"]
+    assert state["sealed"] == 200 and state["tail"] == 0
+    assert not (settings.home / "raw" / "plain" / "a.jsonl.tail").exists()  # never written
+    assert mirror_lines(store, settings, log) == log.read_bytes().split(b"\n")[:-1]
+    with open(log, "ab") as f:  # the agent resumes the session: the file is hot again
+        f.write(line(200) + line(201))
+    assert ingester.run().events == 2
+    with store.read() as txn:
+        state = store.get(txn, "files", str(log).encode())["mirror"]
+    assert state["sealed"] == 200 and state["tail"] > 0
+    assert (settings.home / "raw" / "plain" / "a.jsonl.tail").stat().st_size == state["tail"]
+    assert mirror_lines(store, settings, log) == log.read_bytes().split(b"\n")[:-1]
+    assert verify(store, settings.home).ok
 
 
 def test_same_size_rewrite_is_detected_by_the_head(plain_env):
