@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import fcntl
 import gc
-import glob
 import hashlib
 import io
 import os
@@ -29,6 +28,7 @@ import zstandard
 
 from . import mirror as mirrors
 from .db import Store, dumps, loads, u64
+from .globwalk import match_many
 from .model import EventRecord, ParseProblem, SessionFact
 from .project import project_of
 from .settings import Settings
@@ -121,20 +121,18 @@ def discover(sources: dict[str, Source], settings: Settings) -> list[LogFile]:
         for root in source.roots(settings.environ, settings.user_home):
             if not root.is_dir():
                 continue
-            base = glob.escape(str(root))
-            for kind in source.files:
-                for pattern in kind.patterns:
-                    # glob.glob walks with os.scandir: several times faster than Path.glob, and
-                    # this runs before every search that ingests.
-                    matched = glob.glob(f"{base}/{pattern}", recursive=True, include_hidden=True)
-                    for name in sorted(matched):
-                        if name in seen:
-                            continue
-                        if name.endswith(".zst") and os.path.exists(name[:-4]):
-                            continue  # the agent decompressed it to append: the plain file wins
-                        seen.add(name)
-                        # Directories named like logs are left out by the stat in _changed_files.
-                        found.append(LogFile(source, kind, root, Path(name)))
+            # One walk for all of the agent's patterns: this runs before every search that ingests.
+            kinds = [(kind, pattern) for kind in source.files for pattern in kind.patterns]
+            matches = match_many(str(root), [pattern for _, pattern in kinds])
+            for (kind, _), matched in zip(kinds, matches, strict=True):
+                for name in sorted(matched):
+                    if name in seen:
+                        continue
+                    if name.endswith(".zst") and os.path.exists(name[:-4]):
+                        continue  # the agent decompressed it to append: the plain file wins
+                    seen.add(name)
+                    # Directories named like logs are left out by the stat in _changed_files.
+                    found.append(LogFile(source, kind, root, Path(name)))
     return found
 
 
