@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from origin_store import Store
 from origin_store.db import loads, u64
@@ -33,7 +34,11 @@ class CatchUp:
 
 def indexed_seq(store: Store) -> int:
     with store.read() as txn:
-        return int(store.meta_get(txn, INDEXED_SEQ) or 0)
+        return _indexed_in(store, txn)
+
+
+def _indexed_in(store: Store, txn: Any) -> int:
+    return int(store.meta_get(txn, INDEXED_SEQ) or 0)
 
 
 def event_doc(event: dict, seq: int = 0) -> dict:
@@ -57,7 +62,7 @@ def catch_up(store: Store, index: SearchIndex, *, max_items: int | None = None) 
     """Index everything the feed announced since the last indexed sequence."""
     started = time.perf_counter()
     with store.read() as txn:
-        done = int(store.meta_get(txn, INDEXED_SEQ) or 0)
+        done = _indexed_in(store, txn)
         behind = store.feed_last(txn) > done
     if not behind and not index.rebuilt:
         return CatchUp(seq=done)  # the common case before every search: one read transaction
@@ -158,7 +163,7 @@ def unindexed_tail(store: Store, limit: int) -> list[dict]:
     """
     with store.read() as txn:
         last = store.feed_last(txn)
-        after = max(int(store.meta_get(txn, INDEXED_SEQ) or 0), last - limit)
+        after = max(_indexed_in(store, txn), last - limit)
     if after >= last:
         return []
     return list(unindexed(store, after, limit))

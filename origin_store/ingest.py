@@ -419,11 +419,9 @@ class Ingester:
         source = log.source.name
         head = cursor["head"]
         if cursor["head_len"] < HEAD_BYTES and new_offset > cursor["head_len"]:
-            if head_bytes is not None:
-                head_len = min(HEAD_BYTES, new_offset)
-                head = hashlib.blake2b(head_bytes[:head_len], digest_size=16).hexdigest()
-            else:
-                head, head_len = self._head_hash(log.path, new_offset)
+            if head_bytes is None:
+                head_bytes = self._read_head(log.path, new_offset)
+            head, head_len = _head_digest(head_bytes), len(head_bytes)
         else:
             head_len = cursor["head_len"]
         new_cursor = dict(cursor)
@@ -558,13 +556,12 @@ class Ingester:
             return False
         _seek(content, 0)
         head = content.read(cursor["head_len"])
-        return hashlib.blake2b(head, digest_size=16).hexdigest() == cursor["head"]
+        return _head_digest(head) == cursor["head"]
 
-    def _head_hash(self, path: Path, upto: int) -> tuple[str, int]:
+    def _read_head(self, path: Path, upto: int) -> bytes:
         compressed = path.name.endswith(".zst")
         with _open_content(path, compressed) as content:
-            head = content.read(min(HEAD_BYTES, upto))
-        return hashlib.blake2b(head, digest_size=16).hexdigest(), len(head)
+            return content.read(min(HEAD_BYTES, upto))
 
     def _tail_source(self, content: io.BufferedIOBase, cursor: dict) -> bytes | None:
         """The original's bytes that the committed tail mirrors, to rebuild a torn tail."""
@@ -617,7 +614,7 @@ class Ingester:
             "size": -1,
             "mtime": 0,
             "ino": 0,
-            "head": hashlib.blake2b(b"", digest_size=16).hexdigest(),
+            "head": _head_digest(b""),
             "head_len": 0,
             "mirror": mirrors.new_state(mirror_id, rel),
             "state": log.kind.start(log.rel),
@@ -726,6 +723,11 @@ class _FileLock:
     def __exit__(self, *exc: object) -> None:
         fcntl.flock(self.fd, fcntl.LOCK_UN)
         os.close(self.fd)
+
+
+def _head_digest(head: bytes) -> str:
+    """What a cursor keeps of a file's first bytes, to tell a rewritten file from a grown one."""
+    return hashlib.blake2b(head, digest_size=16).hexdigest()
 
 
 def _head_of(lines: list[bytes]) -> bytes:
