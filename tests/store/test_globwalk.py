@@ -88,3 +88,12 @@ def test_the_agents_layouts(tmp_path):
 def test_a_pattern_ending_in_double_star_is_refused():
     with pytest.raises(ValueError):
         match_many("/", ["a/**"])
+
+
+def test_a_symbolic_link_loop_ends(tmp_path):
+    (tmp_path / "sessions" / "a").mkdir(parents=True)
+    (tmp_path / "sessions" / "a" / "rollout-1.jsonl").write_bytes(b"")
+    (tmp_path / "sessions" / "a" / "loop").symlink_to(tmp_path / "sessions")
+    [found] = match_many(str(tmp_path), ["sessions/**/rollout-*.jsonl"])
+    assert str(tmp_path / "sessions" / "a" / "rollout-1.jsonl") in found
+    assert 1 < len(found) <= 40  # the same file through the loop, cut at the depth bound

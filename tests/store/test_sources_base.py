@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from origin_store.sources.base import parse_time
+from origin_store.model import ParseProblem
+from origin_store.sources.base import load_object, parse_time
 
 
 @pytest.mark.parametrize(
@@ -41,3 +42,25 @@ def test_fast_path_agrees_with_fromisoformat(moment):
     whole = datetime.fromisoformat(text[:19]).replace(tzinfo=UTC)
     expected = int(whole.timestamp()) * 1000 + moment.microsecond // 1000  # exact, no float rounding
     assert parse_time(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (b"", None),
+        (b"   ", None),
+        (b"\t \r", None),
+        (b"{}", {}),
+        (b' {"a": 1} ', {"a": 1}),
+        (b"[1]", ParseProblem("not-an-object", "list")),
+        (b"{", "invalid-json"),
+        (b'{"a": "\xff"}', {"a": "\ufffd"}),  # a stray byte inside a string: kept, replaced
+        (b"\xff\xfe garbage", "invalid-json"),
+    ],
+)
+def test_load_object_table(line, expected):
+    got = load_object(line)
+    if isinstance(expected, str):
+        assert isinstance(got, ParseProblem) and got.reason == expected
+    else:
+        assert got == expected
