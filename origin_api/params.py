@@ -16,7 +16,7 @@ from .errors import invalid
 @dataclass(frozen=True, slots=True)
 class Param:
     name: str
-    type: str  # "string" | "integer" | "number" | "boolean" | "sources"
+    type: str  # "string" | "time" | "integer" | "number" | "boolean" | "sources"
     description: str
     required: bool = False
     default: Any = None
@@ -25,6 +25,9 @@ class Param:
     maximum: float | None = None
     min_length: int | None = None
     max_length: int | None = None
+    #: A blank string ("" or only spaces) means the argument was left out, instead of being an
+    #: error. Only where the contract documents the absent case as what a blank asks for.
+    blank_is_absent: bool = False
 
     def schema(self) -> dict:
         if self.type == "sources":
@@ -42,7 +45,7 @@ class Param:
                     "additionalProperties": False,
                 },
             }
-        out: dict[str, Any] = {"type": self.type, "description": self.description}
+        out: dict[str, Any] = {"type": _JSON_TYPES.get(self.type, self.type), "description": self.description}
         if self.enum:
             out["enum"] = list(self.enum)
         if self.default is not None:
@@ -56,6 +59,10 @@ class Param:
         if self.max_length is not None:
             out["maxLength"] = self.max_length
         return out
+
+
+_JSON_TYPES = {"time": "string"}
+_TIME_HINT = "30m, 24h, 7d or 2w (back from now), a date such as 2026-10-20, or ISO 8601"
 
 
 def input_schema(params: tuple[Param, ...]) -> dict:
@@ -85,14 +92,27 @@ def validate(tool: str, params: tuple[Param, ...], args: Any) -> dict[str, Any]:
                 raise invalid(f"{p.name} is required.")
             out[p.name] = p.default
             continue
+        if isinstance(value, str) and not value.strip() and p.blank_is_absent:
+            out[p.name] = p.default
+            continue
         out[p.name] = _check(p, value)
     return out
 
 
 def _check(p: Param, value: Any) -> Any:
+    if p.type == "time":
+        if not isinstance(value, str):
+            raise invalid(f"{p.name} must be a string: {_TIME_HINT}.")
+        if not value.strip():
+            raise invalid(f"{p.name} must not be empty: give a time such as {_TIME_HINT}, or leave it out.")
+        if p.max_length is not None and len(value) > p.max_length:
+            raise invalid(f"{p.name} must have at most {p.max_length:,} characters; it has {len(value):,}.")
+        return value
     if p.type == "string":
         if not isinstance(value, str):
             raise invalid(f"{p.name} must be a string.")
+        if not value.strip() and not p.enum:
+            raise invalid(f"{p.name} must not be empty.")
         if p.enum and value not in p.enum:
             raise invalid(f"{p.name} must be one of {', '.join(p.enum)}; got {value[:40]!r}.")
         if p.min_length is not None and len(value.strip()) < p.min_length:
