@@ -210,9 +210,9 @@ def entry_view(version: dict, line: store_entries.Lineage) -> dict:
     }
 
 
-def session_view(session: dict) -> dict:
+def session_view(origin: Origin, txn, session: dict) -> dict:  # noqa: ANN001
     title = session.get("title")
-    prompt = None if title else _prompt(session.get("prompt"))
+    prompt = None if title else _visible_prompt(origin, txn, session)
     return {
         "session": session["session"],
         "source": session["source"],
@@ -230,6 +230,40 @@ def _prompt(text: str | None) -> str | None:
         return None
     flat = " ".join(text.split())
     return flat if len(flat) <= PROMPT else flat[: PROMPT - 1] + "…"
+
+
+#: How far into a session the forgotten-prompt check looks for its first visible prompt.
+_PROMPT_SCAN = 2_000
+
+
+def _visible_prompt(origin: Origin, txn, session: dict) -> str | None:  # noqa: ANN001
+    """The session's first prompt as shown, unless that prompt's event was forgotten: then the
+    first visible user message in its place, or None. A forget leaves the stored prompt alone
+    (a restore brings it back), so this is decided when reading; it costs nothing until
+    something has been forgotten."""
+    shown = _prompt(session.get("prompt"))
+    store = origin.store
+    if shown is None or not store_entries.anything_hidden(store, txn):
+        return shown
+    forgotten = False
+    first_visible: str | None = None
+    for n, event_id in enumerate(session_event_ids(store, txn, session["source"], session["session"])):
+        if n >= _PROMPT_SCAN:
+            break
+        event = get_event(store, txn, event_id)
+        if event is None or event["role"] != "user" or event["kind"] != "message":
+            continue
+        hidden = store_entries.is_hidden(store, txn, event_id)
+        text = _prompt(event["text"])
+        if text == shown:
+            if not hidden:
+                return shown
+            forgotten = True
+        elif not hidden and first_visible is None:
+            first_visible = text
+        if forgotten and first_visible is not None:
+            return first_visible
+    return first_visible if forgotten else shown
 
 
 # -- timeline --------------------------------------------------------------------------------
@@ -263,7 +297,7 @@ def timeline(
                 if not include_tools and event["kind"] != "message":
                     continue
                 events.append(event_view(event, TIMELINE_TEXT))
-        return {"session": session_view(found), "events": events}
+            return {"session": session_view(origin, txn, found), "events": events}
     with store.read() as txn:
         chosen = []
         for item in iter_sessions(store, txn):
@@ -276,8 +310,8 @@ def timeline(
             if until_ms is not None and item["started"] >= until_ms:
                 continue
             chosen.append(item)
-    chosen.sort(key=lambda s: (s["ended"], s["session"]), reverse=True)
-    return {"sessions": [session_view(s) for s in chosen[:limit]]}
+        chosen.sort(key=lambda s: (s["ended"], s["session"]), reverse=True)
+        return {"sessions": [session_view(origin, txn, s) for s in chosen[:limit]]}
 
 
 # -- get and sources -------------------------------------------------------------------------

@@ -71,6 +71,11 @@ def is_hidden(store: Store, txn: lmdb.Transaction, item_id: str) -> bool:
     return txn.get(item_id.encode(), db=store.dbs["hidden"]) is not None
 
 
+def anything_hidden(store: Store, txn: lmdb.Transaction) -> bool:
+    """Whether any forget is in force: readers skip their hidden-item checks until one is."""
+    return txn.stat(store.dbs["hidden"])["entries"] > 0
+
+
 def put_version(store: Store, txn: lmdb.Transaction, version: dict) -> None:
     """Store one entry version with its citations and announce it on the change feed."""
     key = version["id"].encode()
@@ -172,6 +177,6 @@ def _count_visible(store: Store, txn: lmdb.Transaction, event_ids: list[str], de
 
 
 __all__ = [
-    "Lineage", "citing_entries", "forget", "get_entry", "is_hidden", "lineage", "new_entry_id",
+    "Lineage", "anything_hidden", "citing_entries", "forget", "get_entry", "is_hidden", "lineage", "new_entry_id",
     "now_ms", "put_version", "restore",
 ]
