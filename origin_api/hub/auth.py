@@ -23,7 +23,10 @@ from ..tools import BY_NAME, READ_ONLY
 #: The key under which a request's grant lives in its ASGI scope.
 SCOPE_KEY = "origin.hub.grant"
 EVERY_TOOL = frozenset(BY_NAME)
-_CLIENT = re.compile(r"[^\x00-\x1f\x7f@]{1,100}")
+#: The longest X-Origin-Client, in characters (code points).
+CLIENT_MAX = 100
+#: `x-mcp-readonly` values, compared without regard to case; anything else is refused.
+_SWITCH = {"true": True, "false": False}
 _RATE = re.compile(r"\s*(\d+)\s*(?:/\s*(\d*)\s*(s|sec|second|m|min|minute|h|hour)\s*)?", re.IGNORECASE)
 _UNITS = {"s": 1, "sec": 1, "second": 1, "m": 60, "min": 60, "minute": 60, "h": 3600, "hour": 3600}
 
@@ -36,6 +39,19 @@ class Refusal(Exception):
         self.status = status
         self.message = message
         self.headers = headers or {}
+
+
+def shown(value: bytes | str) -> str:
+    """A header value quoted for a message: printable UTF-8 text as itself, and every other
+    character (\\u0085) or byte that is not UTF-8 (\\xfc) escaped."""
+    text = value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else value
+    return "'" + "".join(char if char.isprintable() else _escaped(ord(char)) for char in text) + "'"
+
+
+def _escaped(code: int) -> str:
+    if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8, kept by surrogateescape
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,18 +92,56 @@ def authenticate(store: Store, headers: dict[str, list[str]], *, read_only_endpo
     token = store_tokens.verify(store, secret.strip())
     if token is None:
         raise _unauthorized("The token is not valid: unknown, mistyped or revoked.")
-    device = _single(headers, "x-origin-device")
-    if device is not None and device.strip() != token.name:
-        raise Refusal(403, f"X-Origin-Device names {device.strip()!r}, but this token belongs to {token.name}.")
-    client = _single(headers, "x-origin-client")
+    device = header_text(headers, "X-Origin-Device")
+    if device is not None and device != token.name:
+        raise Refusal(403, f"X-Origin-Device names {device!r}, but this token belongs to {token.name}.")
+    client = header_text(headers, "X-Origin-Client")
     if client is not None:
-        client = client.strip()
-        if not client:
-            client = None
-        elif _CLIENT.fullmatch(client) is None:
-            raise Refusal(400, "X-Origin-Client is the agent's name: 1 to 100 printable characters, without @.")
-    read_only = read_only_endpoint or (_single(headers, "x-mcp-readonly") or "").strip().lower() == "true"
-    return Grant(token=token.name, scope=token.scope, client=client, read_only_endpoint=read_only, request_id=request_id)
+        if len(client) > CLIENT_MAX:
+            raise Refusal(400, f"X-Origin-Client is the agent's name, at most {CLIENT_MAX} characters; "
+                               f"this one has {len(client)}.")
+        if "@" in client:
+            raise Refusal(400, f"X-Origin-Client is the agent's name, without @ (the hub adds @<token name>): "
+                               f"{client!r}.")
+    read_only = read_only_switch(headers)
+    return Grant(token=token.name, scope=token.scope, client=client, read_only_endpoint=read_only_endpoint or read_only,
+                 request_id=request_id)
+
+
+def header_text(headers: dict[str, list[str]], name: str) -> str | None:
+    """A header that carries a name, as text, or None if absent or empty.
+
+    HTTP leaves a header's bytes opaque (RFC 9110, section 5.5); the hub reads these as UTF-8,
+    strictly, so `claude-代码` arrives as itself and bytes that are not UTF-8 are refused rather
+    than guessed at. The text must be printable: no control characters (C0, DEL, C1 such as
+    U+0085), no format, separator or private-use characters; spaces inside are fine, and the
+    spaces and tabs around a value are not part of it (RFC 9110, section 5.5)."""
+    value = _single(headers, name.lower())
+    if value is None:
+        return None
+    try:
+        text = value.encode("latin-1").decode("utf-8").strip(" \t")
+    except UnicodeDecodeError:
+        raise Refusal(400, f"{name} must be UTF-8 text; its bytes are not.") from None
+    if not text.isprintable():
+        bad = next(char for char in text if not char.isprintable())
+        raise Refusal(400, f"{name} must be printable text; it contains U+{ord(bad):04X} at character "
+                           f"{text.index(bad) + 1}.")
+    return text or None
+
+
+def read_only_switch(headers: dict[str, list[str]]) -> bool:
+    """`x-mcp-readonly`: `true` or `false` in any case. A switch that can only take rights away
+    fails closed: any other value, an empty one included, refuses the request (400) instead of
+    being read as either."""
+    value = _single(headers, "x-mcp-readonly")
+    if value is None:
+        return False
+    switch = _SWITCH.get(value.strip(" \t").lower())
+    if switch is None:
+        raise Refusal(400, f"x-mcp-readonly is true or false, not {shown(value.encode('latin-1'))}; the request was "
+                           "refused rather than guessed at.")
+    return switch
 
 
 def _single(headers: dict[str, list[str]], name: str) -> str | None:
