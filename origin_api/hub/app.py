@@ -2,8 +2,9 @@
 
 Everything MCP goes through the SDK's `StreamableHTTPSessionManager` (stateless, JSON responses)
 around `mcp_sdk.build_server`, so the hub lists and runs exactly what `origin mcp` does. This
-module wires the pieces: who may call (`auth`), the HTTP conventions (`transport`), and the
-hub's own freshness (it ingests its machine's agent logs like any device).
+module wires the pieces: what every request meets first (`edge`), who may call (`auth`), the
+HTTP conventions of `/mcp` (`transport`), and the hub's own freshness (it ingests its
+machine's agent logs like any device).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from ..mcp_sdk import build_server
 from ..service import Caller
 from ..tools import BY_NAME
 from .auth import SCOPE_KEY, Grant, RateLimiter, parse_rate
+from .edge import HubApp
 from .transport import McpEndpoint, host_names, security_settings
 
 #: `last_used` is a write; one per token per minute is plenty for `origin token list`.
@@ -91,7 +93,8 @@ def create_app(origin: Origin, settings: Settings | None = None, *, ingest: bool
                 freshness.stop()
             toucher.close()
 
-    app = Litestar(route_handlers=[mcp, health], lifespan=[lifespan], openapi_config=None, logging_config=None)
+    app = HubApp(hub_names=names, route_handlers=[mcp, health], lifespan=[lifespan], openapi_config=None,
+                 logging_config=None)
     app.state.hub_background = freshness
     return app
 

@@ -1,10 +1,14 @@
 """`POST /mcp`: the HTTP conventions around the SDK's stateless Streamable HTTP transport.
 
 The SDK speaks MCP; this module decides whether a request gets that far. Every check that
-needs no body runs first (method, Host and Origin, content type, token), then the body is read
-within the size and time limits, and only then does the SDK parse it. Each refusal is an HTTP
-status with a small JSON body `{"error": {"status", "message", "requestId"}}`; tool failures
-stay MCP tool errors (`isError`), shaped by `mcp_sdk`.
+needs no body runs first (method, Host and Origin, content type, Accept, token), then the body
+is read within the size and time limits, and only then does the SDK parse it. Each refusal is
+an HTTP status with a small JSON body `{"error": {"status", "message", "requestId"}}`; tool
+failures stay MCP tool errors (`isError`), shaped by `mcp_sdk`.
+
+Header values reach us as bytes, which HTTP leaves opaque. `_headers` holds them as ISO-8859-1
+text, one character per byte, so the bytes come back exactly where a header is text
+(`auth.header_text` decodes those strictly as UTF-8).
 
 Two SDK behaviours are fenced off here on purpose: in stateless JSON mode it answers GET with
 an endless event stream (we answer 405), and it runs tools in worker threads that cannot be
@@ -13,6 +17,7 @@ interrupted (so the time limit answers the client on time and lets the thread fi
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Awaitable, Callable, Iterable
@@ -25,10 +30,16 @@ from mcp.server.transport_security import TransportSecuritySettings
 
 from origin_store import Store
 
-from .auth import SCOPE_KEY, Refusal, authenticate
+from .auth import SCOPE_KEY, Refusal, authenticate, shown
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]", "::1")
 READ_ONLY_PATH = "/readonly"
+#: The key under which a request's id lives in its ASGI scope (set by `edge.HubApp`).
+REQUEST_ID_KEY = "origin.hub.request_id"
+#: What the SDK is handed once the hub has checked the request's own headers.
+_SDK_HEADERS = ((b"content-type", b"application/json"), (b"accept", b"application/json, text/event-stream"))
+#: How specific a media range that matches application/json is (RFC 9110, section 12.5.1).
+_JSON_RANGES = {"application/json": 2, "application/*": 1, "*/*": 0}
 
 
 def new_request_id() -> str:
@@ -85,8 +96,10 @@ class McpEndpoint:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = time.monotonic()
-        request_id = new_request_id()
-        send = _with_header(send, b"x-request-id", request_id.encode())
+        request_id = scope.get(REQUEST_ID_KEY)
+        if request_id is None:  # served without the edge in front: name the request here
+            request_id = scope[REQUEST_ID_KEY] = new_request_id()
+            send = with_header(send, b"x-request-id", request_id.encode())
         try:
             await self._handle(scope, receive, send, request_id, started)
         except Refusal as refusal:
@@ -106,6 +119,9 @@ class McpEndpoint:
         content_type = (_first(headers, "content-type") or "").split(";", 1)[0].strip().lower()
         if content_type != "application/json":
             raise Refusal(415, f"Content-Type must be application/json, not {content_type or 'missing'}.")
+        if not accepts_json(headers.get("accept", [])):
+            raise Refusal(406, f"Accept {shown(', '.join(headers['accept']).encode('latin-1'))} excludes application/json, the only "
+                               "type the hub answers with; send Accept: application/json, text/event-stream (or none).")
         grant = authenticate(self.store, headers, read_only_endpoint=path == READ_ONLY_PATH, request_id=request_id)
         if self.on_auth is not None:
             self.on_auth(grant.token)
@@ -115,9 +131,10 @@ class McpEndpoint:
         deadline = started + self.timeout_s
         body = await self._read_body(receive, deadline)
         scope[SCOPE_KEY] = grant
-        # The SDK compares the media type case-sensitively; hand it the one spelling it expects.
-        scope["headers"] = [(k, v) for k, v in scope["headers"] if k.lower() != b"content-type"]
-        scope["headers"].append((b"content-type", b"application/json"))
+        # Both were checked above; the SDK compares the content type case-sensitively and wants an
+        # Accept header, so it gets the spellings it expects.
+        kept = [(k, v) for k, v in scope["headers"] if k.lower() not in (b"content-type", b"accept")]
+        scope["headers"] = [*kept, *_SDK_HEADERS]
         await self._run(scope, receive, send, body, deadline, request_id)
 
     def _check_host(self, headers: dict[str, list[str]]) -> None:
@@ -207,6 +224,32 @@ async def refuse(send: Send, refusal: Refusal, request_id: str) -> None:
     await send({"type": "http.response.body", "body": body, "more_body": False})
 
 
+def accepts_json(values: list[str]) -> bool:
+    """Whether Accept headers allow application/json. No header (or only empty ones) excludes
+    nothing; otherwise the most specific media range that matches decides, and `q=0` means no.
+    A range with an unreadable `q` counts as absent."""
+    best, weight = -1, 0.0
+    for value in values:
+        for item in value.split(","):
+            media, *params = (part.strip() for part in item.split(";"))
+            specificity = _JSON_RANGES.get(media.lower())
+            if specificity is None:
+                continue
+            q = 1.0
+            for param in params:
+                key, _, number = param.partition("=")
+                if key.strip().lower() == "q":
+                    try:
+                        q = float(number.strip())
+                    except ValueError:
+                        q = math.nan
+            if specificity > best and not math.isnan(q):
+                best, weight = specificity, q
+    if best < 0:
+        return not any(item.strip() for value in values for item in value.split(","))
+    return weight > 0
+
+
 def _headers(scope: Scope) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for name, value in scope.get("headers", []):
@@ -219,7 +262,7 @@ def _first(headers: dict[str, list[str]], name: str) -> str | None:
     return values[0] if values else None
 
 
-def _with_header(send: Send, name: bytes, value: bytes) -> Callable[[Message], Awaitable[None]]:
+def with_header(send: Send, name: bytes, value: bytes) -> Callable[[Message], Awaitable[None]]:
     async def wrapped(message: Message) -> None:
         if message["type"] == "http.response.start":
             message = {**message, "headers": [*message.get("headers", []), (name, value)]}
