@@ -3,8 +3,9 @@ loopback port in a background thread; plus plain-HTTP and SDK clients to talk to
 
 from __future__ import annotations
 
+import http.client
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +18,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp_client import tool_json  # noqa: F401 - one definition, re-exported for the hub tests
 
 from origin_api.app import Origin
-from origin_api.hub import start_in_thread
+from origin_api.hub import create_app, start_in_thread
 from origin_store import Settings
 from origin_store import tokens as store_tokens
 
@@ -26,6 +27,28 @@ SESSION = "7f3c9a52-1d4e-4b8a-9c61-2e5f8a7b3d10"
 SESSION_LOG = "projects/-home-dev-demo-app/7f3c9a52-1d4e-4b8a-9c61-2e5f8a7b3d10.jsonl"
 READ_TOOLS = {"search", "timeline", "get", "sources"}
 ALL_TOOLS = READ_TOOLS | {"remember", "correct", "forget"}
+JSON_ACCEPT = b"application/json, text/event-stream"
+
+
+@dataclass
+class RawResponse:
+    """An answer to `Hub.raw`: the status, the headers (names in lower case), the body."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+    def error(self) -> dict:
+        """The hub's `{"error": …}` body, checked against the response's own request id."""
+        request_id = self.headers["x-request-id"]
+        assert request_id.startswith("req_"), self.headers
+        assert self.headers["content-type"].startswith("application/json"), self.headers
+        error = self.json()["error"]
+        assert error["status"] == self.status and error["requestId"] == request_id, (self.status, error)
+        return error
 
 
 @dataclass
@@ -62,6 +85,42 @@ class Hub:
         sent = self.headers(token, **extra) if headers is None else headers
         return self.http.post(self.base + path, content=content, headers=sent)
 
+    def raw(self, body: Any = b"", *, method: str = "POST", path: str = "/mcp", host: bytes | None = b"127.0.0.1",
+            token: str | None = "laptop", content_type: bytes | None = b"application/json",
+            accept: bytes | None = JSON_ACCEPT, extra: Iterable[tuple[bytes, bytes]] = ()) -> RawResponse:
+        """One request with header bytes exactly as given (HTTP clients re-encode or refuse what
+        these tests send on purpose); None leaves a header out."""
+        content = body if isinstance(body, bytes) else json.dumps(body).encode()
+        headers: list[tuple[bytes, bytes]] = []
+        if host is not None:
+            headers.append((b"Host", host))
+        if content_type is not None:
+            headers.append((b"Content-Type", content_type))
+        if accept is not None:
+            headers.append((b"Accept", accept))
+        if token is not None:
+            headers.append((b"Authorization", b"Bearer " + self.tokens.get(token, token).encode()))
+        headers += extra
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        try:
+            connection.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+            for name, value in headers:
+                connection.putheader(name, value)
+            connection.putheader(b"Content-Length", str(len(content)).encode())
+            connection.endheaders(content)
+            response = connection.getresponse()
+            answer = response.read()
+            return RawResponse(response.status, {k.lower(): v for k, v in response.getheaders()}, answer)
+        finally:
+            connection.close()
+
+    def raw_call(self, tool: str, args: dict, **kw: Any) -> tuple[RawResponse, dict | None]:
+        """`tools/call` through `raw`: the response and, if it is a 200, the tool's result."""
+        self._ids += 1
+        response = self.raw({"jsonrpc": "2.0", "id": self._ids, "method": "tools/call",
+                             "params": {"name": tool, "arguments": args}}, **kw)
+        return response, response.json()["result"] if response.status == 200 else None
+
     def rpc(self, method: str, params: dict | None = None, **kw: Any) -> tuple[httpx2.Response, dict]:
         self._ids += 1
         body: dict[str, Any] = {"jsonrpc": "2.0", "id": self._ids, "method": method}
@@ -91,12 +150,17 @@ class Hub:
 
 
 @contextmanager
-def running_hub(tmp: Path, *, ingest: bool = True, **settings: str) -> Iterator[Hub]:
-    """A hub over fresh copies of the fixture logs; settings are ORIGIN_* overrides."""
+def running_hub(tmp: Path, *, ingest: bool = True, fast: bool = True, routes: Iterable[Any] = (),
+                **settings: str) -> Iterator[Hub]:
+    """A hub over fresh copies of the fixture logs; settings are ORIGIN_* overrides. `fast=False`
+    serves it with uvicorn's pure-Python stack (h11); `routes` are added to the hub's app."""
     env = {**fixture_env(tmp, copy=True), "ORIGIN_SEARCH_INGEST_INTERVAL_MS": "0", **settings}
     origin = Origin.open(Settings.from_env(env))
     try:
-        running = start_in_thread(origin, ingest=ingest)
+        app = create_app(origin, ingest=ingest)
+        for route in routes:
+            app.register(route)
+        running = start_in_thread(origin, app=app, fast=fast)
         hub = Hub(base=running.base, port=running.port, env=env, origin=origin)
         hub.token("laptop", "write")
         hub.token("reader", "read")

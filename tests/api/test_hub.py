@@ -307,7 +307,8 @@ def test_every_response_has_its_own_request_id(hub: Hub):
     seen = set()
     for response in (hub.post({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
                      hub.post({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, token=None),
-                     hub.http.get(hub.url), hub.post(b"{not json")):
+                     hub.http.get(hub.url), hub.post(b"{not json"), hub.http.get(hub.base + "/health"),
+                     hub.http.get(hub.base + "/nothing"), hub.post(b"{}", path="/health")):
         request_id = response.headers["x-request-id"]
         assert request_id.startswith("req_") and request_id not in seen
         seen.add(request_id)
