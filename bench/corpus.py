@@ -6,7 +6,7 @@ import os
 import shutil
 from pathlib import Path
 
-from origin_store.samples import (
+from origin_api.samples import (
     EVENTS_FILE,
     GENERATOR_VERSION,
     INFO_FILE,

@@ -90,7 +90,7 @@ def run(
     settings = Settings.from_env()
     found = discover(SOURCES, settings)
     if samples or not found:
-        from origin_store.samples import write_samples
+        from ..samples import write_samples
 
         target = settings.home / "samples"
         if not (target / "corpus.json").exists():
