@@ -12,6 +12,8 @@ import orjson
 import pytest
 
 from bench import corpus, fts5, queries, stats
+from origin_store.model import EventRecord
+from origin_store.sources.registry import SOURCES
 
 EVENTS = 2000
 UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
@@ -20,6 +22,11 @@ CLAUDE_BOOKKEEPING_ID = re.compile(
     rf"^claude-code:({UUID}):(permission-mode|ai-title):[0-9a-f]{{16}}$"
 )
 CODEX_ID = re.compile(rf"^codex:({UUID}):L([1-9][0-9]*)$")
+
+#: sha256 of the tiny corpus (logs, events table uncompressed, corpus.json but its time taken) by
+#: generator version. The benchmark caches corpora by version: output that changes on purpose
+#: bumps GENERATOR_VERSION and pins its digest here; output that changes by accident fails.
+PINNED = {"3": "d2b96317a6820814d460175891800cb6a650770b9314493d30a7c9a61412a7ee"}
 
 
 @pytest.fixture(scope="module")
@@ -63,6 +70,25 @@ def test_same_seed_gives_identical_bytes_whatever_the_worker_count(
     assert info_a == info_b
     assert first.keys() == second.keys()
     assert all(first[k] == second[k] for k in first)
+
+
+def corpus_digest(root: Path) -> str:
+    h = hashlib.sha256()
+    for path in [*jsonl_files(root / "claude"), *jsonl_files(root / "codex")]:
+        h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    for line in corpus.iter_event_lines(root):
+        h.update(line)
+    info = orjson.loads((root / corpus.INFO_FILE).read_bytes())
+    info.pop("seconds")
+    h.update(orjson.dumps(info, option=orjson.OPT_SORT_KEYS))
+    return h.hexdigest()
+
+
+def test_output_is_pinned_for_its_generator_version(tiny: Path) -> None:
+    assert corpus_digest(tiny) == PINNED.get(corpus.GENERATOR_VERSION), (
+        "the generator writes other bytes for the same size and seed: bump GENERATOR_VERSION "
+        "and pin the new digest, or restore the old output"
+    )
 
 
 def test_another_seed_gives_another_corpus(tiny: Path, tmp_path: Path) -> None:
@@ -224,20 +250,17 @@ def test_text_lengths_have_a_long_tail(rows: list[tuple]) -> None:
 
 
 def test_events_table_matches_origins_parsers(tiny: Path, rows: list[tuple]) -> None:
-    registry = pytest.importorskip("origin_store.sources.registry")
-    model = pytest.importorskip("origin_store.model")
-    if not {"claude-code", "codex"} <= set(registry.SOURCES):
-        pytest.skip("parsers not available")
+    """The generator's copy of the event-id and text rules agrees with the parsers' own."""
     parsed: dict[str, tuple] = {}
     for name, sub in (("claude-code", "claude"), ("codex", "codex")):
         base = tiny / sub
-        kind = registry.SOURCES[name].files[0]
+        kind = SOURCES[name].files[0]
         for path in jsonl_files(base):
             rel = path.relative_to(base).as_posix()
             state = kind.start(rel)
             for lineno, raw in enumerate(path.read_bytes().split(b"\n")[:-1], start=1):
                 for record in kind.parse(raw, lineno, state):
-                    if isinstance(record, model.EventRecord):
+                    if isinstance(record, EventRecord):
                         parsed.setdefault(
                             record.id,
                             (
