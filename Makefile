@@ -2,8 +2,10 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+CODE := origin_store origin_search origin_api tests bench
 
-.PHONY: run test test-fast lint bench bench-quick clean
+.DEFAULT_GOAL := help
+.PHONY: help venv run check fmt fmt-check lint types test test-fast bench bench-quick clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -14,13 +16,38 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m compileall -q origin_store origin_search origin_api
 	touch $(STAMP)
 
+## This list.
+help:
+	@awk '/^## /{doc=substr($$0,4); next} /^[a-z-]+:/{if(doc){split($$0,t,":"); printf "  make %-12s %s\n", t[1], doc}; doc=""}' $(MAKEFILE_LIST)
+
+## Create .venv with Origin and its development tools.
 venv: $(STAMP)
 
-## Ingest this machine's agent logs (or generated samples when there are none) and show them.
+## Ingest this machine's agent logs (or generated samples when there are none) and serve them.
 run: $(STAMP)
 	$(BIN)/origin run
 
-## The whole suite.
+## Everything CI checks: format, lint, types, then the whole test suite.
+check: fmt-check lint types test
+
+## Reformat the code in place.
+fmt: $(STAMP)
+	$(BIN)/ruff format $(CODE)
+	$(BIN)/ruff check --fix --select I $(CODE)
+
+## Fail if any file is not formatted.
+fmt-check: $(STAMP)
+	$(BIN)/ruff format --check $(CODE)
+
+## Lint (ruff).
+lint: $(STAMP)
+	$(BIN)/ruff check $(CODE)
+
+## Type-check (mypy; strict for origin_store and origin_search).
+types: $(STAMP)
+	$(BIN)/mypy
+
+## The whole suite (unit, property and end-to-end tests).
 test: $(STAMP)
 	$(BIN)/pytest -q
 
@@ -28,15 +55,14 @@ test: $(STAMP)
 test-fast: $(STAMP)
 	$(BIN)/pytest -q -m "not e2e"
 
-lint: $(STAMP)
-	$(BIN)/ruff check origin_store origin_search origin_api tests bench
-
-## Benchmarks at 1M events (BENCH_ARGS=--quick for 100k, --events N for any size).
+## Benchmarks at 1M events against SQLite FTS5 (BENCH_ARGS=--quick for 100k, --events N for any size).
 bench: $(STAMP)
 	$(BIN)/python -m bench $(BENCH_ARGS)
 
+## Benchmarks at 100k events.
 bench-quick: $(STAMP)
 	$(BIN)/python -m bench --quick
 
+## Remove the virtual environment and caches.
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
