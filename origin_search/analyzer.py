@@ -1,21 +1,29 @@
 """The one definition of a token, shared by indexing, queries, snippets and the Python matcher.
 
-Tokens are lowercased, ASCII-folded runs of letters and digits (``Café`` → ``cafe``, ``straße`` →
-``strasse``, ``ＡＢＣ１２３`` → ``abc123``); ``_`` and punctuation separate them. Han, Hiragana,
-Katakana and Hangul characters are one token each, so a CJK word is searched as a phrase of its
-characters. Other symbols (emoji, arrows, currency, maths) are one token per character, spelled
+Text is NFKC-normalised first, so composed and decomposed, halfwidth and fullwidth forms are one
+spelling (``ﾃﾞｰﾀ`` is ``データ``, decomposed Hangul is composed). Tokens are then lowercased,
+ASCII-folded runs of letters and digits (``Café`` → ``cafe``, ``straße`` → ``strasse``,
+``ＡＢＣ１２３`` → ``abc123``); ``_`` and punctuation separate them. Han, Hiragana, Katakana and
+Hangul characters are one token each, and so is each grapheme cluster of Thai, Lao, Myanmar,
+Khmer and the other scripts of South-East Asia written without spaces, spelled ``sea<hex code
+points>``; a word of those scripts is searched as a phrase of them. Where punctuation or space
+stands between two such tokens, a position is left empty, so a phrase does not match across it.
+Other symbols (emoji, arrows, currency, maths) are one token per character, spelled
 ``sym<hex code point>`` so that they survive tantivy's tokenizer.
 
 How the work is split, and why (figures in docs/search.md): tantivy's regex tokenizer is several
 times slower than its built-in ``simple`` tokenizer, and most log text is plain ASCII. So
 :func:`prepare` leaves ASCII text untouched (tantivy's ``simple`` + ``lowercase`` handle it) and
-rewrites any other text in one ``str.translate`` pass into lowercased, folded words separated by
-spaces. Every character that can reach tantivy is then either ASCII or a character both Python
-and Rust call alphanumeric, so tantivy's split equals the Python split done by :func:`tokens` —
-a property the tests check over random multilingual text and over every code point.
+rewrites any other text, mostly in one ``str.translate`` pass, into lowercased, folded words
+separated by spaces or control characters. Every character that can reach tantivy is then either
+ASCII or a character both Python and Rust call alphanumeric, so tantivy's split equals the
+Python split done by :func:`tokens` — a property the tests check over random multilingual text
+and over every code point.
 
 Tokens of :data:`TOKEN_MAX_BYTES` UTF-8 bytes or more (base64 blobs, minified code) are not
 indexed; tantivy leaves a gap in positions for them, which the Python side mirrors with ``""``.
+The empty position between two CJK characters or clusters is made the same way: a filler word
+of that length stands where the punctuation was.
 """
 
 from __future__ import annotations
@@ -29,13 +37,15 @@ from tantivy import Filter, TextAnalyzer, TextAnalyzerBuilder, Tokenizer
 #: Name under which the analyzer is registered on the index (tantivy does not persist it).
 ANALYZER_NAME = "origin"
 #: Bump when token output changes: the index stores tokens, so it must then be rebuilt.
-ANALYZER_VERSION = 1
+#: 2: NFKC, South-East Asian clusters, empty positions at punctuation between CJK tokens.
+ANALYZER_VERSION = 2
 #: Tokens this long or longer (UTF-8 bytes) are dropped; tantivy's ``remove_long`` uses ``<``.
 TOKEN_MAX_BYTES = 100
 #: Marks a dropped long token in Python token lists, keeping positions aligned with tantivy.
 GAP = ""
 
 _SYMBOL_PREFIX = "sym"
+_CLUSTER_PREFIX = "sea"
 
 # Blocks written without spaces between words, searched per character. Only the letters and
 # digits inside them become tokens; their punctuation (。、・「」) still separates.
@@ -59,6 +69,31 @@ _CJK_RANGES: tuple[tuple[int, int], ...] = (
 )
 _CJK_STARTS = [lo for lo, _ in _CJK_RANGES]
 
+# Scripts of South-East Asia written without spaces between words. Their letters and combining
+# marks become grapheme clusters, one token each, searched like CJK characters; their digits
+# are words (folded to ASCII), their punctuation separates. All in the BMP: 4 hex digits each.
+_SEA_RANGES: tuple[tuple[int, int], ...] = (
+    (0x0E00, 0x0EFF),  # Thai, Lao
+    (0x1000, 0x109F),  # Myanmar
+    (0x1780, 0x17FF),  # Khmer
+    (0x1950, 0x1AAF),  # Tai Le, New Tai Lue, Khmer symbols, Buginese, Tai Tham
+    (0xA9E0, 0xA9FF),  # Myanmar extended B
+    (0xAA60, 0xAADF),  # Myanmar extended A, Tai Viet
+)
+_SEA_STARTS = [lo for lo, _ in _SEA_RANGES]
+# Signs that stack the next consonant under the current one: the cluster goes on with it. The
+# Myanmar asat (U+103A) is not one: it ends a syllable, very often a word, and pulling the next
+# consonant in would make a word's last cluster differ between the query and the text.
+_STACKERS = frozenset(
+    {
+        0x0E3A,  # Thai phinthu
+        0x0EBA,  # Lao Pali virama
+        0x1039,  # Myanmar virama (stacker)
+        0x17D2,  # Khmer coeng
+        0x1A60,  # Tai Tham sakot
+    }
+)
+
 # Letters that have no decomposition but an obvious ASCII spelling (as in Lucene's folding).
 _SPECIAL_FOLDS: dict[str, str] = {
     "ß": "ss",
@@ -81,17 +116,43 @@ _SPECIAL_FOLDS: dict[str, str] = {
     "ς": "σ",  # final sigma: one spelling, whatever the position in the word
 }
 
-# What kind of piece a character yields, one character per input character so that spans in
-# the class string are spans in the text: w = part of a word, c = a token on its own,
-# m = dropped inside a word (combining marks), space = separator.
-_WORD, _ALONE, _MARK, _SEP = "w", "c", "m", " "
-_SPANS_RE = re.compile(r"c|w[wm]*")
+# What kind of piece a character yields, one class letter per input character so that spans in
+# the class string are spans in the (normalised) text: w = part of a word, c = a CJK token,
+# b = a South-East Asian letter (starts a cluster), k = a South-East Asian combining mark (goes
+# on with the cluster), v = a stacker (as k, and pulls the next letter in), y = a symbol token,
+# m = dropped (combining marks elsewhere), space = separator. k and v with no cluster before
+# them are dropped like m.
+_WORD, _CJK, _BASE, _SIGN, _STACK, _SYM, _MARK, _SEP = "w", "c", "b", "k", "v", "y", "m", " "
+# A token searched alone, then perhaps separators before the next one (an empty position); a
+# word; a symbol. Mirrors _CLUSTER_RE and _GAP_RE below, which work on the rewritten text.
+_SPANS_RE = re.compile(r"(c|b(?:vm*b|[kvm])*)(?:[kvm]*( [ kvm]*)(?=[cb]))?|w[wkvm]*|y")
 _ASCII_WORD_RE = re.compile(r"[a-z0-9]+")
+
+# Control characters used inside the rewritten text. Both are whitespace to str.split and
+# separators to tantivy, so they need not be removed. _ALONE stands on both sides of a token
+# searched alone; _SEA with a class letter stands before each South-East Asian letter or mark
+# until the clusters are spelled.
+_ALONE = "\x1c"
+_SEA = "\x1d"
+_SEA_RUN_RE = re.compile("(?:\x1d..)+", re.S)
+_CLUSTER_RE = re.compile("\x1db.(?:\x1dv.\x1db.|\x1d[kv].)*", re.S)
+# Separators between two tokens searched alone: an over-long word that tantivy drops, leaving
+# its position empty, so a phrase does not match across punctuation or space there.
+_GAP_RE = re.compile("\x1c +\x1c")
+_FILLER = " " + "g" * TOKEN_MAX_BYTES + " "
+
+
+def _in(ranges: tuple[tuple[int, int], ...], starts: list[int], cp: int) -> bool:
+    i = bisect_right(starts, cp) - 1
+    return i >= 0 and cp <= ranges[i][1]
 
 
 def _is_cjk(cp: int) -> bool:
-    i = bisect_right(_CJK_STARTS, cp) - 1
-    return i >= 0 and cp <= _CJK_RANGES[i][1]
+    return _in(_CJK_RANGES, _CJK_STARTS, cp)
+
+
+def _is_sea(cp: int) -> bool:
+    return _in(_SEA_RANGES, _SEA_STARTS, cp)
 
 
 def _plain_word_char(ch: str) -> bool:
@@ -134,21 +195,21 @@ def _fold_letter(ch: str) -> str:
 
 
 def _piece(cp: int) -> tuple[str, str]:
-    """(text that goes to tantivy, class letter) for one code point outside the ASCII path."""
+    """(rewritten text, class letter) for one code point of NFKC text outside the ASCII path."""
     ch = chr(cp)
     if cp < 128:
         return (ch.lower(), _WORD) if ch.isalnum() else (" ", _SEP)
     category = unicodedata.category(ch)
+    if category[0] in "LM" and _is_sea(cp):
+        cls = _BASE if category[0] == "L" else _STACK if cp in _STACKERS else _SIGN
+        return f"{_SEA}{cls}{ch}", cls
     if _is_cjk(cp) and ch.isalnum():
-        norm = unicodedata.normalize("NFKC", ch)  # halfwidth ｶ → カ, compatibility 豈 → 豈
-        if len(norm) == 1 and norm.isalnum() and _is_cjk(ord(norm)):
-            ch = norm
-        return f" {ch} ", _ALONE
+        return f"{_ALONE}{ch}{_ALONE}", _CJK
     if ch.isalnum():
         folded = _fold_letter(ch)
         return (folded, _WORD) if folded else ("", _MARK)
     if category[0] == "S":
-        return f" {_SYMBOL_PREFIX}{cp:x} ", _ALONE
+        return f" {_SYMBOL_PREFIX}{cp:x} ", _SYM
     if category[0] == "M":
         return "", _MARK
     return " ", _SEP  # punctuation, spaces, controls, unassigned, lone surrogates
@@ -171,11 +232,41 @@ _PREPARE = _Table(0)
 _CLASSES = _Table(1)
 
 
+class _Spellings(dict[str, str]):
+    """A cluster as _CLUSTER_RE finds it (class letters inside) → its token between markers."""
+
+    def __missing__(self, marked: str) -> str:
+        hexes = "".join(f"{ord(c):04x}" for c in marked[2::3])
+        value = f"{_ALONE}{_CLUSTER_PREFIX}{hexes}{_ALONE}"
+        if len(self) > 100_000:  # clusters are few in real text; bound what odd input can add
+            self.clear()
+        self[marked] = value
+        return value
+
+
+_SPELLINGS = _Spellings()
+
+
+def _spell_run(m: re.Match[str]) -> str:
+    """A run of South-East Asian letters and marks → its clusters' tokens (stray marks dropped)."""
+    return "".join(map(_SPELLINGS.__getitem__, _CLUSTER_RE.findall(m.group())))
+
+
+def _rewrite(norm: str) -> str:
+    """NFKC text (not all ASCII) → words separated by whitespace, as tantivy and Python split it."""
+    out = norm.translate(_PREPARE)
+    if _SEA in out:
+        out = _SEA_RUN_RE.sub(_spell_run, out)
+    if "\x1c " in out:
+        out = _GAP_RE.sub(_FILLER, out)
+    return out
+
+
 def prepare(text: str) -> str:
     """The text handed to tantivy for indexing: ASCII as is, anything else already normalised."""
     if text.isascii():
         return text
-    return text.translate(_PREPARE)
+    return _rewrite(unicodedata.normalize("NFKC", text))
 
 
 def build_analyzer() -> TextAnalyzer:
@@ -204,7 +295,90 @@ def tokens(text: str) -> list[str]:
     """The tokens tantivy indexes for ``text``, in position order, ``""`` where one was too long."""
     if text.isascii():
         return _drop_long(_ASCII_WORD_RE.findall(text.lower()))
-    return _drop_long(text.translate(_PREPARE).split())
+    return _drop_long(_rewrite(unicodedata.normalize("NFKC", text)).split())
+
+
+# --- NFKC with offsets back into the original text ------------------------------------------
+
+# Characters of canonical combining class 0 that compose with the character before them (the
+# second half of two-part vowels: Bengali ো is ে + া). Hangul medial and final jamo are ranges
+# below. A test derives this set from unicodedata again.
+_COMPOSE_WITH_PREVIOUS = frozenset(
+    map(
+        chr,
+        (
+            0x09BE, 0x09D7, 0x0B3E, 0x0B56, 0x0B57, 0x0BBE, 0x0BD7, 0x0CC2, 0x0CD5, 0x0CD6,
+            0x0D3E, 0x0D57, 0x0DCF, 0x0DDF, 0x102E, 0x1B35, 0x11127, 0x1133E, 0x11357,
+            0x114B0, 0x114BA, 0x114BD, 0x115AF, 0x11930,
+        ),
+    )
+)
+
+
+def _norm_kind(cp: int) -> str:
+    """``n`` when the character may join the one before it under NFKC (its decomposition starts
+    with a combining mark, a Hangul medial or final jamo, or the second half of a vowel); ``s``
+    when NFKC changes it on its own; ``.`` when NFKC leaves it and its neighbours apart."""
+    ch = chr(cp)
+    head = unicodedata.normalize("NFKD", ch)[0]
+    h = ord(head)
+    if (
+        unicodedata.combining(head)
+        or head in _COMPOSE_WITH_PREVIOUS
+        or 0x1160 <= h <= 0x11FF
+        or 0xD7B0 <= h <= 0xD7FF
+    ):
+        return "n"
+    return "." if unicodedata.normalize("NFKC", ch) == ch else "s"
+
+
+class _KindTable(dict[int, str]):
+    def __missing__(self, cp: int) -> str:
+        value = _norm_kind(cp)
+        self[cp] = value
+        return value
+
+
+_NORM_KINDS = _KindTable()
+# Stretches NFKC must see together: a character with the ones that join it, or one that changes.
+_SEGMENT_RE = re.compile(r"[.s]?n+|s")
+
+
+def _normalized(part: str) -> tuple[str, list[int] | None, list[int] | None]:
+    """NFKC of ``part``, and for each of its characters where it starts and ends in ``part``.
+
+    The maps are None when ``part`` is already normalised. Otherwise only the stretches NFKC
+    changes are normalised, one by one, each character they yield mapping to its whole stretch.
+    Should that ever differ from normalising ``part`` whole (a character this Unicode version
+    composes that _COMPOSE_WITH_PREVIOUS misses), every token spans all of ``part``.
+    """
+    whole = unicodedata.normalize("NFKC", part)
+    if whole == part:
+        return part, None, None
+    kinds = part.translate(_NORM_KINDS)
+    pieces: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    pos = 0
+    for m in _SEGMENT_RE.finditer(kinds):
+        a, b = m.span()
+        if a > pos:
+            pieces.append(part[pos:a])
+            starts.extend(range(pos, a))
+            ends.extend(range(pos + 1, a + 1))
+        seg = unicodedata.normalize("NFKC", part[a:b])
+        pieces.append(seg)
+        starts.extend([a] * len(seg))
+        ends.extend([b] * len(seg))
+        pos = b
+    n = len(part)
+    if pos < n:
+        pieces.append(part[pos:])
+        starts.extend(range(pos, n))
+        ends.extend(range(pos + 1, n + 1))
+    if "".join(pieces) != whole:
+        return whole, [0] * len(whole), [n] * len(whole)
+    return whole, starts, ends
 
 
 def spans(
@@ -213,7 +387,8 @@ def spans(
     """Tokens of ``text[start:end]`` with their character offsets in ``text``.
 
     The slice is tokenized on its own, so a caller cutting inside a word must drop the edge
-    tokens itself (see snippet.py).
+    tokens itself (see snippet.py). An empty position between CJK tokens is a ``""`` token
+    spanning the separators; offsets are in the original text, before normalisation.
     """
     part = text[start:end] if (start or end is not None) else text
     if part.isascii():
@@ -222,11 +397,27 @@ def spans(
         if start:
             return _drop_long(words), [m.start() + start for m in found], [m.end() + start for m in found]
         return _drop_long(words), [m.start() for m in found], [m.end() for m in found]
-    words = part.translate(_PREPARE).split()
-    classes = part.translate(_CLASSES)
-    starts = []
-    ends = []
+    norm, smap, emap = _normalized(part)
+    words = _rewrite(norm).split()
+    classes = norm.translate(_CLASSES)
+    starts: list[int] = []
+    ends: list[int] = []
     for m in _SPANS_RE.finditer(classes):
-        starts.append(m.start() + start)
-        ends.append(m.end() + start)
+        alone_end = m.end(1)
+        if alone_end < 0:
+            starts.append(m.start())
+            ends.append(m.end())
+            continue
+        starts.append(m.start())
+        ends.append(alone_end)
+        gap = m.start(2)
+        if gap >= 0:
+            starts.append(gap)
+            ends.append(m.end(2))
+    if smap is not None and emap is not None:
+        starts = [smap[s] for s in starts]
+        ends = [emap[e - 1] for e in ends]
+    if start:
+        starts = [s + start for s in starts]
+        ends = [e + start for e in ends]
     return _drop_long(words), starts, ends

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from origin_search.analyzer import (
+    _COMPOSE_WITH_PREVIOUS,
     GAP,
     TOKEN_MAX_BYTES,
+    _normalized,
     build_analyzer,
     prepare,
     spans,
@@ -48,15 +52,57 @@ CASES: list[tuple[str, str, list[str]]] = [
     ("version", "v2.3.1", ["v2", "3", "1"]),
     ("c++", "C++ -v *", ["c", "v"]),
     ("chinese", "我们把数据库迁移了", ["我", "们", "把", "数", "据", "库", "迁", "移", "了"]),
-    ("chinese punctuation", "数据，库。", ["数", "据", "库"]),
+    ("chinese punctuation leaves a position empty", "数据，库。", ["数", "据", GAP, "库"]),
+    (
+        "every separator between cjk characters",
+        "数、据。库，存 在\n们\t你：他",
+        ["数", GAP, "据", GAP, "库", GAP, "存", GAP, "在", GAP, "们", GAP, "你", GAP, "他"],
+    ),
+    ("one empty position per run of separators", "数、 。\n据", ["数", GAP, "据"]),
+    ("no empty position next to a word", "数 abc、据 v2", ["数", "abc", "据", "v2"]),
+    ("no empty position next to a symbol", "数 🚀 据", ["数", "sym1f680", "据"]),
+    ("a mark between cjk characters is not a separator", "数\u0301据", ["数", "据"]),
     (
         "japanese kana and kanji",
         "データベースを移行",
         ["デ", "ー", "タ", "ベ", "ー", "ス", "を", "移", "行"],
     ),
     ("hiragana", "ひらがな", ["ひ", "ら", "が", "な"]),
-    ("halfwidth katakana", "ﾃﾞｰﾀ", ["テ", "ﾞ", "ー", "タ"]),
-    ("korean", "데이터베이스 오류", ["데", "이", "터", "베", "이", "스", "오", "류"]),
+    ("halfwidth katakana", "ﾃﾞｰﾀﾍﾞｰｽ", ["デ", "ー", "タ", "ベ", "ー", "ス"]),
+    ("fullwidth katakana", "データベース", ["デ", "ー", "タ", "ベ", "ー", "ス"]),
+    ("decomposed kana", "\u30c6\u3099\u30fc\u30bf", ["デ", "ー", "タ"]),
+    ("halfwidth semi-voiced", "ﾊﾟｽ", ["パ", "ス"]),
+    ("korean", "데이터베이스 오류", ["데", "이", "터", "베", "이", "스", GAP, "오", "류"]),
+    ("decomposed hangul", "\u1112\u1161\u11ab\u1100\u116e\u11a8\u110b\u1165", ["한", "국", "어"]),
+    ("halfwidth hangul jamo", "\uffbe\uffc2\uffa4", ["하", "ᄂ"]),
+    (
+        "thai word",
+        "เซิร์ฟเวอร์",
+        [
+            "sea0e40",
+            "sea0e0b0e34",
+            "sea0e230e4c",
+            "sea0e1f",
+            "sea0e40",
+            "sea0e27",
+            "sea0e2d",
+            "sea0e230e4c",
+        ],
+    ),
+    ("thai vowel and tone marks are part of the letter", "สี ส ส่", ["sea0e2a0e35", GAP, "sea0e2a", GAP, "sea0e2a0e48"]),
+    ("thai sara am is normalised", "น้ำ", ["sea0e190e490e4d", "sea0e32"]),
+    ("thai digits are a word", "ปี๒๕๖๗", ["sea0e1b0e35", "2567"]),
+    ("thai punctuation separates", "ก ฯ ๆ ข๏ค", ["sea0e01", GAP, "sea0e2f", GAP, "sea0e46", GAP, "sea0e02", GAP, "sea0e04"]),
+    ("thai phinthu stacks", "ธมฺม", ["sea0e18", "sea0e210e3a0e21"]),
+    ("lao ligature is normalised", "ໃໝ່", ["sea0ec3", "sea0eab", "sea0ea10ec8"]),
+    ("khmer coeng stacks", "ខ្មែរ", ["sea178117d2179817c2", "sea179a"]),
+    ("khmer punctuation separates", "ខ។រ", ["sea1781", GAP, "sea179a"]),
+    ("myanmar", "မြန်မာ", ["sea1019103c", "sea1014103a", "sea1019102c"]),
+    ("myanmar stacker", "ဗုဒ္ဓ", ["sea1017102f", "sea101210391013"]),
+    ("myanmar asat does not stack", "အသစ်သို့", ["sea1021", "sea101e", "sea1005103a", "sea101e102d102f1037"]),
+    ("myanmar decomposed vowel is composed", "\u1025\u102e", ["sea1026"]),
+    ("sea script next to latin and cjk", "dbเซ数", ["db", "sea0e40", "sea0e0b", "数"]),
+    ("stray marks are dropped", "\u0e35a\u0e35b \u17d2ก", ["ab", "sea0e01"]),
     ("cjk next to latin", "DB42数据库v2", ["db42", "数", "据", "库", "v2"]),
     ("cyrillic", "Привет, мир", ["привет", "мир"]),
     ("greek", "ΑΒΓ αβγ ΟΔΟΣ οδος", ["αβγ", "αβγ", "οδοσ", "οδοσ"]),
@@ -71,6 +117,7 @@ CASES: list[tuple[str, str, list[str]]] = [
     ("turkish", "İstanbul ılık", ["istanbul", "ilik"]),
     ("emoji", "ship it 🚀 👍🏽", ["ship", "it", "sym1f680", "sym1f44d", "sym1f3fd"]),
     ("symbols", "→ ✓ €5 ©", ["sym2192", "sym2713", "sym20ac", "5", "syma9"]),
+    ("compatibility forms", "Origin™ ½ ㎞ …", ["origintm", "1", "sym2044", "2", "km"]),
     ("emoji inside a word", "fix✅done", ["fix", "sym2705", "done"]),
     ("zero width joiner", "👨\u200d💻", ["sym1f468", "sym1f4bb"]),
     ("nul and controls", "a\x00b\x1bc", ["a", "b", "c"]),
@@ -89,7 +136,12 @@ def test_tokens(text: str, expected: list[str]) -> None:
     toks, starts, ends = spans(text)
     assert toks == expected
     for tok, a, b in zip(toks, starts, ends, strict=True):
-        assert tokens(text[a:b]) == [tok]  # each span is exactly its token
+        if tok == GAP:  # an over-long word, or the separators between two CJK tokens
+            assert tokens(text[a:b]) in ([GAP], [])
+        elif unicodedata.is_normalized("NFKC", text[a:b]):
+            assert tokens(text[a:b]) == [tok]  # each span is exactly its token
+        else:  # one character may yield several tokens (½ → 1 ⁄ 2), each spanning all of it
+            assert tok in tokens(text[a:b])
 
 
 def test_long_tokens_leave_a_gap_like_tantivy() -> None:
@@ -106,6 +158,16 @@ def test_ascii_text_reaches_tantivy_unchanged() -> None:
     assert prepare(text) is text
 
 
+# South-East Asian letters, vowel and tone marks, stackers, digits and punctuation.
+THAI = list("สีเซิร์ฟวอกขำ๑ฯๆ") + ["\u0e3a", "\u0e48", "\u0e4d", "น้ำ"]
+LAO = list("ລາວເຊີບໃໝ່ຳ໑") + ["\u0eba", "\u0edc"]
+KHMER = list("ខមែរ៊ីន។៛០") + ["\u17d2", "ខ្មែរ"]
+MYANMAR = list("မြနာသစ်၊၁") + ["\u1039", "\u103a", "\u1025\u102e", "ဗုဒ္ဓ"]
+OTHER_SEA = ["\u1a20", "\u1a60", "\u1a6e", "\uaa80", "\uaab0", "\ua9e0", "\u1980"]
+# Halfwidth kana and voicing marks, decomposed and compatibility Hangul, CJK punctuation.
+KANA = ["ﾃ", "ﾞ", "ﾟ", "ﾊ", "ｰ", "ｶﾞ", "\u3099", "\u309b", "テ", "パ"]
+HANGUL = ["\u1112", "\u1161", "\u11ab", "\u1100", "\u116e", "\u11a8", "ㄱ", "ㅏ", "ㄳ", "\uffa1", "가", "한"]
+CJK_PUNCTUATION = list("、。，「」：！（）・\u3000") + ["\u00a0", "…", "™", "´", "\u200b"]
 MULTILINGUAL = st.sampled_from(
     list("aZz09_ .,:;-'\"\\/\t\n")
     + list("éÉßøæœıİΣσςЖжΩω")
@@ -113,6 +175,15 @@ MULTILINGUAL = st.sampled_from(
     + list("مرحبا")
     + ["\u0301", "\u0308", "\u200d", "\ufe0f", "🚀", "👍", "🏽", "→", "€", "©", "。", "、", "・"]
     + ["ＡＢＣ１", "ﾃﾞ", "½", "²", "ǅ", "ﬁ", "Ⓐ", "\x00", "\ud800", "\U000e0041"]
+    + THAI
+    + LAO
+    + KHMER
+    + MYANMAR
+    + OTHER_SEA
+    + KANA
+    + HANGUL
+    + CJK_PUNCTUATION
+    + ["\u09c7", "\u09be", "\u0b47", "\u0b3e", "\U00011131", "\U00011127"]  # two-part vowels
 )
 MIXED_TEXT = st.lists(MULTILINGUAL, max_size=40).map("".join)
 ANY_TEXT = st.text(st.characters(exclude_categories=()), max_size=40)
@@ -125,6 +196,66 @@ def test_python_tokens_equal_tantivy_tokens(text: str) -> None:
     toks, starts, ends = spans(text)
     assert toks == tokens(text)
     assert starts == sorted(starts) and all(a < b for a, b in zip(starts, ends, strict=True))
+    assert ends == sorted(ends) and (not ends or ends[-1] <= len(text))
+
+
+@settings(max_examples=300, deadline=None)
+@given(MIXED_TEXT)
+def test_composed_decomposed_halfwidth_and_fullwidth_are_one_spelling(text: str) -> None:
+    expected = tokens(text)
+    for form in ("NFC", "NFD", "NFKC", "NFKD"):
+        assert tokens(unicodedata.normalize(form, text)) == expected, form
+
+
+def _joins_the_previous(s: str) -> bool:
+    """Starts with what NFKC or a cluster attaches to the character before: a mark, ﾞ, ำ, a
+    Hangul medial or final jamo."""
+    head = unicodedata.normalize("NFKD", s[0])[0]
+    return unicodedata.category(head)[0] == "M" or "\u1160" <= head <= "\u11ff"
+
+
+def _word(alphabet: list[str], stackers: str) -> st.SearchStrategy[str]:
+    """A word as it stands in text: starts with a letter, does not end with a stacker."""
+    letters = [
+        c for c in alphabet if unicodedata.category(c[0])[0] == "L" and not _joins_the_previous(c)
+    ]
+    return (
+        st.tuples(st.sampled_from(letters), st.lists(st.sampled_from(alphabet), max_size=8))
+        .map(lambda t: t[0] + "".join(t[1]))
+        .filter(lambda w: not w.endswith(tuple(stackers)))
+    )
+
+
+SEA_WORDS = st.one_of(
+    _word(THAI, "\u0e3a"),
+    _word(LAO, "\u0eba"),
+    _word(KHMER, "\u17d2"),
+    _word(MYANMAR, "\u1039"),
+    _word(KANA[:3] + ["ﾊ", "ｰ", "ｶﾞ", "テ", "パ", "ー"], ""),
+    _word(["가", "한", "\u1112\u1161\u11ab", "\u1100\u116e\u11a8"], ""),
+)
+SENTENCE_PIECES = st.lists(st.one_of(SEA_WORDS, st.sampled_from(CJK_PUNCTUATION + list(" \n.,a数"))))
+
+
+@settings(max_examples=300, deadline=None)
+@given(SENTENCE_PIECES, SEA_WORDS, SENTENCE_PIECES)
+def test_a_word_is_found_inside_a_sentence(before: list[str], word: str, after: list[str]) -> None:
+    """Every word must occur: its tokens in a row wherever it stands in a run of its script.
+
+    Text before it ends, and text after it starts, as real text does around a word: not with
+    a stacker before it, not with a combining mark, a voicing mark or a jamo after it.
+    """
+    head = "".join(before)
+    tail = "".join(after)
+    assume(not head.endswith(("\u0e3a", "\u0eba", "\u17d2", "\u1039")))
+    assume(not (tail and _joins_the_previous(tail)))
+    assume(not (word[-1].isdecimal() and tail[:1].isalnum()))  # digits are a word: ๑a is 1a
+    want = tokens(word)
+    got = tokens(head + word + tail)
+    assert any(got[i : i + len(want)] == want for i in range(len(got) - len(want) + 1)), (
+        want,
+        got,
+    )
 
 
 @settings(max_examples=150, deadline=None)
@@ -142,3 +273,36 @@ def test_every_code_point_agrees_with_tantivy() -> None:
         text = " ".join(f"{chr(cp)}a{chr(cp)}{chr(cp)}" for cp in range(lo, lo + 0x8000))
         mine = tokens(text)
         assert mine == tantivy_tokens(text), hex(lo)
+
+
+# --- offsets through NFKC --------------------------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(MIXED_TEXT)
+def test_each_normalised_character_maps_to_the_stretch_it_came_from(text: str) -> None:
+    norm, starts, ends = _normalized(text)
+    assert norm == unicodedata.normalize("NFKC", text)
+    if starts is None or ends is None:
+        assert norm == text
+        return
+    assert len(starts) == len(ends) == len(norm)
+    for ch, a, b in zip(norm, starts, ends, strict=True):
+        assert ch in unicodedata.normalize("NFKC", text[a:b])
+        assert b - a <= 8  # stretches, not the whole text (the fallback)
+
+
+def test_the_characters_that_compose_with_the_previous_one_are_all_known() -> None:
+    """The second halves of canonical compositions with combining class 0, in this Python's
+    Unicode version (Hangul jamo are ranges): NFKC may join them to the character before."""
+    found = set()
+    for cp in range(0x110000):
+        decomposition = unicodedata.decomposition(chr(cp))
+        if not decomposition or decomposition.startswith("<"):
+            continue
+        parts = [chr(int(x, 16)) for x in decomposition.split()]
+        if len(parts) != 2 or unicodedata.combining(parts[1]):
+            continue
+        if unicodedata.normalize("NFC", "".join(parts)) == chr(cp):  # not a composition exclusion
+            found.add(parts[1])
+    assert found <= _COMPOSE_WITH_PREVIOUS
