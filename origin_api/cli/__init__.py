@@ -7,11 +7,13 @@ import sys
 
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
-    if args[:1] == ["mcp"] and not {"--help", "-h"} & set(args):
-        # Agents start this on every session: answer quickly, skip typer and rich.
-        from ..mcp_stdio import run_from_args
+    if args == ["mcp"]:
+        # Agents start this on every session: answer quickly, skip typer and rich (options such
+        # as --sdk, which starts slowly anyway, go through typer like every other command).
+        from ..mcp import serve
 
-        sys.exit(run_from_args(args[1:]))
+        serve()
+        return
     from .commands import app
 
     app(args=args, prog_name="origin")

@@ -27,6 +27,6 @@ def register(app: typer.Typer) -> None:
 
 
 def mcp(sdk: bool = typer.Option(False, "--sdk", help="Serve through the MCP SDK's stdio server (slower start).")) -> None:
-    from ..mcp_stdio import run_from_args
+    from ..mcp import serve
 
-    raise typer.Exit(run_from_args(["--sdk"] if sdk else []))
+    serve(sdk=sdk)

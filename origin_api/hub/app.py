@@ -1,7 +1,7 @@
 """The hub's Litestar app: `POST /mcp` (and `/mcp/readonly`) over the one tool table, `GET /health`.
 
 Everything MCP goes through the SDK's `StreamableHTTPSessionManager` (stateless, JSON responses)
-around `mcp_sdk.build_server`, so the hub lists and runs exactly what `origin mcp` does. This
+around `mcp.sdk.build_server`, so the hub lists and runs exactly what `origin mcp` does. This
 module wires the pieces: what every request meets first (`edge`), who may call (`auth`), the
 HTTP conventions of `/mcp` (`transport`), and the hub's own freshness (it ingests its
 machine's agent logs like any device).
@@ -27,7 +27,7 @@ from origin_store import tokens as store_tokens
 from ..app import Origin
 from ..errors import OriginError
 from ..freshness import Freshness
-from ..mcp_sdk import build_server
+from ..mcp.sdk import build_server
 from ..service import Caller
 from ..tools import BY_NAME
 from .auth import SCOPE_KEY, Grant, RateLimiter, parse_rate

@@ -4,7 +4,7 @@ The SDK speaks MCP; this module decides whether a request gets that far. Every c
 needs no body runs first (method, Host and Origin, content type, Accept, token), then the body
 is read within the size and time limits, and only then does the SDK parse it. Each refusal is
 an HTTP status with a small JSON body `{"error": {"status", "message", "requestId"}}`; tool
-failures stay MCP tool errors (`isError`), shaped by `mcp_sdk`.
+failures stay MCP tool errors (`isError`), shaped by `mcp.results`.
 
 Header values reach us as bytes, which HTTP leaves opaque. `_headers` holds them as ISO-8859-1
 text, one character per byte, so the bytes come back exactly where a header is text

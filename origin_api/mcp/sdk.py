@@ -1,6 +1,6 @@
 """The tools served through the official MCP SDK's low-level server: the hub's Streamable HTTP
-endpoint and `origin mcp --sdk` over stdio. Same table, same service, same results as the lean
-stdio loop; only the transport differs.
+endpoint (`build_server`) and `origin mcp --sdk` over stdio (`serve_stdio`). Same table, same
+service, same results (`results`) as the lean stdio loop; only the transport differs.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ import anyio
 import mcp.types as types
 from mcp.server.lowlevel import Server
 
-from .app import Origin
-from .errors import OriginError
-from .mcp_stdio import SERVER_INFO, run_tool, tool_result
-from .service import Caller
-from .tools import INSTRUCTIONS, TOOLS
+from ..app import Origin
+from ..errors import OriginError
+from ..service import Caller
+from ..tools import INSTRUCTIONS, TOOLS
+from .results import run_tool, server_info, tool_result
 
 #: Given the request context: who calls, which tools they may see, and a request id (or None).
 Access = Callable[[Any], tuple[Caller, frozenset[str], str | None]]
@@ -42,10 +42,11 @@ def build_server(origin: Origin, access: Access, gate: Gate | None = None) -> Se
             result = await anyio.to_thread.run_sync(run_tool, origin, params.name, params.arguments, caller, allowed, request_id)
         return types.CallToolResult.model_validate(result)
 
+    info = server_info()
     return Server(
-        SERVER_INFO["name"],
-        version=SERVER_INFO["version"],
-        title=SERVER_INFO["title"],
+        info["name"],
+        version=info["version"],
+        title=info["title"],
         instructions=INSTRUCTIONS,
         on_list_tools=list_tools,
         on_call_tool=call_tool,

@@ -1,10 +1,9 @@
-"""`origin mcp`: the tools over MCP stdio (newline-delimited JSON-RPC 2.0).
+"""`origin mcp`: the tools over MCP stdio (newline-delimited JSON-RPC 2.0), without the SDK.
 
 Agents start this process for every session, and Origin promises a first answer within a few
 hundred milliseconds of start. Importing the MCP SDK alone takes over a second on a small
-machine (its protocol types are hundreds of pydantic models), so the default loop here speaks
-the protocol's handshake era directly, from the same tool table the SDK-based servers use.
-`origin mcp --sdk` serves the same tools through the SDK's own stdio server instead.
+machine (its protocol types are hundreds of pydantic models), so this loop speaks the protocol's
+handshake era directly, from the same tool table and results as the SDK-based servers (`sdk`).
 
 Freshness follows the contract: ingest in the background at start, a watcher that ingests when a
 log file changed, and one last ingest (at most 5 s) when the agent closes the stream.
@@ -21,44 +20,20 @@ from typing import Any, BinaryIO
 
 import orjson
 
-from .app import Origin
-from .errors import OriginError
-from .freshness import Freshness, ingest_now
-from .service import Caller, call
-from .tools import INSTRUCTIONS, TOOLS
+from ..app import Origin
+from ..errors import OriginError
+from ..freshness import Freshness, ingest_now
+from ..service import Caller
+from ..tools import INSTRUCTIONS, TOOLS
+from .results import run_tool, server_info, tool_result
 
 PROTOCOL_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
-SERVER_INFO = {"name": "origin", "title": "Origin", "version": "0.1.0"}
 EXIT_INGEST_SECONDS = 5.0
 
 
-def tool_result(payload: Any, *, error: OriginError | None = None, request_id: str | None = None) -> dict:
-    """One JSON text item; errors carry the readable message (and the hub's structured data)."""
-    if error is None:
-        return {"content": [{"type": "text", "text": orjson.dumps(payload).decode()}], "isError": False}
-    message = error.message + (f" (request {request_id})" if request_id else "")
-    result: dict[str, Any] = {"content": [{"type": "text", "text": message}], "isError": True}
-    if request_id:
-        result["structuredContent"] = {"data": {"category": error.category, "message": error.message, "requestId": request_id}}
-    return result
-
-
-def run_tool(
-    origin: Origin, name: str, arguments: Any, caller: Caller, allowed: frozenset[str] | None = None,
-    request_id: str | None = None,
-) -> dict:
-    """Call a tool and shape its MCP result; every failure becomes a tool error, never a crash.
-    With a request id (the hub), errors carry it and their category as structured data."""
-    if allowed is not None and name not in allowed:
-        return tool_result(None, error=OriginError(f"Unknown tool {name!r}.", "not_found"), request_id=request_id)
-    try:
-        return tool_result(call(origin, name, arguments, caller))
-    except OriginError as error:
-        return tool_result(None, error=error, request_id=request_id)
-    except Exception as error:  # noqa: BLE001 - the edge: report, keep serving
-        traceback.print_exc(file=sys.stderr)
-        failed = OriginError(f"Origin failed while running {name}: {type(error).__name__}: {error}", "upstream_failure")
-        return tool_result(None, error=failed, request_id=request_id)
+def serve(origin: Origin) -> None:
+    """Serve on this process's stdin and stdout until the agent closes stdin."""
+    StdioServer(origin, sys.stdin.buffer, os.fdopen(sys.stdout.fileno(), "wb", buffering=0, closefd=False)).serve()
 
 
 class StdioServer:
@@ -130,7 +105,7 @@ class StdioServer:
             return {
                 "protocolVersion": version,
                 "capabilities": {"tools": {"listChanged": False}},
-                "serverInfo": SERVER_INFO,
+                "serverInfo": server_info(),
                 "instructions": INSTRUCTIONS,
             }
         if method == "ping":
@@ -164,21 +139,3 @@ class _RpcError(Exception):
         self.code = code
         self.message = message
 
-
-def run_from_args(args: list[str]) -> int:
-    """`origin mcp [--sdk]`: serve until the agent closes stdin."""
-    unknown = [a for a in args if a != "--sdk"]
-    if unknown:
-        print(f"origin mcp: unknown option {unknown[0]} (see origin mcp --help)", file=sys.stderr)
-        return 2
-    origin = Origin.open()
-    try:
-        if "--sdk" in args:
-            from .mcp_sdk import serve_stdio
-
-            serve_stdio(origin)
-        else:
-            StdioServer(origin, sys.stdin.buffer, os.fdopen(sys.stdout.fileno(), "wb", buffering=0, closefd=False)).serve()
-    finally:
-        origin.close()
-    return 0
