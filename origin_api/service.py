@@ -20,10 +20,10 @@ from origin_store.reader import (
     get_session,
     iter_sessions,
     mirror_info,
-    read_mirror_line,
+    read_mirror_text,
     session_event_ids,
 )
-from origin_store.textclip import cut
+from origin_store.textclip import cut, cut_counted
 
 from .app import Origin
 from .errors import OriginError, conflict, invalid, not_found
@@ -369,8 +369,8 @@ def sources(origin: Origin, *, caller: Caller, id: str) -> list[dict]:  # noqa: 
             items.append((citation, event, mirror))
     out = []
     for citation, event, mirror in items:
-        raw = read_mirror_line(origin.store, origin.home, event["m"], event["line"], limit=RAW_TEXT * 4 + 16)
-        text = raw.decode("utf-8", errors="replace") if raw is not None else None
+        # The cut counts the characters of the whole line, which is streamed when it is huge.
+        raw = read_mirror_text(origin.store, origin.home, event["m"], event["line"], RAW_TEXT)
         out.append({
             "event_id": event["id"],
             "time": render(event["time"]),
@@ -378,7 +378,7 @@ def sources(origin: Origin, *, caller: Caller, id: str) -> list[dict]:  # noqa: 
             "original_file": mirror.get("original_file"),
             "mirror_file": mirror.get("mirror_file"),
             "line": event["line"],
-            "raw": cut(text, RAW_TEXT) if text is not None else None,
+            "raw": cut_counted(raw[0], raw[1], RAW_TEXT) if raw is not None else None,
         })
     return out
 

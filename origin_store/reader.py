@@ -13,6 +13,8 @@ import lmdb
 from . import mirror as mirrors
 from .db import Store, loads, u64
 
+_STREAM_CHUNK = 1 << 20
+
 
 def get_event(store: Store, txn: lmdb.Transaction, event_id: str) -> dict | None:
     return store.get(txn, "events", event_id.encode())
@@ -52,22 +54,89 @@ def read_mirror_line(store: Store, home: Path, mirror_id: int, line: int, limit:
     """Line `line` of mirror `mirror_id`, from the frame that holds it or from the tail."""
     raw_root = home / "raw"
     for _ in range(5):
-        with store.read() as txn:
-            info = mirror_info(store, txn, mirror_id)
-            if info is None:
-                return None
-            state = mirror_state(store, txn, info["original_file"])
-            if state is None or state["id"] != mirror_id:
-                # An older version of a rewritten file: its mirror is complete and sealed or tailed
-                # as its last cursor left it, which is kept with the mirror record.
-                state = info.get("final")
-                if state is None:
-                    return None
-            frame = _frame_for(store, txn, mirror_id, line)
-        found = mirrors.read_line(raw_root, state, frame, line, limit)
+        located = _locate(store, mirror_id, line)
+        if located is None:
+            return None
+        found = mirrors.read_line(raw_root, *located, line, limit)
         if found is not None:
             return found
     return None
+
+
+def read_mirror_text(store: Store, home: Path, mirror_id: int, line: int, keep: int) -> tuple[str, int] | None:
+    """The first `keep` characters of line `line` of a mirror and the line's length in
+    characters, both of the line decoded as UTF-8 with undecodable bytes replaced (as
+    `bytes.decode(errors="replace")` does). A line sealed in a frame of its own, which is how
+    an oversized line is kept, is streamed: only its first characters are held in memory."""
+    raw_root = home / "raw"
+    for _ in range(5):
+        located = _locate(store, mirror_id, line)
+        if located is None:
+            return None
+        state, frame = located
+        if frame is not None and frame.lines == 1 and line <= state["sealed"]:
+            return _stream_text(mirrors.paths(raw_root, state["rel"])[0], frame, keep)
+        found = mirrors.read_line(raw_root, state, frame, line)
+        if found is not None:
+            if found.isascii():
+                return found[:keep].decode("ascii"), len(found)
+            text = found.decode("utf-8", errors="replace")
+            return text[:keep], len(text)
+    return None
+
+
+def _locate(store: Store, mirror_id: int, line: int) -> tuple[dict, mirrors.Frame | None] | None:
+    """The mirror's committed state and the frame holding the line (None: not sealed)."""
+    with store.read() as txn:
+        info = mirror_info(store, txn, mirror_id)
+        if info is None:
+            return None
+        state = mirror_state(store, txn, info["original_file"])
+        if state is None or state["id"] != mirror_id:
+            # An older version of a rewritten file: its mirror is complete and sealed or tailed
+            # as its last cursor left it, which is kept with the mirror record.
+            state = info.get("final")
+            if state is None:
+                return None
+        return state, _frame_for(store, txn, mirror_id, line)
+
+
+def _stream_text(zst_path: Path, frame: mirrors.Frame, keep: int) -> tuple[str, int]:
+    """The first `keep` characters and the length in characters of a one-line frame's line,
+    decompressed and decoded a chunk at a time."""
+    import codecs
+
+    import zstandard
+
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    kept: list[str] = []
+    held = 0
+    count = 0
+    with open(zst_path, "rb") as f:
+        f.seek(frame.offset)
+        reader = zstandard.ZstdDecompressor().stream_reader(f, read_size=_STREAM_CHUNK)
+        while True:
+            chunk = reader.read(_STREAM_CHUNK)
+            end = chunk.find(b"\n")
+            if end >= 0:
+                chunk = chunk[:end]
+            if chunk.isascii() and not decoder.getstate()[0]:
+                piece = chunk[: keep - held].decode("ascii") if held < keep else ""
+                count += len(chunk)
+            else:
+                text = decoder.decode(chunk)
+                piece = text[: keep - held] if held < keep else ""
+                count += len(text)
+            if piece:
+                kept.append(piece)
+                held += len(piece)
+            if end >= 0 or not chunk:
+                break
+    rest = decoder.decode(b"", final=True)
+    count += len(rest)
+    if held < keep:
+        kept.append(rest[: keep - held])
+    return "".join(kept), count
 
 
 def _frame_for(store: Store, txn: lmdb.Transaction, mirror_id: int, line: int) -> mirrors.Frame | None:

@@ -20,6 +20,14 @@ def clip_for_storage(text: str) -> str:
     return f"{text[:_STORED_HEAD]}\n{cut_note(cut)}\n{text[-_STORED_TAIL:]}"
 
 
+def cut_counted(head: str, total: int, limit: int) -> str:
+    """The contract's cut of a text of `total` characters of which `head` is the beginning
+    (at least `limit` characters of it, or all of it)."""
+    if total <= limit:
+        return head
+    return f"{head[:limit]}{cut_note(total - limit)}"
+
+
 def cut(text: str, limit: int) -> str:
     """The contract's cut: the kept text, then the number of characters cut noted at the end."""
     if len(text) <= limit:

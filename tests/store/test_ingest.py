@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from plain_format import line
 
 from origin_store import Ingester, Settings, Store
-from origin_store.reader import get_event, iter_mirror, read_mirror_line
+from origin_store.reader import get_event, iter_mirror, read_mirror_line, read_mirror_text
 from origin_store.verify import verify
 
 HERE = Path(__file__).parent
@@ -152,6 +152,13 @@ def test_fifty_megabyte_line_does_not_exhaust_memory(plain_env):
         mid = store.get(txn, "files", str(log).encode())["mirror"]["id"]
     prefix = read_mirror_line(store, settings.home, mid, 2, limit=4000)
     assert prefix == lines[1][:4000]
+    # `sources` counts the whole line's characters, streaming it rather than holding it.
+    tracemalloc.start()
+    head, count = read_mirror_text(store, settings.home, mid, 2, 4000)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert (head, count) == (lines[1][:4000].decode(), 50 * 1024 * 1024 + 25)
+    assert peak < 8 * 1024 * 1024, f"peak {peak:,} bytes"
 
 
 @hsettings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
