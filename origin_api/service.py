@@ -23,7 +23,7 @@ from origin_store.reader import (
     read_mirror_text,
     session_event_ids,
 )
-from origin_store.textclip import cut, cut_counted
+from origin_store.textclip import cut_counted, shown
 
 from .app import Origin
 from .errors import OriginError, conflict, invalid, not_found
@@ -177,6 +177,7 @@ def _events_out(origin: Origin, ids: list[str], limit: int, found) -> list[dict]
 
 
 def event_view(event: dict, limit: int) -> dict:
+    """An event as the tools return it: its text cut to `limit` characters."""
     return {
         "id": event["id"],
         "time": render(event["time"]),
@@ -185,7 +186,7 @@ def event_view(event: dict, limit: int) -> dict:
         "session": event["session"],
         "role": event["role"],
         "kind": event["kind"],
-        "text": cut(event["text"], limit),
+        "text": shown(event, limit),
     }
 
 

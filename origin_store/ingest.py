@@ -33,7 +33,7 @@ from .model import EventRecord, ParseProblem, SessionFact
 from .project import project_of
 from .settings import Settings
 from .sources.base import FileKind, Source
-from .textclip import clip_for_storage
+from .textclip import STORED_CHARS
 
 #: A line longer than this is mirrored (streamed) but not parsed, so memory stays bounded.
 MAX_LINE_BYTES = 8 * 1024 * 1024
@@ -446,14 +446,20 @@ class Ingester:
             if key in records:
                 batch_duplicates += 1
                 continue
+            text = event.text
             record = {
                 "id": event.id, "time": event.time, "source": event.source,
                 "project": project_of(event.cwd) if event.cwd else None,
                 "session": event.session, "role": event.role, "kind": event.kind,
-                "text": clip_for_storage(event.text), "cwd": event.cwd,
+                "text": text, "cwd": event.cwd,
                 "git_branch": event.git_branch, "agent_version": event.agent_version,
                 "m": mirror_id, "line": number,
             }
+            # The first characters and the original length answer every cut exactly; the
+            # mirror has the whole line. Extra fields only where needed, to keep records small.
+            if len(text) > STORED_CHARS:
+                record["text"] = text[:STORED_CHARS]
+                record["text_chars"] = len(text)
             records[key] = [
                 record,
                 dumps(record) if event.cwd else None,

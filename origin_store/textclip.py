@@ -1,23 +1,28 @@
-"""How long texts are kept and shown: whole up to a bound, else head and tail with a count."""
+"""How event texts are kept and shown: the first characters and the original length, and the
+contract's cut, which notes how many characters of the original were left out.
+
+An event record keeps in `text` at most STORED_CHARS characters; when the text was longer,
+`text_chars` holds its original length (records without it are whole).
+"""
 
 from __future__ import annotations
 
-#: Event text is kept whole up to this many characters (what `get` returns).
+from collections.abc import Mapping
+
+#: Event text is kept up to this many characters: what `get`, the longest cut, returns.
 STORED_CHARS = 20_000
-_STORED_HEAD = 16_000
-_STORED_TAIL = 4_000
 
 
 def cut_note(count: int) -> str:
     return f"… [{count:,} characters cut]"
 
 
-def clip_for_storage(text: str) -> str:
-    """Keep head and tail of a huge text, so `get` still shows how a long tool output ended."""
-    if len(text) <= STORED_CHARS:
+def cut(text: str, limit: int) -> str:
+    """The contract's cut of a whole text: the first `limit` characters, then the number of
+    characters cut noted at the end."""
+    if len(text) <= limit:
         return text
-    cut = len(text) - _STORED_HEAD - _STORED_TAIL
-    return f"{text[:_STORED_HEAD]}\n{cut_note(cut)}\n{text[-_STORED_TAIL:]}"
+    return f"{text[:limit]}{cut_note(len(text) - limit)}"
 
 
 def cut_counted(head: str, total: int, limit: int) -> str:
@@ -28,8 +33,11 @@ def cut_counted(head: str, total: int, limit: int) -> str:
     return f"{head[:limit]}{cut_note(total - limit)}"
 
 
-def cut(text: str, limit: int) -> str:
-    """The contract's cut: the kept text, then the number of characters cut noted at the end."""
-    if len(text) <= limit:
+def shown(event: Mapping, limit: int) -> str:
+    """An event record's text as the tools show it: cut to `limit` characters (at most
+    STORED_CHARS), the cut counted on the original text."""
+    text = event["text"]
+    total = event.get("text_chars") or len(text)
+    if total <= limit:
         return text
-    return f"{text[:limit]}{cut_note(len(text) - limit)}"
+    return f"{text[:limit]}{cut_note(total - limit)}"

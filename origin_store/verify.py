@@ -2,7 +2,8 @@
 
 `verify()` reads every mirror frame (zstd checksums included), counts lines against each
 file's cursor, checks each tail's checksum, and checks that every event points at a line that
-exists and that the change feed announces each event once. It reports problems; it never
+exists, that the change feed announces each event once, and that an event's kept text agrees
+with its original length (`text_chars`; records from before it have none). It reports problems; it never
 repairs, so a person can see what happened before anything is rewritten.
 """
 
@@ -16,6 +17,7 @@ import zstandard
 
 from . import mirror as mirrors
 from .db import Store, loads, read_u64
+from .textclip import STORED_CHARS
 
 
 @dataclass(slots=True)
@@ -99,4 +101,18 @@ def verify(store: Store, home: Path, *, max_problems: int = 100) -> Report:
                 problem(f"{event['id']}: points at line {event['line']} of a mirror with {known} lines")
             if event["id"] not in announced:
                 problem(f"{event['id']}: never announced on the change feed (the index would miss it)")
+            shape = _text_problem(event)
+            if shape:
+                problem(f"{event['id']}: {shape}")
     return report
+
+
+def _text_problem(event: dict) -> str | None:
+    """What is wrong with an event's kept text, if anything."""
+    text = event.get("text")
+    if not isinstance(text, str):
+        return "has no text"
+    total = event.get("text_chars")
+    if total is not None and (len(text) != STORED_CHARS or not isinstance(total, int) or total <= STORED_CHARS):
+        return f"keeps {len(text):,} characters of a text of {total!r}"
+    return None

@@ -55,6 +55,21 @@ def test_ingest_counts_events_and_mirrors_every_line(plain_env):
     assert event["text"] == "hello 7" and event["line"] == 8 and event["project"] == "plain-project"
 
 
+def test_records_keep_the_first_characters_and_the_original_length(plain_env):
+    """A field beyond the usual ones only where needed: a cut text's length."""
+    settings, logs, store, ingester = plain_env
+    texts = {"short": "x" * 20_000, "long": "数" * 20_001, "huge": "y" * 200_000}
+    log = logs / "a.jsonl"
+    lines = [orjson.dumps({"id": key, "text": text}) + b"\n" for key, text in texts.items()]
+    log.write_bytes(b"".join(lines))
+    ingester.run()
+    events = all_events(store)
+    assert events["plain:short"]["text"] == texts["short"] and "text_chars" not in events["plain:short"]
+    assert (events["plain:long"]["text"], events["plain:long"]["text_chars"]) == ("数" * 20_000, 20_001)
+    assert (events["plain:huge"]["text"], events["plain:huge"]["text_chars"]) == ("y" * 20_000, 200_000)
+    assert verify(store, settings.home).ok
+
+
 def test_half_written_last_line_waits_for_the_next_pass(plain_env):
     settings, logs, store, ingester = plain_env
     log = logs / "a.jsonl"

@@ -63,3 +63,22 @@ def test_an_event_pointing_past_its_mirror_is_reported(plain_env):
 
     store.write(corrupt)
     assert any("points at line 99" in p for p in verify(store, settings.home).problems)
+
+
+def test_a_kept_text_that_does_not_fit_is_reported(plain_env):
+    settings, logs, store, ingester = plain_env
+    (logs / "a.jsonl").write_bytes(line(1) + line(2) + line(3) + line(4))
+    ingester.run()
+
+    def damage(event_id: str, **fields) -> None:
+        def work(txn):
+            record = store.get(txn, "events", event_id.encode())
+            record.update(fields)
+            store.put(txn, "events", event_id.encode(), record)
+
+        store.write(work)
+
+    damage("plain:1", text_chars=5)  # a whole text needs no length; this one is not even cut
+    damage("plain:2", text="x" * 20_000, text_chars=20_001)  # fine
+    problems = verify(store, settings.home).problems
+    assert len(problems) == 1 and problems[0].startswith("plain:1:"), problems
