@@ -23,7 +23,7 @@ from origin_store.reader import (
     read_mirror_text,
     session_event_ids,
 )
-from origin_store.textclip import cut_counted, shown
+from origin_store.textclip import cut_counted, shown, with_label
 
 from .app import Origin
 from .errors import OriginError, conflict, invalid, not_found
@@ -168,6 +168,7 @@ def _events_out(origin: Origin, ids: list[str], limit: int, found) -> list[dict]
             if event is None or store_entries.is_hidden(origin.store, txn, event_id):
                 continue
             view = event_view(event, SEARCH_TEXT)
+            # The log's own words: what the search matched (Origin's label is never searched).
             view["snippet"] = snippet(event["text"], found, width=SNIPPET) if found else None
             out.append(view)
     return out
@@ -177,7 +178,7 @@ def _events_out(origin: Origin, ids: list[str], limit: int, found) -> list[dict]
 
 
 def event_view(event: dict, limit: int) -> dict:
-    """An event as the tools return it: its text cut to `limit` characters."""
+    """An event as the tools return it: its text labelled and cut to `limit` characters."""
     return {
         "id": event["id"],
         "time": render(event["time"]),
@@ -405,7 +406,7 @@ def _resolve_sources(origin: Origin, cited: list[dict]) -> list[dict]:
                     raise not_found(f"Unknown entry or event {event_id}.")
                 if store_entries.is_hidden(store, txn, event_id):
                     raise OriginError(f"Event {event_id} has been forgotten and cannot be cited.", "conflict")
-            if quote is not None and _norm(quote) not in _norm(event["text"]):
+            if quote is not None and not _quoted(quote, event):
                 raise not_found(f'Quote not found in event {event_id}: "{quote}"')
             resolved.append({"event_id": event_id, "quote": quote})
         else:
@@ -414,6 +415,15 @@ def _resolve_sources(origin: Origin, cited: list[dict]) -> list[dict]:
     for item in resolved:
         unique.setdefault((item["event_id"], item["quote"]), item)
     return list(unique.values())
+
+
+def _quoted(quote: str, event: dict) -> bool:
+    """Whether an event cited by id holds the quote: in the log's words, or in the event's
+    text as `get` shows it, label included (an agent may quote what it was shown)."""
+    wanted = _norm(quote)
+    if wanted in _norm(event["text"]):
+        return True
+    return bool(event.get("label")) and wanted in _norm(with_label(event["text"], event["label"]))
 
 
 def _find_quote(origin: Origin, quote: str) -> str:

@@ -460,6 +460,8 @@ class Ingester:
             if len(text) > STORED_CHARS:
                 record["text"] = text[:STORED_CHARS]
                 record["text_chars"] = len(text)
+            if event.label:
+                record["label"] = event.label
             records[key] = [
                 record,
                 dumps(record) if event.cwd else None,

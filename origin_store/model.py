@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .textclip import Label, with_label
+
 SOURCES: tuple[str, ...] = ("claude-code", "codex", "cursor", "zcode", "grok")
 ROLES: tuple[str, ...] = ("user", "assistant", "system")
 EVENT_KINDS: tuple[str, ...] = ("message", "tool_use", "tool_result", "meta", "system", "memory")
@@ -18,7 +20,12 @@ TOOL_KINDS: frozenset[str] = frozenset({"tool_use", "tool_result"})
 
 @dataclass(slots=True)
 class EventRecord:
-    """One event as a parser sees it; the store adds project, mirror file and line."""
+    """One event as a parser sees it; the store adds project, mirror file and line.
+
+    `text` holds only the log's own words: it is what is indexed and searched. Words Origin adds
+    to say what the event is (`thread name: `, `turn: model `, `[error] `) are its `label`,
+    (offset in `text`, words) pairs in order; `rendered` is the text as the tools show it.
+    """
 
     id: str  # "<source>:<id in the source>"
     time: int  # UTC epoch milliseconds
@@ -26,10 +33,15 @@ class EventRecord:
     session: str
     role: str  # one of ROLES
     kind: str  # one of EVENT_KINDS
-    text: str  # whole text; the store clips it for storage
+    text: str  # whole text; the store keeps its first textclip.STORED_CHARS characters
     cwd: str | None = None
     git_branch: str | None = None
     agent_version: str | None = None
+    label: Label | None = None
+
+    @property
+    def rendered(self) -> str:
+        return with_label(self.text, self.label)
 
 
 @dataclass(slots=True)

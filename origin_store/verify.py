@@ -2,8 +2,8 @@
 
 `verify()` reads every mirror frame (zstd checksums included), counts lines against each
 file's cursor, checks each tail's checksum, and checks that every event points at a line that
-exists, that the change feed announces each event once, and that an event's kept text agrees
-with its original length (`text_chars`; records from before it have none). It reports problems; it never
+exists, that the change feed announces each event once, and that an event's kept text and label
+agree with its original length (`text_chars`, `label`; records from before them have neither). It reports problems; it never
 repairs, so a person can see what happened before anything is rewritten.
 """
 
@@ -108,11 +108,22 @@ def verify(store: Store, home: Path, *, max_problems: int = 100) -> Report:
 
 
 def _text_problem(event: dict) -> str | None:
-    """What is wrong with an event's kept text, if anything."""
+    """What is wrong with an event's kept text and label, if anything."""
     text = event.get("text")
     if not isinstance(text, str):
         return "has no text"
     total = event.get("text_chars")
     if total is not None and (len(text) != STORED_CHARS or not isinstance(total, int) or total <= STORED_CHARS):
         return f"keeps {len(text):,} characters of a text of {total!r}"
+    label = event.get("label")
+    if label is None:
+        return None
+    at = 0
+    for item in label if isinstance(label, list) else [None]:
+        if (
+            not isinstance(item, list) or len(item) != 2 or not isinstance(item[0], int)
+            or not isinstance(item[1], str) or not item[1] or not at <= item[0] <= (total or len(text))
+        ):
+            return f"has a label that does not fit its text: {label!r:.200}"
+        at = item[0]
     return None

@@ -18,7 +18,10 @@ from pathlib import Path
 import orjson
 
 from ..model import EventRecord, ParseProblem, Record
+from ..textclip import Label
 
+#: An event text with Origin's words apart from the log's: (the log's words, label).
+Labelled = tuple[str, Label]
 LineParser = Callable[[bytes, int, dict], list[Record]]
 StateFactory = Callable[[str], dict]
 
@@ -156,7 +159,7 @@ def nonempty_str(value: object) -> str | None:
 
 def build_events(
     base_id: str,
-    items: list[tuple[int, str, str, str]],
+    items: list[tuple[int, str, str, str | Labelled]],
     *,
     source: str,
     time: int,
@@ -164,17 +167,77 @@ def build_events(
     cwd: str | None,
     state: dict,
 ) -> list[EventRecord]:
-    """Events of one line: `(block index, role, kind, text)` each; a line with several gets
-    `#<block index>` ids, a line with one keeps the plain id."""
+    """Events of one line: `(block index, role, kind, text)` each, the text a string of the
+    log's words or a `Labelled` pair; a line with several gets `#<block index>` ids, a line
+    with one keeps the plain id."""
     several = len(items) > 1
     branch, version = nonempty_str(state.get("branch")), nonempty_str(state.get("version"))
-    return [
-        EventRecord(
-            id=f"{base_id}#{index}" if several else base_id, time=time, source=source, session=session,
-            role=role, kind=kind, text=scrub_data_urls(text), cwd=cwd, git_branch=branch, agent_version=version,
+    out = []
+    for index, role, kind, text in items:
+        if type(text) is str:
+            words, label = scrub_data_urls(text), None
+        else:
+            words, label = text  # built by Words or labelled, which scrub the log's words
+        out.append(
+            EventRecord(
+                id=f"{base_id}#{index}" if several else base_id, time=time, source=source, session=session,
+                role=role, kind=kind, text=words, cwd=cwd, git_branch=branch, agent_version=version, label=label,
+            )
         )
-        for index, role, kind, text in items
-    ]
+    return out
+
+
+def labelled(label: str, text: str = "") -> Labelled:
+    """The log's words after a label of Origin's (`thread name: ` + the name)."""
+    return scrub_data_urls(text), ((0, label),)
+
+
+class Words:
+    """An event text made of the log's words and Origin's, kept apart: `log` adds words from
+    the log (indexed, searched), `origin` adds Origin's (shown, never searched), `sep` adds
+    punctuation between items, which joins the log's words when it follows some, so that two
+    values never run together into one searchable word, and is Origin's otherwise."""
+
+    __slots__ = ("_label", "_last_log", "_parts", "_size")
+
+    def __init__(self) -> None:
+        self._parts: list[str] = []
+        self._label: list[tuple[int, str]] = []
+        self._size = 0
+        self._last_log = False
+
+    def log(self, words: str) -> Words:
+        if words:
+            words = scrub_data_urls(words)
+            self._parts.append(words)
+            self._size += len(words)
+            self._last_log = True
+        return self
+
+    def origin(self, words: str) -> Words:
+        if words:
+            if self._label and self._label[-1][0] == self._size:
+                self._label[-1] = (self._size, self._label[-1][1] + words)
+            else:
+                self._label.append((self._size, words))
+            self._last_log = False
+        return self
+
+    def sep(self, punctuation: str) -> Words:
+        if self._last_log:
+            self._parts.append(punctuation)
+            self._size += len(punctuation)
+            return self
+        return self.origin(punctuation)
+
+    @property
+    def empty(self) -> bool:
+        return not self._parts and not self._label
+
+    def build(self) -> Labelled | str:
+        """The text, with its label when Origin added words (a plain string when it did not)."""
+        text = "".join(self._parts)
+        return (text, tuple(self._label)) if self._label else text
 
 
 def compact_json(value: object) -> str:

@@ -13,10 +13,13 @@ from pathlib import Path, PurePosixPath
 from ..model import ParseProblem, Record, SessionFact
 from .base import (
     FileKind,
+    Labelled,
     Source,
+    Words,
     build_events,
     compact_json,
     image_placeholder,
+    labelled,
     line_digest,
     load_object,
     nonempty_str,
@@ -33,7 +36,7 @@ _WRAPPER_PREFIXES: tuple[str, ...] = ("<command-", "<local-command", "<bash-")
 CUSTOM_TITLE_RANK = 30
 AI_TITLE_RANK = 20
 
-_Event = tuple[int, str, str, str]  # (block index, role, kind, text)
+_Event = tuple[int, str, str, str | Labelled]  # (block index, role, kind, text)
 
 
 def roots(environ: Mapping[str, str], home: Path) -> list[Path]:
@@ -130,17 +133,17 @@ def _parse(line: bytes, state: dict) -> list[Record]:
                     session, NAME, title=title, title_rank=rank, parent=parent, time=fact_time
                 )
             )
-            events = [(0, "system", "meta", f"{rtype}: {title}")]
+            events = [(0, "system", "meta", labelled(f"{rtype}: ", title))]
     elif rtype in ("mode", "permission-mode", "agent-name"):
         field = {"mode": "mode", "permission-mode": "permissionMode", "agent-name": "agentName"}
         value = nonempty_str(obj.get(field[rtype]))
         if value is not None:
-            events = [(0, "system", "meta", f"{rtype}: {value}")]
+            events = [(0, "system", "meta", labelled(f"{rtype}: ", value))]
     elif rtype == "queue-operation":
         content = nonempty_str(obj.get("content"))
         if content is not None:
             operation = nonempty_str(obj.get("operation")) or "queue"
-            events = [(0, "system", "meta", f"queue {operation}: {content}")]
+            events = [(0, "system", "meta", labelled(f"queue {operation}: ", content))]
     elif rtype == "attachment":
         events = _attachment_events(obj)
 
@@ -239,6 +242,10 @@ def _blocks(obj: dict) -> list[_Event]:
         elif btype == "tool_result":
             text = _tool_result_text(block)
             kind = "tool_result"
+            if block.get("is_error") is True:  # an error says so even without output
+                flush()
+                events.append((index, "", kind, labelled("[error] ", text)))
+                continue
         else:  # redacted_thinking (opaque), server tool blocks, future types
             continue
         flush()
@@ -269,7 +276,8 @@ def _inline_text(block: dict) -> str:
 
 
 def _tool_result_text(block: dict) -> str:
-    """Only the block's own content: the line's toolUseResult repeats it in structured form."""
+    """Only the block's own content: the line's toolUseResult repeats it in structured form.
+    An error is marked by its caller, in the label."""
     content = block.get("content")
     if isinstance(content, str):
         text = content
@@ -281,8 +289,6 @@ def _tool_result_text(block: dict) -> str:
         )
     else:
         text = ""
-    if block.get("is_error") is True:
-        text = f"[error] {text}"
     return text
 
 
@@ -290,17 +296,20 @@ def _system_events(obj: dict) -> list[_Event]:
     subtype = nonempty_str(obj.get("subtype")) or ""
     content = nonempty_str(obj.get("content"))
     if subtype == "compact_boundary":
-        text = content or "Conversation compacted"
+        words = Words().log(content) if content else Words().origin("Conversation compacted")
         metadata = obj.get("compactMetadata")
         if isinstance(metadata, dict):
             details = [
-                f"{key} {metadata[key]}"
+                (key, metadata[key])
                 for key in ("trigger", "preTokens")
                 if isinstance(metadata.get(key), str | int) and not isinstance(metadata[key], bool)
             ]
+            for number, (key, value) in enumerate(details):
+                words.sep(", " if number else " ").origin(f"{key} " if number else f"({key} ")
+                words.log(str(value))
             if details:
-                text = f"{text} ({', '.join(details)})"
-        return [(0, "system", "system", text)]
+                words.origin(")")
+        return [(0, "system", "system", words.build())]
     if subtype == "stop_hook_summary" and content is None:
         infos = obj.get("hookInfos")
         commands = [
@@ -308,19 +317,25 @@ def _system_events(obj: dict) -> list[_Event]:
             for info in (infos if isinstance(infos, list) else [])
             if isinstance(info, dict) and isinstance(info.get("command"), str)
         ]
-        text = "stop hooks: " + (", ".join(commands) or "none")
+        words = Words().origin("stop hooks: ")
+        for number, command in enumerate(commands):
+            if number:
+                words.sep(", ")
+            words.log(command)
+        if not commands:
+            words.origin("none")
         errors = obj.get("hookErrors")
         if isinstance(errors, list) and errors:
-            text += f"\nerrors: {compact_json(errors)}"
+            words.sep("\n").origin("errors: ").log(compact_json(errors))
         if obj.get("preventedContinuation") is True:
-            text += "\nprevented continuation"
+            words.sep("\n").origin("prevented continuation")
             reason = nonempty_str(obj.get("stopReason"))
             if reason:
-                text += f": {reason}"
-        return [(0, "system", "system", text)]
+                words.origin(": ").log(reason)
+        return [(0, "system", "system", words.build())]
     if content is None:
         if subtype == "api_error" and obj.get("error") is not None:
-            return [(0, "system", "system", f"api_error: {compact_json(obj.get('error'))}")]
+            return [(0, "system", "system", labelled("api_error: ", compact_json(obj.get("error"))))]
         return []
     # `/model`-style local commands are bookkeeping; everything else the harness says is system.
     kind = "meta" if subtype == "local_command" else "system"
@@ -342,8 +357,11 @@ def _attachment_events(obj: dict) -> list[_Event]:
     ]
     if not parts:
         return []
-    name = nonempty_str(attachment.get("hookName")) or atype
-    return [(0, "system", "system", f"{name}: " + "\n".join(parts))]
+    text = "\n".join(parts)
+    name = nonempty_str(attachment.get("hookName"))  # the hook's own name, as a tool's
+    if name is None:
+        return [(0, "system", "system", labelled(f"{atype}: ", text))]
+    return [(0, "system", "system", f"{name}: {text}")]
 
 
 TRANSCRIPTS = FileKind(

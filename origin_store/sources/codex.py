@@ -16,10 +16,13 @@ import orjson
 from ..model import ParseProblem, Record, SessionFact
 from .base import (
     FileKind,
+    Labelled,
     Source,
+    Words,
     build_events,
     compact_json,
     image_placeholder,
+    labelled,
     load_object,
     nonempty_str,
     safe_time,
@@ -72,7 +75,7 @@ _MIRROR_OR_TELEMETRY = frozenset(
     }
 )
 
-_Event = tuple[str, str, str]  # (role, kind, text)
+_Event = tuple[str, str, str | Labelled]  # (role, kind, text)
 
 
 def roots(environ: Mapping[str, str], home: Path) -> list[Path]:
@@ -164,9 +167,9 @@ def _parse_rollout(line: bytes, lineno: int, state: dict) -> list[Record]:
         cwd = nonempty_str(payload.get("cwd"))
         if cwd is not None:
             state["cwd"] = cwd
-        text = _turn_summary(payload)
-        if text:
-            events = [("system", "meta", text)]
+        summary = _turn_summary(payload)
+        if summary is not None:
+            events = [("system", "meta", summary)]
     elif rtype == "response_item":
         events = _response_item(payload, state, time, out)
     elif rtype == "event_msg":
@@ -174,7 +177,7 @@ def _parse_rollout(line: bytes, lineno: int, state: dict) -> list[Record]:
     elif rtype == "compacted":
         # replacement_history repeats earlier items verbatim; only the summary is new.
         message = nonempty_str(payload.get("message"))
-        events = [("system", "system", message or "context compacted")]
+        events = [("system", "system", message or labelled("context compacted"))]
 
     sid = nonempty_str(state.get("sid")) or "unknown"
     cwd = nonempty_str(state.get("cwd"))
@@ -226,18 +229,22 @@ def _session_meta(payload: dict, state: dict, time: int, out: list[Record]) -> l
         state["cwd_sent"] = True
 
     # A one-line marker of how the session was started; base_instructions are never indexed.
-    words = [
-        value
-        for value in (
-            nonempty_str(payload.get("originator")),
-            nonempty_str(payload.get("cli_version")),
-        )
-        if value
-    ]
+    # Values are the log's words, the names Origin gives them are its own (the label).
+    words = Words().origin("session start: ")
+    items = 0
+
+    def item() -> Words:
+        nonlocal items
+        items += 1
+        return words.sep(", ") if items > 1 else words
+
+    for value in (nonempty_str(payload.get("originator")), nonempty_str(payload.get("cli_version"))):
+        if value:
+            item().log(value)
     if isinstance(source, str) and source:
-        words.append(f"source {source}")
+        item().origin("source ").log(source)
     elif spawn or parent:
-        label = f"subagent of {parent}" if parent else "subagent"
+        item().origin("subagent of " if parent else "subagent").log(parent or "")
         names = [
             value
             for value in (
@@ -247,30 +254,39 @@ def _session_meta(payload: dict, state: dict, time: int, out: list[Record]) -> l
             )
             if value
         ]
-        words.append(f"{label} ({', '.join(names)})" if names else label)
+        if names:
+            words.sep(" (").log(", ".join(names)).sep(")")
     if cwd is not None:
-        words.append(f"cwd {cwd}")
-    return [("system", "meta", "session start: " + ", ".join(words))]
+        item().origin("cwd ").log(cwd)
+    return [("system", "meta", words.build())]
 
 
-def _turn_summary(payload: dict) -> str:
-    """The model and permissions in force for a turn, the part of turn_context worth keeping."""
-    parts = []
+def _turn_summary(payload: dict) -> Labelled | str | None:
+    """The model and permissions in force for a turn, the part of turn_context worth keeping:
+    the values are the log's words, their names Origin's."""
+    parts: list[tuple[str, str]] = []
     model = nonempty_str(payload.get("model"))
     if model:
         effort = nonempty_str(payload.get("effort"))
-        parts.append(f"model {model}" + (f" ({effort})" if effort else ""))
+        parts.append(("model ", model + (f" ({effort})" if effort else "")))
     approval = nonempty_str(payload.get("approval_policy"))
     if approval:
-        parts.append(f"approval {approval}")
+        parts.append(("approval ", approval))
     sandbox = payload.get("sandbox_policy")
     mode = nonempty_str(sandbox.get("type")) if isinstance(sandbox, dict) else None
     if mode:
-        parts.append(f"sandbox {mode}")
+        parts.append(("sandbox ", mode))
     cwd = nonempty_str(payload.get("cwd"))
     if cwd:
-        parts.append(f"cwd {cwd}")
-    return "turn: " + ", ".join(parts) if parts else ""
+        parts.append(("cwd ", cwd))
+    if not parts:
+        return None
+    words = Words().origin("turn: ")
+    for number, (name, value) in enumerate(parts):
+        if number:
+            words.sep(", ")
+        words.origin(name).log(value)
+    return words.build()
 
 
 def _response_item(payload: dict, state: dict, time: int, out: list[Record]) -> list[_Event]:
@@ -309,7 +325,9 @@ def _response_item(payload: dict, state: dict, time: int, out: list[Record]) -> 
         prompt = nonempty_str(payload.get("revised_prompt"))  # `result` is base64: never read
         return [("assistant", "tool_use", "image_generation" + (f" {prompt}" if prompt else ""))]
     if itype in ("function_call_output", "custom_tool_call_output", "tool_search_output"):
-        text = _output_text(payload.get("output"))
+        marks, text = _output_text(payload.get("output"))
+        if marks:  # a failure says so even without output
+            return [("system", "tool_result", labelled(marks, text))]
         return [("system", "tool_result", text)] if text.strip() else []
     return []  # compaction (encrypted), ghost_snapshot, newer item types
 
@@ -339,21 +357,22 @@ def _event_msg(payload: dict, state: dict, time: int, out: list[Record]) -> list
                 time=time or None,
             )
         )
-        return [("system", "meta", f"thread name: {name}")]
+        return [("system", "meta", labelled("thread name: ", name))]
     if etype == "turn_aborted":
-        reason = nonempty_str(payload.get("reason")) or "unknown reason"
-        return [("system", "system", f"turn aborted: {reason}")]
+        reason = nonempty_str(payload.get("reason"))
+        return [("system", "system", labelled("turn aborted: ", reason) if reason else labelled("turn aborted: unknown reason"))]
     if etype in ("error", "warning", "stream_error"):
         message = nonempty_str(payload.get("message"))
-        return [("system", "system", f"{etype}: {message}")] if message else []
+        return [("system", "system", labelled(f"{etype}: ", message))] if message else []
     if etype == "context_compacted":
-        return [("system", "system", "context compacted")]
+        return [("system", "system", labelled("context compacted"))]
     if etype == "thread_rolled_back":
         turns = payload.get("num_turns")
-        count = turns if isinstance(turns, int) and not isinstance(turns, bool) else "?"
-        return [("system", "meta", f"rolled back {count} turn(s)")]
+        if isinstance(turns, int) and not isinstance(turns, bool):
+            return [("system", "meta", Words().origin("rolled back ").log(str(turns)).origin(" turn(s)").build())]
+        return [("system", "meta", labelled("rolled back ? turn(s)"))]
     if etype in ("entered_review_mode", "exited_review_mode"):
-        return [("system", "meta", etype.replace("_", " "))]
+        return [("system", "meta", labelled(etype.replace("_", " ")))]
     return []
 
 
@@ -410,32 +429,33 @@ def _arguments(arguments: object) -> str:
     return compact_json(arguments)
 
 
-def _output_text(output: object) -> str:
-    """Tool output: plain text, a content-item list, or a JSON string {output, metadata}."""
+def _output_text(output: object) -> tuple[str, str]:
+    """Tool output: plain text, a content-item list, or a JSON string {output, metadata}; with
+    Origin's marks of a failure (`[error] `, `[error: exit code N] `), which go in the label."""
     if isinstance(output, list):
-        return _content_text(output)
+        return "", _content_text(output)
     if isinstance(output, dict):
         inner = output.get("content", output.get("output"))
-        text = _output_text(inner) if isinstance(inner, str | list) else ""
+        marks, text = _output_text(inner) if isinstance(inner, str | list) else ("", "")
         if output.get("success") is False:
-            text = f"[error] {text}"
-        return text
+            marks = f"[error] {marks}"
+        return marks, text
     if not isinstance(output, str):
-        return ""
+        return "", ""
     if not output.lstrip().startswith("{"):
-        return output
+        return "", output
     try:
         wrapped = orjson.loads(output)
     except orjson.JSONDecodeError:
-        return output
+        return "", output
     if not isinstance(wrapped, dict) or not isinstance(wrapped.get("output"), str):
-        return output
+        return "", output
     text = wrapped["output"]
     metadata = wrapped.get("metadata")
     code = metadata.get("exit_code") if isinstance(metadata, dict) else None
     if isinstance(code, int) and not isinstance(code, bool) and code != 0:
-        text = f"[error: exit code {code}] {text}"
-    return text
+        return f"[error: exit code {code}] ", text
+    return "", text
 
 
 ROLLOUTS = FileKind(

@@ -1,6 +1,6 @@
-"""Long texts through every tool that returns text, from a real log file in the agent's format:
-each tool's cut keeps the first characters and counts the characters cut on the original text,
-whatever the store keeps."""
+"""Long texts through every tool that returns text, from real log files in the agents' formats:
+each tool's cut keeps the first characters and counts the characters cut on the original text
+(with its label, as shown), whatever the store keeps."""
 
 from __future__ import annotations
 
@@ -17,12 +17,15 @@ from origin_store import Settings
 from origin_store.textclip import cut
 
 SESSION = "5e55e55e-0000-4000-8000-00000000a11c"
+THREAD = "019a1111-2222-7333-8444-555566667777"
 SIZES = (19_999, 20_000, 20_001, 26_000, 200_000)
 ALPHABETS = {"ascii": "the quick brown fox jumps over the lazy dog ", "cjk": "数据库迁移完成后请检查索引"}
-#: How each shape of event is written and shown: (source, kind, what is shown before the text).
+#: How each shape of event is written and shown: (source, kind, Origin's label before the text).
 SHAPES = {
     "prompt": ("claude-code", "message", ""),
     "tool result": ("claude-code", "tool_result", ""),
+    "failed tool": ("claude-code", "tool_result", "[error] "),
+    "codex error": ("codex", "system", "error: "),
 }
 
 
@@ -51,6 +54,8 @@ class Case:
 
     @property
     def event_id(self) -> str:
+        if SHAPES[self.shape][0] == "codex":  # the rollout's line: after session_meta, in order
+            return f"codex:{THREAD}:L{self.number - FIRST_CODEX + 2}"
         return f"claude-code:{self.uuid}"
 
     @property
@@ -59,7 +64,7 @@ class Case:
 
     @property
     def session(self) -> str:
-        return SESSION
+        return THREAD if SHAPES[self.shape][0] == "codex" else SESSION
 
 
 CASES = [
@@ -69,6 +74,7 @@ CASES = [
     )
 ]
 
+FIRST_CODEX = min(case.number for case in CASES if case.shape == "codex error")
 
 
 def _claude_line(case: Case) -> bytes:
@@ -83,12 +89,31 @@ def _claude_line(case: Case) -> bytes:
     return orjson.dumps({**base, "type": "user", "message": {"role": "user", "content": [block]}})
 
 
+def _codex_line(case: Case) -> bytes:
+    return orjson.dumps({"timestamp": f"2026-10-22T11:{case.number // 60:02d}:{case.number % 60:02d}.000Z",
+                         "type": "event_msg", "payload": {"type": "error", "message": case.text}})
+
+
 def write_logs(env: dict[str, str]) -> dict[str, str]:
-    """The cases as the agent writes them; returns each event's original line."""
+    """The cases as agents write them; returns each event's original line."""
     claude = Path(env["CLAUDE_CONFIG_DIR"]) / "projects" / "-home-dev-long-app" / f"{SESSION}.jsonl"
+    rollout = Path(env["CODEX_HOME"]) / "sessions/2026/10/22" / f"rollout-2026-10-22T11-00-00-{THREAD}.jsonl"
     claude.parent.mkdir(parents=True)
-    lines = {case.event_id: _claude_line(case).decode() for case in CASES}
-    claude.write_text("\n".join(lines.values()) + "\n")
+    rollout.parent.mkdir(parents=True)
+    meta = {"timestamp": "2026-10-22T11:00:00.000Z", "type": "session_meta",
+            "payload": {"id": THREAD, "cwd": "/home/dev/long-app", "cli_version": "0.131.0", "source": "cli"}}
+    claude_lines, codex_lines = [], [orjson.dumps(meta)]
+    lines: dict[str, str] = {}
+    for case in CASES:
+        if SHAPES[case.shape][0] == "codex":
+            codex_lines.append(_codex_line(case))
+            assert case.event_id.endswith(f":L{len(codex_lines)}")
+            lines[case.event_id] = codex_lines[-1].decode()
+        else:
+            claude_lines.append(_claude_line(case))
+            lines[case.event_id] = claude_lines[-1].decode()
+    claude.write_bytes(b"\n".join(claude_lines) + b"\n")
+    rollout.write_bytes(b"\n".join(codex_lines) + b"\n")
     return lines
 
 

@@ -140,3 +140,28 @@ async def test_four_servers_share_one_store(env):
         ids = [e["id"] for e in events["events"]]
         assert len(ids) == len(set(ids))
 
+
+
+async def test_long_texts_and_labels_over_stdio(env):
+    """The contract's example: a 26,000-character tool result is cut with the count of the
+    original; a Codex title is shown with its label and found by its own words only."""
+    text = "longresult ログ " + "x" * (26_000 - 14)
+    line = {"type": "user", "uuid": "10000000-0000-4000-8000-0000000026ab", "sessionId": "7f3c9a52-1d4e-4b8a-9c61-2e5f8a7b3d10",
+            "cwd": "/home/dev/demo-app", "timestamp": "2026-10-20T11:00:00.000Z",
+            "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_long", "content": text}]}}
+    raw = orjson.dumps(line)
+    with open(Path(env["CLAUDE_CONFIG_DIR"]) / SESSION_LOG, "ab") as f:
+        f.write(raw + b"\n")
+    event_id = "claude-code:10000000-0000-4000-8000-0000000026ab"
+    async with stdio_client(env) as client:
+        [found] = (await tool_json(client, "search", {"query": "longresult", "include_tools": True}))["events"]
+        assert found["id"] == event_id and found["text"] == text[:400] + "… [25,600 characters cut]"
+        assert (await tool_json(client, "get", {"id": event_id}))["text"] == text[:20_000] + "… [6,000 characters cut]"
+        session = await tool_json(client, "timeline", {"session": "7f3c9a52-1d4e-4b8a-9c61-2e5f8a7b3d10", "include_tools": True, "limit": 500})
+        assert [e["text"] for e in session["events"] if e["id"] == event_id] == [text[:1_000] + "… [25,000 characters cut]"]
+        [source] = await tool_json(client, "sources", {"id": event_id})
+        original = raw.decode()
+        assert source["raw"] == original[:4_000] + f"… [{len(original) - 4_000:,} characters cut]"
+        assert (await tool_json(client, "search", {"query": "thread name", "include_tools": True}))["events"] == []
+        named = (await tool_json(client, "search", {"query": "CI build fix", "include_tools": True}))["events"]
+        assert "thread name: CI build fix" in [e["text"] for e in named]

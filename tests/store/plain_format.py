@@ -1,6 +1,6 @@
 """A minimal line format for testing the ingest engine apart from any agent's quirks.
 
-Each line is a JSON object {"id", "t", "s", "text"}; anything else is a problem. It is a real
+Each line is a JSON object {"id", "t", "s", "text", "label"}; anything else is a problem. It is a real
 parser through the same interface as the agents' ones, not a stand-in for the engine.
 """
 
@@ -28,6 +28,7 @@ def parse_plain(line: bytes, lineno: int, state: dict) -> list:
             id=f"plain:{data['id']}", time=int(data.get("t", 0)), source="plain",
             session=str(data.get("s", "s1")), role="user", kind="message",
             text=str(data.get("text", "")), cwd="/home/dev/plain-project",
+            label=tuple((offset, words) for offset, words in data["label"]) if data.get("label") else None,
         )
     ]
 

@@ -56,17 +56,20 @@ def test_ingest_counts_events_and_mirrors_every_line(plain_env):
 
 
 def test_records_keep_the_first_characters_and_the_original_length(plain_env):
-    """A field beyond the usual ones only where needed: a cut text's length."""
+    """Fields beyond the usual ones only where needed: a cut text's length, a label."""
     settings, logs, store, ingester = plain_env
     texts = {"short": "x" * 20_000, "long": "数" * 20_001, "huge": "y" * 200_000}
     log = logs / "a.jsonl"
     lines = [orjson.dumps({"id": key, "text": text}) + b"\n" for key, text in texts.items()]
+    lines.append(orjson.dumps({"id": "labelled", "text": "CI build fix", "label": [[0, "thread name: "]]}) + b"\n")
     log.write_bytes(b"".join(lines))
     ingester.run()
     events = all_events(store)
     assert events["plain:short"]["text"] == texts["short"] and "text_chars" not in events["plain:short"]
     assert (events["plain:long"]["text"], events["plain:long"]["text_chars"]) == ("数" * 20_000, 20_001)
     assert (events["plain:huge"]["text"], events["plain:huge"]["text_chars"]) == ("y" * 20_000, 200_000)
+    assert not any("label" in events[f"plain:{key}"] for key in texts)
+    assert events["plain:labelled"]["label"] == [[0, "thread name: "]] and events["plain:labelled"]["text"] == "CI build fix"
     assert verify(store, settings.home).ok
 
 

@@ -185,12 +185,12 @@ KINDS = [
 def test_role_and_kind(relpath: str, uuid: str, role: str, kind: str, prefix: str) -> None:
     event = by_id(feed(relpath))[f"claude-code:{uuid}"]
     assert (event.role, event.kind) == (role, kind)
-    assert event.text.startswith(prefix)
+    assert event.rendered.startswith(prefix)
 
 
 def test_bookkeeping_lines() -> None:
     records = feed(FILE_A)
-    texts = [e.text for e in events(records)]
+    texts = [e.rendered for e in events(records)]
     assert "permission-mode: default" in texts
     assert "queue enqueue: also mention the limiter in README" in texts
     assert "ai-title: Add token-bucket rate limiter" in texts
@@ -224,7 +224,7 @@ def test_ids() -> None:
                     )
     # Byte-identical lines re-emitted on resume collapse to one id.
     b = events(feed(FILE_B))
-    title_ids = [e.id for e in b if e.text == "ai-title: 笔记导出支持 Markdown"]
+    title_ids = [e.id for e in b if e.rendered == "ai-title: 笔记导出支持 Markdown"]
     assert len(title_ids) == 2 and title_ids[0] == title_ids[1]
 
 
@@ -260,10 +260,10 @@ def test_time_is_utc_ms_and_inherited() -> None:
     first = next(e for e in b if e.id.endswith("d0000001-0000-4000-8000-000000000001"))
     assert first.time == 1792548311500  # 2026-10-21T02:05:11.500Z
     last_answer = next(e for e in b if e.id.endswith("d000000c-0000-4000-8000-00000000000c"))
-    final_title = next(e for e in b if e.text == "ai-title: 笔记导出：Markdown 与日文文件名测试")
+    final_title = next(e for e in b if e.rendered == "ai-title: 笔记导出：Markdown 与日文文件名测试")
     assert final_title.time == last_answer.time
     # Nothing timestamped before the first line: 0, as agreed with the store.
-    assert b[0].text == "mode: default" and b[0].time == 0
+    assert b[0].rendered == "mode: default" and b[0].time == 0
 
 
 def test_no_base64_or_signatures_in_text() -> None:
@@ -327,9 +327,9 @@ def test_block_index_suffix_when_a_line_splits() -> None:
         }
     )
     out = events(claude_code.parse(results, 2, claude_code.start("projects/p/s1.jsonl")))
-    assert [(e.id, e.text) for e in out] == [
-        ("claude-code:u1#0", "one"),
-        ("claude-code:u1#1", "[error] two"),
+    assert [(e.id, e.text, e.rendered) for e in out] == [
+        ("claude-code:u1#0", "one", "one"),
+        ("claude-code:u1#1", "two", "[error] two"),
     ]
 
 

@@ -225,7 +225,7 @@ KINDS = [
 def test_role_and_kind(relpath: str, lineno: int, role: str, kind: str, prefix: str) -> None:
     event = by_line(feed(relpath))[lineno]
     assert (event.role, event.kind) == (role, kind)
-    assert event.text.startswith(prefix)
+    assert event.rendered.startswith(prefix)
 
 
 def test_mirrors_telemetry_and_copies_give_no_events() -> None:

@@ -65,7 +65,7 @@ def test_an_event_pointing_past_its_mirror_is_reported(plain_env):
     assert any("points at line 99" in p for p in verify(store, settings.home).problems)
 
 
-def test_a_kept_text_that_does_not_fit_is_reported(plain_env):
+def test_a_kept_text_or_label_that_does_not_fit_is_reported(plain_env):
     settings, logs, store, ingester = plain_env
     (logs / "a.jsonl").write_bytes(line(1) + line(2) + line(3) + line(4))
     ingester.run()
@@ -79,6 +79,8 @@ def test_a_kept_text_that_does_not_fit_is_reported(plain_env):
         store.write(work)
 
     damage("plain:1", text_chars=5)  # a whole text needs no length; this one is not even cut
-    damage("plain:2", text="x" * 20_000, text_chars=20_001)  # fine
+    damage("plain:2", label=[[99, "thread name: "]])  # past the end of the text
+    damage("plain:3", label=[[3, "a"], [1, "b"]])  # out of order
+    damage("plain:4", label=[[0, "thread name: "]])  # fine
     problems = verify(store, settings.home).problems
-    assert len(problems) == 1 and problems[0].startswith("plain:1:"), problems
+    assert len(problems) == 3 and all(p.startswith(("plain:1:", "plain:2:", "plain:3:")) for p in problems), problems
