@@ -4,7 +4,8 @@ tantivy's own SnippetGenerator counts UTF-8 bytes (200 gives ~66 CJK characters)
 best-scoring fragment rather than the first match, and highlights a phrase term by term
 (``[数][据][库]``, and the loose ``数`` in ``数据和库`` too). This module works from the same
 tokens and clauses as the index instead, so a phrase is one bracketed span and only real matches
-are bracketed.
+are bracketed. The brackets stand in the original text: the analyzer normalises (NFKC) and maps
+its token offsets back, so ``ﾃﾞｰﾀ`` found by ``データ`` is bracketed as written.
 
 The bound: the snippet minus its brackets is at most ``width`` characters, and that count
 includes the ``…`` shown where text was left out at either end. Tabs and line breaks become
@@ -146,10 +147,10 @@ _Found = tuple[list[str], list[int], list[int], int, int]
 def _scan(text: str, clause_list: Sequence[Clause], width: int) -> _Found | None:
     """Tokens from a little before the first match to past its window, and that match.
 
-    Tokenizes in growing pieces, each character once, and stops as soon as the first match
-    and its window are known. In ASCII text a clause can only start where its first token
-    occurs as a substring, so the scan starts shortly before the earliest such place, and a
-    text that contains none of them is not tokenized at all.
+    Tokenizes in growing pieces, each character once but for the last token of a piece, and
+    stops as soon as the first match and its window are known. In ASCII text a clause can only
+    start where its first token occurs as a substring, so the scan starts shortly before the
+    earliest such place, and a text that contains none of them is not tokenized at all.
     """
     n = len(text)
     longest = max(len(c) for c in clause_list)
@@ -170,8 +171,11 @@ def _scan(text: str, clause_list: Sequence[Clause], width: int) -> _Found | None
         b = min(n, a + step)
         t, s, e = spans(text, a, b)
         next_a = b
-        if b < n and t and e[-1] == b:
-            next_a = s[-1]  # the last word may go on past the cut: take it next time
+        if b < n and t:
+            # The last token may go on past the cut, its last characters may join the next
+            # ones under NFKC, and what follows decides whether an empty position comes after
+            # it (punctuation between CJK tokens): take it again with the next piece.
+            next_a = s[-1]
             del t[-1], s[-1], e[-1]
         toks += t
         starts += s
@@ -180,9 +184,13 @@ def _scan(text: str, clause_list: Sequence[Clause], width: int) -> _Found | None
         if b == n:
             return None if first is None else (toks, starts, ends, first, first_len)
         # A match starting this late may continue past the cut, and one further on may not
-        # be the first; the window also needs the tokens after the match.
-        if first is not None and first + longest <= len(toks) and starts[first] + width < next_a:
-            return toks, starts, ends, first, first_len
+        # be the first; the window also needs the tokens after the match, and whole any later
+        # match that starts inside it (one cut by the window's end is left out, so it must be
+        # seen): the tokens reach a width past the match and a clause's length beyond that.
+        if first is not None and starts[first] + width < next_a:
+            inside = bisect_left(starts, starts[first] + width)
+            if inside + longest - 1 <= len(toks):
+                return toks, starts, ends, first, first_len
         a = next_a
         step *= 2
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import re
 import time
+import unicodedata
 
 import pytest
 from hypothesis import given, settings
@@ -62,6 +63,58 @@ CASES: list[tuple[str, str, str, str]] = [
         "first line\nsecond\terror",
         "error",
         "first line second [error]",
+    ),
+    (
+        "a phrase does not match across punctuation",
+        "请检查数据、库存和订单，数据库正常",
+        "数据库",
+        "请检查数据、库存和订单，[数据库]正常",
+    ),
+    (
+        "a query with the punctuation finds it",
+        "请检查数据、库存和订单",
+        "数据、库",
+        "请检查[数据、库]存和订单",
+    ),
+    (
+        "halfwidth text, fullwidth query",
+        "ﾃﾞｰﾀﾍﾞｰｽを移行、データベースも",
+        "データベース",
+        "[ﾃﾞｰﾀﾍﾞｰｽ]を移行、[データベース]も",
+    ),
+    ("fullwidth text, halfwidth query", "新しいデータベース", "ﾃﾞｰﾀﾍﾞｰｽ", "新しい[データベース]"),
+    (
+        "decomposed hangul text, composed query",
+        unicodedata.normalize("NFD", "데이터베이스 오류가 발생"),
+        "오류",
+        unicodedata.normalize("NFD", "데이터베이스 [오류]가 발생"),
+    ),
+    ("composed hangul text, decomposed query", "한국어 문서", unicodedata.normalize("NFD", "한국어"), "[한국어] 문서"),
+    (
+        "thai word inside a sentence",
+        "ฉันต้องย้ายฐานข้อมูลไปยังเซิร์ฟเวอร์ใหม่",
+        "เซิร์ฟเวอร์",
+        "ฉันต้องย้ายฐานข้อมูลไปยัง[เซิร์ฟเวอร์]ใหม่",
+    ),
+    ("thai vowel mark", "สีแดง ส", "ส", "สีแดง [ส]"),
+    ("thai sara am", "ฉันดื่มน้ำเย็น", "น้ำ", "ฉันดื่ม[น้ำ]เย็น"),
+    (
+        "lao word inside a sentence",
+        "ຂ້ອຍຕ້ອງຍ້າຍຖານຂໍ້ມູນໄປຫາເຊີບເວີໃໝ່",
+        "ເຊີບເວີ",
+        "ຂ້ອຍຕ້ອງຍ້າຍຖານຂໍ້ມູນໄປຫາ[ເຊີບເວີ]ໃໝ່",
+    ),
+    (
+        "khmer word inside a sentence",
+        "ខ្ញុំត្រូវផ្លាស់ទីមូលដ្ឋានទិន្នន័យទៅម៉ាស៊ីនមេថ្មី",
+        "ទិន្នន័យ",
+        "ខ្ញុំត្រូវផ្លាស់ទីមូលដ្ឋាន[ទិន្នន័យ]ទៅម៉ាស៊ីនមេថ្មី",
+    ),
+    (
+        "myanmar word ending in asat inside a sentence",
+        "ဒေတာဘေ့စ်ကို ဆာဗာအသစ်သို့ ပြောင်းရန်",
+        "အသစ်",
+        "ဒေတာဘေ့စ်ကို ဆာဗာ[အသစ်]သို့ ပြောင်းရန်",
     ),
     ("no match in this text", "nothing relevant here", "elsewhere", "nothing relevant here"),
     ("no clauses", "plain text", "!!!", "plain text"),
@@ -210,3 +263,84 @@ def test_ascii_fast_path_equals_the_token_path(words, query, width):
     if not text or not found:
         return
     assert _snippet_module._ascii_snippet(text, found, width) == _snippet_module._token_snippet(text, found, width)
+
+
+# --- every script, and the scan cut into pieces -----------------------------------------------
+
+SCRIPT_WORDS = st.sampled_from(
+    [
+        "数据库",
+        "数据",
+        "库",
+        "データベース",
+        "ﾃﾞｰﾀﾍﾞｰｽ",
+        "데이터",
+        unicodedata.normalize("NFD", "데이터"),
+        "เซิร์ฟเวอร์",
+        "สี",
+        "ส",
+        "น้ำ",
+        "ເຊີບເວີ",
+        "ទិន្នន័យ",
+        "អសចថ",
+        "အသစ်",
+        "ဗုဒ္ဓ",
+        "error",
+        "Café",
+        "🚀",
+    ]
+)
+SCRIPT_SEPS = st.sampled_from(["", "", " ", "、", "。", "，", "\n", "・", "…", "a", "１"])
+SCRIPT_TEXTS = st.lists(st.tuples(SCRIPT_WORDS, SCRIPT_SEPS), max_size=80).map(
+    lambda ps: "".join(w + s for w, s in ps)
+)
+SCRIPT_QUERIES = st.lists(st.one_of(SCRIPT_WORDS, st.just("数据、库")), min_size=1, max_size=3)
+
+
+@settings(max_examples=300, deadline=None)
+@given(SCRIPT_TEXTS, SCRIPT_QUERIES, st.sampled_from([20, 60, 200]))
+def test_every_script_is_bracketed_within_the_bound(text: str, words: list[str], width: int) -> None:
+    cl = clauses(" ".join(words))
+    s = snippet(text, cl, width)
+    assert visible(s) <= width
+    if any(_occurs(tokens(text), c) for c in cl):
+        assert bracketed(s), "a matching text shows its first match"
+    for inside in bracketed(s):
+        if ELLIPSIS not in s:
+            assert any(_occurs(tokens(inside), c) for c in cl), inside
+    plain = s.replace("[", "").replace("]", "").strip(ELLIPSIS)
+    assert plain.replace(" ", "") in re.sub(r"\s", "", text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(SCRIPT_TEXTS, SCRIPT_QUERIES, st.sampled_from([20, 60, 200]))
+def test_a_scan_in_small_pieces_gives_the_same_snippet(
+    text: str, words: list[str], width: int
+) -> None:
+    """Each cut between pieces may fall inside a word, a cluster, a stretch NFKC joins, or the
+    punctuation between two CJK characters; the snippet is the one from a single piece."""
+    cl = clauses(" ".join(words))
+    if not cl:
+        return
+    saved = snippet_module._FIRST_SCAN_WIDTHS, snippet_module._FIRST_SCAN_EXTRA
+    try:
+        snippet_module._FIRST_SCAN_WIDTHS, snippet_module._FIRST_SCAN_EXTRA = 0, 10**9
+        whole = snippet_module._token_snippet(text, cl, width)
+        for first_piece in range(1, 13):  # pieces of n, 2n, 4n… characters: cuts everywhere
+            snippet_module._FIRST_SCAN_EXTRA = first_piece
+            assert snippet_module._token_snippet(text, cl, width) == whole, first_piece
+    finally:
+        snippet_module._FIRST_SCAN_WIDTHS, snippet_module._FIRST_SCAN_EXTRA = saved
+
+
+def test_long_halfwidth_and_decomposed_texts_keep_the_bound() -> None:
+    for text, query in [
+        ("ﾃｽﾄﾃﾞｰﾀ" * 300 + "ﾃﾞｰﾀﾍﾞｰｽ" + "ﾃｽﾄ" * 300, "データベース"),
+        (unicodedata.normalize("NFD", "한국어 문서 " * 200 + "데이터베이스 " + "문서 " * 200), "데이터베이스"),
+        ("ฉันต้องย้าย" * 100 + "เซิร์ฟเวอร์" + "ใหม่" * 200, "เซิร์ฟเวอร์"),
+    ]:
+        s = snippet(text, clauses(query))
+        assert visible(s) <= 200 and s.startswith(ELLIPSIS) and s.endswith(ELLIPSIS)
+        [inside] = bracketed(s)
+        assert tokens(inside) == tokens(query)
+        assert inside in text  # the original characters, not their normalised form
