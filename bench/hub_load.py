@@ -115,7 +115,7 @@ def _serve(home: Path, fast: bool) -> None:
     from origin_api.hub import create_app
     from origin_api.hub.server import uvicorn_config
     from origin_api.service import Caller, call
-    from origin_store import Settings
+    from origin_api.settings import Settings
     from origin_store import tokens as store_tokens
 
     empty = home / "bench-no-logs"

@@ -11,27 +11,31 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from origin_store import Ingester, Settings, Store
+from origin_store import Ingester, Store
+from origin_store import Settings as StoreSettings
 from origin_store.sources.registry import SOURCES
+
+from .settings import Settings
 
 if TYPE_CHECKING:
     from origin_search import SearchIndex
 
 
 class Origin:
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-        self.home: Path = settings.home
+    def __init__(self, settings: StoreSettings) -> None:
+        """Given only the store's settings, the front doors' are read from the same environment."""
+        self.settings: Settings = Settings.of(settings)
+        self.home: Path = self.settings.home
         self.home.mkdir(parents=True, exist_ok=True)
-        self.store = Store.open(settings.home, map_size=settings.map_size)
-        self.ingester = Ingester(self.store, settings, SOURCES)
+        self.store = Store.open(self.home, map_size=self.settings.map_size)
+        self.ingester = Ingester(self.store, self.settings, SOURCES)
         self._index: SearchIndex | None = None
         self._index_lock = threading.Lock()
         self._ingest_lock = threading.Lock()
         self.last_ingest = 0.0
 
     @classmethod
-    def open(cls, settings: Settings | None = None) -> Origin:
+    def open(cls, settings: StoreSettings | None = None) -> Origin:
         return cls(settings or Settings.from_env())
 
     def close(self) -> None:

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import typer
 
-from origin_store import Settings
 from origin_store import tokens as store_tokens
 
 from ..app import Origin
+from ..settings import Settings
 from .output import console, edge, err_console, print_json
 
 HUB_HELP = """Serve Origin's tools over MCP Streamable HTTP (POST /mcp), for cloud agents and other

@@ -21,7 +21,6 @@ from litestar import Litestar, asgi, get
 from litestar.types import Receive, Scope, Send
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
-from origin_store import Settings
 from origin_store import tokens as store_tokens
 
 from ..app import Origin
@@ -29,6 +28,7 @@ from ..errors import OriginError
 from ..freshness import Freshness
 from ..mcp.sdk import build_server
 from ..service import Caller
+from ..settings import Settings
 from ..tools import BY_NAME
 from .auth import SCOPE_KEY, Grant, RateLimiter, parse_rate
 from .edge import HubApp

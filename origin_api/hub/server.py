@@ -17,9 +17,8 @@ from dataclasses import dataclass
 import uvicorn
 from litestar import Litestar
 
-from origin_store import Settings
-
 from ..app import Origin
+from ..settings import Settings
 from .app import create_app
 
 

@@ -1,0 +1,73 @@
+"""The settings of Origin's front doors, added to the store's: this device's name, how often
+logs are read again, and the hub's address and limits.
+
+`TABLE` is the one table of every environment setting Origin reads, the store's first; the docs
+list each of them (a test holds the two together).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from origin_store import settings as store_settings
+from origin_store.settings import Setting, read
+
+OWN: tuple[Setting, ...] = (
+    Setting("ORIGIN_DEVICE", "", "This device's name in entry authors; the host name when empty."),
+    Setting("ORIGIN_WATCH_INTERVAL_MS", "60000", "How often `origin mcp` and the hub look for changed logs; 0 turns it off."),
+    Setting("ORIGIN_SEARCH_INGEST_INTERVAL_MS", "10000", "Least time between the ingests that search and timeline start."),
+    Setting("ORIGIN_HUB_HOST", "127.0.0.1", "The address `origin hub` binds; loopback unless told otherwise."),
+    Setting("ORIGIN_HUB_PORT", "8765", "The port `origin hub` listens on."),
+    Setting("ORIGIN_HUB_ALLOWED_HOSTS", "", "More Host names the hub answers to, comma-separated (loopback always; * for any)."),
+    Setting("ORIGIN_HUB_MAX_BODY", "1048576", "The largest request body the hub reads, in bytes; larger gets 413."),
+    Setting("ORIGIN_HUB_REQUEST_TIMEOUT_MS", "30000", "How long one hub request may take before it is cut off."),
+    Setting("ORIGIN_HUB_RATE_LIMIT", "", "Tool calls per token, as N/s, N/min or N/h (N alone: per minute); empty is off."),
+)
+TABLE: tuple[Setting, ...] = (*store_settings.TABLE, *OWN)
+
+
+@dataclass(frozen=True, slots=True)
+class Settings(store_settings.Settings):
+    device: str
+    watch_interval_ms: int
+    search_ingest_interval_ms: int
+    hub_host: str
+    hub_port: int
+    hub_allowed_hosts: tuple[str, ...]
+    hub_max_body: int
+    hub_request_timeout_ms: int
+    hub_rate_limit: str
+
+    @staticmethod
+    def fields(environ: dict[str, str]) -> dict[str, Any]:
+        values = read(OWN, environ)
+        return {
+            **store_settings.Settings.fields(environ),
+            "device": values["ORIGIN_DEVICE"] or _host_name().split(".")[0] or "device",
+            "watch_interval_ms": int(values["ORIGIN_WATCH_INTERVAL_MS"]),
+            "search_ingest_interval_ms": int(values["ORIGIN_SEARCH_INGEST_INTERVAL_MS"]),
+            "hub_host": values["ORIGIN_HUB_HOST"],
+            "hub_port": int(values["ORIGIN_HUB_PORT"]),
+            "hub_allowed_hosts": tuple(h.strip() for h in values["ORIGIN_HUB_ALLOWED_HOSTS"].split(",") if h.strip()),
+            "hub_max_body": int(values["ORIGIN_HUB_MAX_BODY"]),
+            "hub_request_timeout_ms": int(values["ORIGIN_HUB_REQUEST_TIMEOUT_MS"]),
+            "hub_rate_limit": values["ORIGIN_HUB_RATE_LIMIT"].strip(),
+        }
+
+    @classmethod
+    def of(cls, settings: store_settings.Settings) -> Settings:
+        """These settings for a store's: read from the same environment, unless they already are."""
+        return settings if isinstance(settings, cls) else cls.from_env(settings.environ)
+
+
+def _host_name() -> str:
+    """The host name, as socket.gethostname() gives it, without importing socket (a few ms
+    of every process start, and a fresh `origin mcp` answers within a budget)."""
+    try:
+        return os.uname().nodename
+    except AttributeError:  # Windows has no uname
+        import socket
+
+        return socket.gethostname()
