@@ -1,4 +1,4 @@
-"""The seven tools of the contract (plus `ingest`), declared once for every front door.
+"""The seven tools of the contract, declared once for every front door.
 
 Each tool has a description, its parameters (which give the JSON Schema and validate calls) and
 annotations. The stdio server and the hub both list and call tools from this table only.
@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from origin_store.model import ENTRY_KINDS
+from origin_store.sources.registry import SOURCES
+
 from .params import Param, input_schema
 
 TIME = "A time: 30m, 24h, 7d or 2w back from now, a date such as 2026-10-20, or ISO 8601."
-SOURCES = ("claude-code", "codex", "cursor", "zcode", "grok")
-ENTRY_KINDS = ("memory", "knowledge", "cognition")
 
 INSTRUCTIONS = """\
 Origin is this user's archive of coding-agent sessions (Claude Code, Codex and others) and a memory \
@@ -82,7 +83,7 @@ TOOLS: tuple[ToolSpec, ...] = (
             Param("kind", "string", "Entries of this kind only.", enum=ENTRY_KINDS),
             Param("since", "time", "Entries written and events that happened since then. " + TIME, min_length=1, max_length=100),
             Param("until", "time", "Entries written and events that happened before then. " + TIME, min_length=1, max_length=100),
-            Param("source", "string", "Events of this source only.", enum=SOURCES),
+            Param("source", "string", "Events of this source only.", enum=tuple(SOURCES)),
             Param("project", "string", "Entries and events of this project only.", min_length=1, max_length=500),
             Param("include_tools", "boolean", "Also search tool calls and tool results, not only messages.", default=False),
             Param("limit", "integer", "At most this many entries, and this many events.", default=20, minimum=1, maximum=100),
@@ -96,7 +97,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         (
             Param("since", "time", "Sessions active since then (default 7d). " + TIME, default="7d", min_length=1, max_length=100),
             Param("until", "time", "Sessions started before then. " + TIME, min_length=1, max_length=100),
-            Param("source", "string", "Sessions of this source only; with session, the source of that session.", enum=SOURCES),
+            Param("source", "string", "Sessions of this source only; with session, the source of that session.", enum=tuple(SOURCES)),
             Param("project", "string", "Sessions of this project only.", min_length=1, max_length=500),
             Param("session", "string", "A session id: list its events instead.", min_length=1, max_length=500),
             Param("include_tools", "boolean", "With session: also list tool calls and results, injected context and system events.", default=False),

@@ -10,12 +10,11 @@ from dataclasses import dataclass, field
 
 from .textclip import Label, with_label
 
-SOURCES: tuple[str, ...] = ("claude-code", "codex", "cursor", "zcode", "grok")
+# The agents a record may come from are the parsers' names (`sources.registry.SOURCES`).
 ROLES: tuple[str, ...] = ("user", "assistant", "system")
 EVENT_KINDS: tuple[str, ...] = ("message", "tool_use", "tool_result", "meta", "system", "memory")
+#: What an entry is: the one list the tools' `kind` arguments offer.
 ENTRY_KINDS: tuple[str, ...] = ("memory", "knowledge", "cognition")
-#: Kinds that `search` and `timeline` leave out unless `include_tools` is true.
-TOOL_KINDS: frozenset[str] = frozenset({"tool_use", "tool_result"})
 
 
 @dataclass(slots=True)
