@@ -14,6 +14,7 @@ from typing import Any
 from origin_search import QueryError, catchup, clauses, matches, snippet
 from origin_store import entries as store_entries
 from origin_store.errors import NotFound
+from origin_store.model import SOURCES
 from origin_store.reader import (
     get_event,
     get_session,
@@ -22,7 +23,6 @@ from origin_store.reader import (
     read_mirror_text,
     session_event_ids,
 )
-from origin_store.sources.registry import SOURCES
 from origin_store.textclip import cut_counted, shown, with_label
 
 from .app import Origin
@@ -417,7 +417,7 @@ def _resolve_sources(origin: Origin, cited: list[dict]) -> list[dict]:
     return list(unique.values())
 
 
-def _quoted(quote: str, event: dict) -> bool:
+def _quoted(quote: str, event: dict[str, Any]) -> bool:
     """Whether an event cited by id holds the quote: in the log's words, or in the event's
     text as `get` shows it, label included (an agent may quote what it was shown)."""
     wanted = _norm(quote)

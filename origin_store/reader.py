@@ -7,6 +7,7 @@ import os
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import lmdb
 
@@ -85,7 +86,7 @@ def read_mirror_text(store: Store, home: Path, mirror_id: int, line: int, keep: 
     return None
 
 
-def _locate(store: Store, mirror_id: int, line: int) -> tuple[dict, mirrors.Frame | None] | None:
+def _locate(store: Store, mirror_id: int, line: int) -> tuple[dict[str, Any], mirrors.Frame | None] | None:
     """The mirror's committed state and the frame holding the line (None: not sealed)."""
     with store.read() as txn:
         info = mirror_info(store, txn, mirror_id)

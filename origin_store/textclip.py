@@ -11,12 +11,13 @@ put back in place when the event is shown.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 #: Event text is kept up to this many characters: what `get`, the longest cut, returns.
 STORED_CHARS = 20_000
 
 #: Origin's words in an event's text: (offset in the log's words, words) pairs in text order.
-Label = Sequence[Sequence]
+Label = Sequence[tuple[int, str]]
 
 
 def cut_note(count: int) -> str:
@@ -58,11 +59,11 @@ def with_label(text: str, label: Label | None) -> str:
     return "".join(parts)
 
 
-def shown(event: Mapping, limit: int) -> str:
+def shown(event: Mapping[str, Any], limit: int) -> str:
     """An event record's text as the tools show it: labelled, cut to `limit` characters
     (at most STORED_CHARS), the cut counted on the original text with its label."""
-    text = event["text"]
-    total = event.get("text_chars") or len(text)
+    text: str = event["text"]
+    total: int = event.get("text_chars") or len(text)
     label = event.get("label")
     if label:
         text = with_label(text, label)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import zstandard
 
@@ -107,7 +108,7 @@ def verify(store: Store, home: Path, *, max_problems: int = 100) -> Report:
     return report
 
 
-def _text_problem(event: dict) -> str | None:
+def _text_problem(event: dict[str, Any]) -> str | None:
     """What is wrong with an event's kept text and label, if anything."""
     text = event.get("text")
     if not isinstance(text, str):

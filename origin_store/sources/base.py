@@ -173,8 +173,9 @@ def build_events(
     several = len(items) > 1
     branch, version = nonempty_str(state.get("branch")), nonempty_str(state.get("version"))
     out = []
+    label: Label | None
     for index, role, kind, text in items:
-        if type(text) is str:
+        if isinstance(text, str):
             words, label = scrub_data_urls(text), None
         else:
             words, label = text  # built by Words or labelled, which scrub the log's words

@@ -170,7 +170,7 @@ def _user_events(
     is_summary = obj.get("isCompactSummary") is True
     events: list[_Event] = []
     for index, _, kind, text in blocks:
-        if kind != "message":
+        if kind != "message" or not isinstance(text, str):  # messages are the log's words alone
             events.append((index, "system" if kind == "tool_result" else "assistant", kind, text))
             continue
         if is_summary:
@@ -190,7 +190,7 @@ def _user_events(
         and not is_summary
         and not has_tool_result
     ):
-        prompt = next((text for _, role, kind, text in events if role == "user"), None)
+        prompt = next((text for _, role, _, text in events if role == "user" and isinstance(text, str)), None)
         if prompt is not None and prompt.strip():
             out.append(
                 SessionFact(
