@@ -5,15 +5,13 @@ registered sources, read events and sessions back with `reader`.
 """
 
 from .db import Store
-from .errors import Forgotten, IntegrityError, NotFound, SchemaMismatch, StoreError
+from .errors import NotFound, SchemaMismatch, StoreError
 from .ingest import Ingester, IngestReport, LogFile, discover
 from .settings import Settings
 
 __all__ = [
-    "Forgotten",
     "IngestReport",
     "Ingester",
-    "IntegrityError",
     "LogFile",
     "NotFound",
     "SchemaMismatch",

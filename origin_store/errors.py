@@ -11,11 +11,3 @@ class SchemaMismatch(StoreError):
 
 class NotFound(StoreError):
     """An id that names nothing in the store."""
-
-
-class Forgotten(StoreError):
-    """An id that names something hidden by a forget."""
-
-
-class IntegrityError(StoreError):
-    """`verify()` found the store and its mirrors disagreeing."""
