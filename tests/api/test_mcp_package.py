@@ -1,0 +1,63 @@
+"""`origin_api.mcp`: both stdio servers and the hub's name and version, which comes from the
+installed package's metadata; only typer parses `origin mcp`'s options."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+import pytest
+from helpers import fixture_env
+
+from origin_api.mcp import results
+from origin_api.mcp.sdk import build_server
+from origin_api.mcp.stdio import StdioServer
+
+ORIGIN = str(Path(sys.executable).with_name("origin"))
+
+
+@pytest.fixture
+def fresh_version():
+    results.version.cache_clear()
+    yield
+    results.version.cache_clear()
+
+
+def test_the_version_is_the_installed_packages(fresh_version):
+    assert results.version() == importlib.metadata.version("origin-archive")
+    assert results.server_info() == {"name": "origin", "title": "Origin", "version": results.version()}
+
+
+def test_a_checkout_never_installed_has_a_version_too(fresh_version, monkeypatch):
+    def missing(name: str) -> str:
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", missing)
+    assert results.version() == results.UNKNOWN_VERSION == "0+unknown"
+
+
+def test_the_lean_and_sdk_servers_introduce_themselves_alike(origin):
+    request = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+               "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+    out = io.BytesIO()
+    StdioServer(origin, io.BytesIO(orjson.dumps(request) + b"\n"), out).serve()
+    [reply] = [orjson.loads(line) for line in out.getvalue().splitlines()]
+    assert reply["result"]["serverInfo"] == results.server_info()
+    assert reply["result"]["protocolVersion"] == "2025-06-18"
+    server = build_server(origin, lambda ctx: (None, frozenset(), None))
+    options = server.create_initialization_options()
+    assert (options.server_name, options.server_version) == ("origin", results.version())
+
+
+@pytest.mark.e2e
+def test_origin_mcp_options_are_typers(tmp_path: Path):
+    env = {**os.environ, **fixture_env(tmp_path)}
+    done = subprocess.run([ORIGIN, "mcp", "--no-such-option"], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "No such option" in done.stderr
+    helped = subprocess.run([ORIGIN, "mcp", "--help"], env=env, capture_output=True, text=True, timeout=60)
+    assert helped.returncode == 0 and "--sdk" in helped.stdout
