@@ -14,7 +14,6 @@ from typing import Any
 from origin_search import QueryError, catchup, clauses, matches, snippet
 from origin_store import entries as store_entries
 from origin_store.errors import NotFound
-from origin_store.model import SOURCES
 from origin_store.reader import (
     get_event,
     get_session,
@@ -23,6 +22,7 @@ from origin_store.reader import (
     read_mirror_text,
     session_event_ids,
 )
+from origin_store.sources.registry import SOURCES
 from origin_store.textclip import cut_counted, shown, with_label
 
 from .app import Origin
