@@ -29,7 +29,7 @@ class Param:
     #: error. Only where the contract documents the absent case as what a blank asks for.
     blank_is_absent: bool = False
 
-    def schema(self) -> dict:
+    def schema(self) -> dict[str, Any]:
         if self.type == "sources":
             return {
                 "type": "array",
@@ -65,7 +65,7 @@ _JSON_TYPES = {"time": "string"}
 _TIME_HINT = "30m, 24h, 7d or 2w (back from now), a date such as 2026-10-20, or ISO 8601"
 
 
-def input_schema(params: tuple[Param, ...]) -> dict:
+def input_schema(params: tuple[Param, ...]) -> dict[str, Any]:
     return {
         "type": "object",
         "properties": {p.name: p.schema() for p in params},

@@ -7,6 +7,7 @@ annotations. The stdio server and the hub both list and call tools from this tab
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from origin_store.model import ENTRY_KINDS
 from origin_store.sources.registry import SOURCES
@@ -43,12 +44,12 @@ class ToolSpec:
     params: tuple[Param, ...]
     read_only: bool
     destructive: bool = False
-    meta: dict = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)
 
-    def input_schema(self) -> dict:
+    def input_schema(self) -> dict[str, Any]:
         return input_schema(self.params)
 
-    def annotations(self) -> dict:
+    def annotations(self) -> dict[str, Any]:
         return {
             "title": self.title,
             "readOnlyHint": self.read_only,
@@ -57,7 +58,7 @@ class ToolSpec:
             "openWorldHint": False,
         }
 
-    def as_mcp(self) -> dict:
+    def as_mcp(self) -> dict[str, Any]:
         tool = {
             "name": self.name,
             "title": self.title,

@@ -12,7 +12,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +41,7 @@ class Settings:
     environ: Mapping[str, str]
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Self:
         return cls(**cls.fields(dict(os.environ if environ is None else environ)))
 
     @staticmethod

@@ -45,7 +45,7 @@ def server_info() -> dict[str, str]:
     return {"name": NAME, "title": TITLE, "version": version()}
 
 
-def tool_result(payload: Any, *, error: OriginError | None = None, request_id: str | None = None) -> dict:
+def tool_result(payload: Any, *, error: OriginError | None = None, request_id: str | None = None) -> dict[str, Any]:
     """One JSON text item; errors carry the readable message (and the hub's structured data)."""
     if error is None:
         return {"content": [{"type": "text", "text": orjson.dumps(payload).decode()}], "isError": False}
@@ -59,7 +59,7 @@ def tool_result(payload: Any, *, error: OriginError | None = None, request_id: s
 def run_tool(
     origin: Origin, name: str, arguments: Any, caller: Caller, allowed: frozenset[str] | None = None,
     request_id: str | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """Call a tool and shape its MCP result; every failure becomes a tool error, never a crash.
     With a request id (the hub), errors carry it and their category as structured data."""
     if allowed is not None and name not in allowed:

@@ -94,7 +94,7 @@ class StdioServer:
             return
         self._send({"jsonrpc": "2.0", "id": request_id, "result": result})
 
-    def _answer(self, method: str, params: Any) -> dict:
+    def _answer(self, method: str, params: Any) -> dict[str, Any]:
         if method == "initialize":
             params = params if isinstance(params, dict) else {}
             client = params.get("clientInfo")
@@ -126,7 +126,7 @@ class StdioServer:
         except Exception:  # noqa: BLE001 - never let a worker die silently
             traceback.print_exc(file=sys.stderr)
 
-    def _send(self, message: dict) -> None:
+    def _send(self, message: dict[str, Any]) -> None:
         data = orjson.dumps(message) + b"\n"
         with self._write_lock:
             self.writer.write(data)
