@@ -250,7 +250,8 @@ def test_text_lengths_have_a_long_tail(rows: list[tuple]) -> None:
 
 
 def test_events_table_matches_origins_parsers(tiny: Path, rows: list[tuple]) -> None:
-    """The generator's copy of the event-id and text rules agrees with the parsers' own."""
+    """The generator's copy of the event-id and text rules agrees with the parsers' own (its
+    texts are the texts as the tools show them, Origin's labels included)."""
     parsed: dict[str, tuple] = {}
     for name, sub in (("claude-code", "claude"), ("codex", "codex")):
         base = tiny / sub
@@ -265,7 +266,7 @@ def test_events_table_matches_origins_parsers(tiny: Path, rows: list[tuple]) -> 
                             record.id,
                             (
                                 record.id,
-                                record.text,
+                                record.rendered,
                                 record.source,
                                 record.session,
                                 record.kind,
