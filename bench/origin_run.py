@@ -53,7 +53,7 @@ def build(corpus_dir: Path, home: Path, workers: int | None = None) -> dict:
 
 def _child_ingest(workers: int) -> dict:
     from origin_store import Ingester, Settings, Store
-    from origin_store.sources.registry import SOURCES
+    from origin_store.parsers.registry import SOURCES
 
     settings = Settings.from_env()
     store = Store.open(settings.home, map_size=settings.map_size)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from origin_store import Ingester, Store
 from origin_store import Settings as StoreSettings
-from origin_store.sources.registry import SOURCES
+from origin_store.parsers.registry import SOURCES
 
 from .settings import Settings
 

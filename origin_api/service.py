@@ -22,7 +22,7 @@ from origin_store.reader import (
     read_mirror_text,
     session_event_ids,
 )
-from origin_store.sources.registry import SOURCES
+from origin_store.parsers.registry import SOURCES
 from origin_store.textclip import cut_counted, shown, with_label
 
 from .app import Origin

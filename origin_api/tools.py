@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from origin_store.model import ENTRY_KINDS
-from origin_store.sources.registry import SOURCES
+from origin_store.parsers.registry import SOURCES
 
 from .params import Param, input_schema
 

@@ -32,7 +32,7 @@ from .globwalk import match_many
 from .model import EventRecord, ParseProblem, SessionFact
 from .project import project_of
 from .settings import Settings
-from .sources.base import FileKind, Source
+from .parsers.base import FileKind, Source
 from .textclip import STORED_CHARS
 
 #: A line longer than this is mirrored (streamed) but not parsed, so memory stays bounded.

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from .textclip import Label, with_label
 
-# The agents a record may come from are the parsers' names (`sources.registry.SOURCES`).
+# The agents a record may come from are the parsers' names (`parsers.registry.SOURCES`).
 ROLES: tuple[str, ...] = ("user", "assistant", "system")
 EVENT_KINDS: tuple[str, ...] = ("message", "tool_use", "tool_result", "meta", "system", "memory")
 #: What an entry is: the one list the tools' `kind` arguments offer.

@@ -10,7 +10,7 @@ import typer
 from origin_store import Settings, discover
 from origin_store.ingest import IngestReport, total_pending_bytes
 from origin_store.reader import status as store_status
-from origin_store.sources.registry import SOURCES
+from origin_store.parsers.registry import SOURCES
 
 from ..app import Origin
 from .output import console, edge, human_bytes, print_json, run_with_progress

@@ -8,7 +8,7 @@ import pytest
 from origin_api.errors import CATEGORIES, OriginError
 from origin_api.tools import TOOLS
 from origin_store.model import ENTRY_KINDS
-from origin_store.sources.registry import SOURCES
+from origin_store.parsers.registry import SOURCES
 
 
 def _enums(name: str) -> list[tuple[str, ...]]:

@@ -13,7 +13,7 @@ import pytest
 
 from bench import corpus, fts5, queries, stats
 from origin_store.model import EventRecord
-from origin_store.sources.registry import SOURCES
+from origin_store.parsers.registry import SOURCES
 
 EVENTS = 2000
 UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"

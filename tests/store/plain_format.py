@@ -12,7 +12,7 @@ from pathlib import Path
 import orjson
 
 from origin_store.model import EventRecord, ParseProblem
-from origin_store.sources.base import FileKind, Source
+from origin_store.parsers.base import FileKind, Source
 
 
 def parse_plain(line: bytes, lineno: int, state: dict) -> list:

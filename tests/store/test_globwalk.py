@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from origin_store.globwalk import match_many
-from origin_store.sources.registry import SOURCES
+from origin_store.parsers.registry import SOURCES
 
 AGENT_PATTERNS = [pattern for source in SOURCES.values() for kind in source.files for pattern in kind.patterns]
 OTHER_PATTERNS = ["**/*.jsonl", "*/x*", "a?/[ab]*.jsonl", "**/sub/**/*", ".h*/*", "sessions/**/**/r*"]

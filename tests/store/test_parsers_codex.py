@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from parse_support import all_text, events, fixture_root, merged
 
 from origin_store.model import EVENT_KINDS, ROLES, EventRecord, ParseProblem, Record, SessionFact
-from origin_store.sources import codex
-from origin_store.sources.registry import SOURCES, get
+from origin_store.parsers import codex
+from origin_store.parsers.registry import SOURCES, get
 
 ROOT = fixture_root("codex")
 CI = "019a0b1c-2d3e-7f40-8a51-6b7c8d9e0f12"

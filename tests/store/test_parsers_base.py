@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from origin_store.model import ParseProblem
-from origin_store.sources.base import load_object, parse_time
+from origin_store.parsers.base import load_object, parse_time
 
 
 @pytest.mark.parametrize(

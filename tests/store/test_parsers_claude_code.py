@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from parse_support import all_text, events, fixture_root, merged
 
 from origin_store.model import EVENT_KINDS, ROLES, EventRecord, ParseProblem, Record, SessionFact
-from origin_store.sources import claude_code
-from origin_store.sources.registry import SOURCES, get
+from origin_store.parsers import claude_code
+from origin_store.parsers.registry import SOURCES, get
 
 ROOT = fixture_root("claude-code")
 PROJECT = "projects/-home-dev-demo-app"
