@@ -236,3 +236,20 @@ def iter_mirror(store: Store, home: Path, mirror_id: int) -> Iterator[bytes]:
     if zlib.crc32(tail) != state["crc"]:
         raise OSError(f"mirror tail {tail_path} does not match the store")
     yield from tail.split(b"\n")[:-1]
+
+
+def event_ids_at(store: Store, seqs: list[int]) -> list[str | None]:
+    """The ids of the events announced at the feed sequences `seqs`, in one read transaction.
+
+    The feed announces each event once and is never rewritten, so the item at an event's
+    sequence names it. Anything else (0, an unknown sequence, another kind of item) gives None.
+    """
+    out: list[str | None] = []
+    feed = store.dbs["feed"]
+    with store.read() as txn:
+        get = txn.get
+        for seq in seqs:
+            raw = get(u64(seq), db=feed) if seq > 0 else None
+            item = loads(raw) if raw is not None else None
+            out.append(item["id"] if item is not None and item.get("t") == "event" else None)
+    return out
