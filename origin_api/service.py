@@ -542,16 +542,6 @@ def forget(origin: Origin, *, caller: Caller, id: str, reason: str) -> dict:  # 
     return result
 
 
-def restore(origin: Origin, tombstone: str) -> dict:
-    store = origin.store
-    try:
-        result = store.write(lambda txn: store_entries.restore(store, txn, tombstone), durable=True)
-    except NotFound:
-        raise not_found(f"Unknown tombstone {tombstone}.") from None
-    catchup.catch_up(store, origin.index)
-    return result
-
-
 def _now() -> int:
     return int(time.time() * 1000)
 

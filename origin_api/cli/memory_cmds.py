@@ -6,9 +6,9 @@ import re
 
 import typer
 
+from .. import admin
 from ..app import Origin
 from ..service import Caller, call
-from ..service import restore as restore_tombstone
 from .output import console, edge, print_json
 
 
@@ -120,7 +120,7 @@ def forget(
 def restore(tombstone: str = typer.Argument(..., help="The tmb_… id a forget returned.")) -> None:
     """Undo a forget: what it hid becomes visible and citable again."""
     with edge(), Origin.open() as origin:
-        print_json(restore_tombstone(origin, tombstone))
+        print_json(admin.restore(origin, tombstone))
 
 
 def reindex() -> None:

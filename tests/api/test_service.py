@@ -182,7 +182,7 @@ def test_forget_and_restore(tool, origin):
         f"Event {event_id} has been forgotten and cannot be cited.")
     assert error_of(tool, "forget", id="ent_0000000000000", reason="x") == "Unknown entry or event ent_0000000000000."
     assert error_of(tool, "forget", id=event_id, reason="x" * 2001).startswith("reason must have at most 2,000 characters")
-    from origin_api.service import restore
+    from origin_api.admin import restore
 
     back = restore(origin, result["tombstone"])
     assert back["restored_entries"] == [entry["id"]] and back["restored_events"] == 1
@@ -281,7 +281,7 @@ def test_hits_are_named_through_the_feed_exactly_as_by_stored_ids(tool, origin):
     # An event forgotten and restored is indexed again without its sequence: found by stored id.
     event_id = "claude-code:a0000001-0000-4000-8000-000000000001"
     result = tool("forget", id=event_id, reason="user asked")
-    from origin_api.service import restore
+    from origin_api.admin import restore
 
     restore(origin, result["tombstone"])
     entry = tool("remember", kind="memory", text="Token bucket limiter.", confidence=0.8,
