@@ -7,16 +7,17 @@ Like the tools, these take an open `Origin` and raise the layers' errors for the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from origin_store import IngestReport, LogFile, discover
 from origin_store import Settings as StoreSettings
 from origin_store import entries as store_entries
 from origin_store import tokens as store_tokens
 from origin_store.errors import NotFound
-from origin_store.ingest import Progress, total_pending_bytes
+from origin_store.ingest import total_pending_bytes
 from origin_store.parsers.registry import SOURCES
 from origin_store.reader import status as store_status
 from origin_store.tokens import Token
@@ -29,8 +30,12 @@ from .errors import not_found
 if TYPE_CHECKING:
     from origin_search.catchup import CatchUp
 
+#: Told how many bytes were just ingested (a progress bar's step).
+Progress = Callable[[int], None]
+S = TypeVar("S", bound=StoreSettings)
+
 __all__ = [
-    "IngestPlan", "IngestReport", "Token", "VerifyReport", "create_token", "find_logs", "index", "ingest",
+    "IngestPlan", "IngestReport", "Progress", "Token", "VerifyReport", "create_token", "find_logs", "index", "ingest",
     "list_tokens", "plan_ingest", "reindex", "replace_token", "restore", "revoke_token", "sample_settings",
     "samples_written", "status", "verify", "write_samples",
 ]
@@ -63,7 +68,7 @@ def ingest(origin: Origin, progress: Progress | None = None, *, plan: IngestPlan
     return origin.ingester.run(progress, files, workers=None)
 
 
-def sample_settings(settings: StoreSettings) -> tuple[StoreSettings, Path]:
+def sample_settings(settings: S) -> tuple[S, Path]:
     """Settings under which the agents' logs are Origin's generated samples, and where they live."""
     target = settings.home / "samples"
     environ = {**settings.environ, "CLAUDE_CONFIG_DIR": str(target / "claude"), "CODEX_HOME": str(target / "codex")}

@@ -1,18 +1,15 @@
-"""Commands over the archive itself: ingest, status, run."""
+"""Commands over the archive itself: ingest, status, run, verify."""
 
 from __future__ import annotations
 
 import time
-from datetime import datetime
 
 import typer
 
-from origin_store import Settings, discover
-from origin_store.ingest import IngestReport, total_pending_bytes
-from origin_store.reader import status as store_status
-from origin_store.parsers.registry import SOURCES
-
+from .. import admin
 from ..app import Origin
+from ..settings import Settings
+from ..timeargs import render
 from .output import console, edge, human_bytes, print_json, run_with_progress
 
 
@@ -23,13 +20,12 @@ def register(app: typer.Typer) -> None:
     app.command()(verify)
 
 
-def _ingest(origin: Origin) -> IngestReport:
-    files = discover(SOURCES, origin.settings)
-    total = total_pending_bytes(origin.store, files)
-    return run_with_progress("ingesting", total, lambda progress: origin.ingester.run(progress, files, workers=None))
+def _ingest(origin: Origin) -> admin.IngestReport:
+    plan = admin.plan_ingest(origin)
+    return run_with_progress("ingesting", plan.pending_bytes, lambda progress: admin.ingest(origin, progress, plan=plan))
 
 
-def _print_report(report: IngestReport) -> None:
+def _print_report(report: admin.IngestReport) -> None:
     console.print(
         f"[bold]{report.files:,}[/bold] files ({report.files_changed:,} changed), "
         f"[bold]{report.lines:,}[/bold] lines, [bold]{human_bytes(report.bytes)}[/bold], "
@@ -59,7 +55,7 @@ def ingest(json: bool = typer.Option(False, "--json", help="Print the summary as
 def status(json: bool = typer.Option(False, "--json", help="Print the status as JSON.")) -> None:
     """Counts per source and project, store and mirror sizes, the last ingest."""
     with edge(), Origin.open() as origin:
-        info = store_status(origin.store, origin.home)
+        info = admin.status(origin)
         if json:
             print_json(info)
             return
@@ -76,8 +72,7 @@ def status(json: bool = typer.Option(False, "--json", help="Print the status as 
             console.print(f"  [yellow]skipped {count:,} lines[/yellow]: {reason}")
         last = info["last_ingest"]
         if last:
-            when = datetime.fromtimestamp(last["time"] / 1000).astimezone().isoformat(timespec="seconds")
-            console.print(f"  last ingest {when}: {last['events']:,} new events, {last['lines']:,} lines")
+            console.print(f"  last ingest {render(last['time'])}: {last['events']:,} new events, {last['lines']:,} lines")
         else:
             console.print("  no ingest yet: run [bold]origin ingest[/bold]")
 
@@ -88,23 +83,18 @@ def run(
 ) -> None:
     """Origin's main job on this machine: ingest the agents' logs (or samples) and show them."""
     settings = Settings.from_env()
-    found = discover(SOURCES, settings)
+    found = admin.find_logs(settings)
     if samples or not found:
-        from ..samples import write_samples
-
-        target = settings.home / "samples"
-        if not (target / "corpus.json").exists():
+        settings, target = admin.sample_settings(settings)
+        if not admin.samples_written(target):
             console.print(f"No agent logs found on this machine; writing realistic sample logs to {target}")
-            write_samples(target)
-        environ = dict(settings.environ)
-        environ.update({"CLAUDE_CONFIG_DIR": str(target / "claude"), "CODEX_HOME": str(target / "codex")})
-        settings = Settings.from_env(environ)
+            admin.write_samples(target)
     else:
         console.print(f"Found {len(found):,} agent log files on this machine")
     started = time.perf_counter()
     with edge(), Origin.open(settings) as origin:
         _print_report(_ingest(origin))
-        info = store_status(origin.store, origin.home)
+        info = admin.status(origin)
         console.print(f"Archive: {info['events']:,} events in {info['sessions']:,} sessions ({time.perf_counter() - started:.1f} s)")
         for source, counts in info["by_source"].items():
             console.print(f"  [cyan]{source:12}[/cyan] {counts['events']:>10,} events {counts['sessions']:>7,} sessions")
@@ -114,9 +104,7 @@ def run(
 
 
 def _index(origin: Origin) -> None:
-    from origin_search import catchup
-
-    result = catchup.catch_up(origin.store, origin.index)
+    result = admin.index(origin)
     if result.docs:
         console.print(f"Indexed {result.docs:,} documents in {result.seconds:.1f} s; try [bold]origin search \"…\"[/bold]")
 
@@ -126,15 +114,10 @@ RUN_TOKEN = "make-run"
 
 def _serve_hub(origin: Origin) -> None:
     """Serve the hub over this store, with a fresh token, so any MCP client can connect now."""
-    from origin_store import tokens
-
     from ..hub import serve
 
     settings = origin.settings
-    existing = tokens.get(origin.store, RUN_TOKEN)
-    if existing is not None and existing.active:
-        tokens.revoke(origin.store, RUN_TOKEN)
-    secret = tokens.create(origin.store, RUN_TOKEN, "write")
+    secret = admin.replace_token(origin, RUN_TOKEN, "write")
     url = f"http://{settings.hub_host}:{settings.hub_port}/mcp"
     console.print(f"\nOrigin hub at [bold]{url}[/bold] (Ctrl-C stops it)")
     console.print(f"  token: [bold]{secret}[/bold] (shown once; `origin token revoke {RUN_TOKEN}` ends it)")
@@ -145,10 +128,8 @@ def _serve_hub(origin: Origin) -> None:
 
 def verify() -> None:
     """Check that the store and the mirrors on disk agree (reads everything; repairs nothing)."""
-    from origin_store.verify import verify as verify_store
-
     with edge(), Origin.open() as origin:
-        report = verify_store(origin.store, origin.home)
+        report = admin.verify(origin)
     console.print(f"{report.files:,} files, {report.frames:,} frames, {report.lines:,} mirrored lines, {report.events:,} events")
     if report.ok:
         console.print("[green]ok[/green]: the store and its mirrors agree")

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-from datetime import datetime
 from pathlib import Path
 
 import typer
 
-from origin_store import tokens as store_tokens
-
+from .. import admin
 from ..app import Origin
 from ..settings import Settings
+from ..timeargs import render
 from .output import console, edge, err_console, print_json
 
 HUB_HELP = """Serve Origin's tools over MCP Streamable HTTP (POST /mcp), for cloud agents and other
@@ -68,7 +67,7 @@ def hub(
             err_console.print(f"[red]error:[/red] {error}")
             raise typer.Exit(2) from None
         origin = Origin.open(settings)
-        active = [t for t in store_tokens.list_tokens(origin.store) if t.active]
+        active = [t for t in admin.list_tokens(origin) if t.active]
         shown = f"[{settings.hub_host}]" if ":" in settings.hub_host else settings.hub_host
         console.print(f"Origin hub at [bold]http://{shown}:{settings.hub_port}/mcp[/bold] (store {origin.home})")
         if not active:
@@ -91,7 +90,7 @@ def token_create(
 ) -> None:
     """Create a token and print it once; only its hash is kept."""
     with edge(), Origin.open(_settings(home)) as origin:
-        secret = store_tokens.create(origin.store, name, scope)
+        secret = admin.create_token(origin, name, scope)
     err_console.print(f"Created the {scope} token [bold]{name}[/bold]. It is shown only now; keep it somewhere safe.")
     typer.echo(secret)
     if sys.stderr.isatty():
@@ -106,7 +105,7 @@ def token_list(
 ) -> None:
     """Every token: name, scope, created, last used, revoked. Never the secrets."""
     with edge(), Origin.open(_settings(home)) as origin:
-        found = store_tokens.list_tokens(origin.store)
+        found = admin.list_tokens(origin)
     if json:
         print_json([t.as_dict() for t in found])
         return
@@ -127,11 +126,11 @@ def token_revoke(
 ) -> None:
     """Refuse a token from now on (a running hub sees it at the next request)."""
     with edge(), Origin.open(_settings(home)) as origin:
-        token = store_tokens.revoke(origin.store, name)
+        token = admin.revoke_token(origin, name)
     console.print(f"Revoked the token [bold]{token.name}[/bold].")
 
 
 def _when(ms: int | None) -> str:
     if not ms:
         return "-"
-    return datetime.fromtimestamp(ms / 1000).astimezone().isoformat(timespec="seconds")
+    return render(ms) or "-"

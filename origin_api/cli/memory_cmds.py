@@ -6,10 +6,15 @@ import re
 
 import typer
 
+from origin_store.model import ENTRY_KINDS
+
 from .. import admin
 from ..app import Origin
 from ..service import Caller, call
 from .output import console, edge, print_json
+
+#: The entry kinds as help text says them: "memory, knowledge or cognition".
+KINDS = f"{', '.join(ENTRY_KINDS[:-1])} or {ENTRY_KINDS[-1]}" if len(ENTRY_KINDS) > 1 else ENTRY_KINDS[0]
 
 
 def register(app: typer.Typer) -> None:
@@ -34,7 +39,7 @@ def _highlight(snippet: str) -> str:
 def search(
     query: str = typer.Argument(..., help="Words or phrases; every word must occur, in any language."),
     scope: str = typer.Option("all", help="all, entries or events."),
-    kind: str | None = typer.Option(None, help="Entries of this kind only: memory, knowledge or cognition."),
+    kind: str | None = typer.Option(None, help=f"Entries of this kind only: {KINDS}."),
     since: str | None = typer.Option(None, help="Since: 30m, 24h, 7d, 2w, a date or ISO 8601."),
     until: str | None = typer.Option(None, help="Until: 30m, 24h, 7d, 2w, a date or ISO 8601."),
     source: str | None = typer.Option(None, help="Events of this source only (claude-code, codex, …)."),
@@ -72,7 +77,7 @@ def get(item_id: str = typer.Argument(..., metavar="ID", help="An entry id (ent_
 
 def remember(
     text: str = typer.Argument(..., help="One self-contained statement."),
-    kind: str = typer.Option("memory", help="memory, knowledge or cognition."),
+    kind: str = typer.Option(ENTRY_KINDS[0], help=f"{KINDS}."),
     confidence: float = typer.Option(0.9, help="How sure, from 0 to 1."),
     event: list[str] = typer.Option([], "--event", help="An event id to cite (repeatable)."),
     quote: list[str] = typer.Option([], "--quote", help="An exact quote to cite (repeatable)."),
@@ -96,7 +101,7 @@ def correct(
     quote: list[str] = typer.Option([], "--quote", help="Another quote to cite."),
 ) -> None:
     """Replace an entry with a corrected version; the old one stays in its history."""
-    args: dict = {"id": entry_id, "text": text}
+    args: dict[str, object] = {"id": entry_id, "text": text}
     if kind:
         args["kind"] = kind
     if confidence is not None:
@@ -125,13 +130,6 @@ def restore(tombstone: str = typer.Argument(..., help="The tmb_… id a forget r
 
 def reindex() -> None:
     """Rebuild the search index from the store (the index is derived; nothing is lost)."""
-    from origin_search import catchup
-
     with edge(), Origin.open() as origin:
-        writer = origin.index.writer()
-        writer.delete_all()
-        writer.commit()
-        writer.close()
-        origin.store.write(lambda txn: origin.store.meta_put(txn, catchup.INDEXED_SEQ, 0))
-        result = catchup.catch_up(origin.store, origin.index)
+        result = admin.reindex(origin)
         console.print(f"indexed {result.docs:,} documents in {result.seconds:.1f} s")

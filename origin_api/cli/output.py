@@ -10,6 +10,7 @@ import orjson
 import typer
 from rich.console import Console
 
+from origin_search import SearchError
 from origin_store import StoreError
 
 from ..errors import OriginError
@@ -28,7 +29,7 @@ def edge() -> Iterator[None]:
     """Turn the layers' errors into a message and exit code 2, the CLI's one translation."""
     try:
         yield
-    except (OriginError, StoreError) as error:
+    except (OriginError, StoreError, SearchError) as error:
         err_console.print(f"[red]error:[/red] {getattr(error, 'message', None) or error}")
         raise typer.Exit(2) from None
 

@@ -1,0 +1,126 @@
+"""The archive's care through `origin_api.admin`, and the CLI commands that only render it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import fixture_env
+from typer.testing import CliRunner
+
+from origin_api import admin
+from origin_api.app import Origin
+from origin_api.cli.commands import app
+from origin_api.cli.memory_cmds import KINDS
+from origin_api.errors import OriginError
+from origin_api.service import Caller, call
+from origin_api.timeargs import render
+from origin_search import SearchIndex
+from origin_store import Settings
+from origin_store.model import ENTRY_KINDS
+
+
+@pytest.fixture
+def env(tmp_path: Path, fixtures_dir: Path) -> dict[str, str]:
+    return {**fixture_env(tmp_path), "ORIGIN_SEARCH_INGEST_INTERVAL_MS": "0"}
+
+
+@pytest.fixture
+def opened(env: dict[str, str]):
+    with Origin.open(Settings.from_env(env)) as origin:
+        yield origin
+
+
+def _cli(env: dict[str, str], *args: str):
+    return CliRunner().invoke(app, list(args), env=env)
+
+
+def test_ingest_status_verify_and_index(opened: Origin):
+    plan = admin.plan_ingest(opened)
+    assert plan.files and plan.pending_bytes > 0
+    report = admin.ingest(opened, plan=plan)
+    assert report.events > 0
+    assert admin.plan_ingest(opened).pending_bytes == 0
+    info = admin.status(opened)
+    assert info["events"] == report.events and info["last_ingest"]["events"] == report.events
+    assert admin.verify(opened).ok
+    indexed = admin.index(opened)
+    assert indexed.docs >= report.events
+    assert admin.reindex(opened).docs == indexed.docs
+
+
+def test_tokens(opened: Origin):
+    secret = admin.create_token(opened, "laptop", "read")
+    assert secret.startswith("ogn_")
+    assert [(t.name, t.scope, t.active) for t in admin.list_tokens(opened)] == [("laptop", "read", True)]
+    assert admin.revoke_token(opened, "laptop").revoked
+    fresh = admin.replace_token(opened, "run")
+    again = admin.replace_token(opened, "run")
+    assert fresh != again
+    tokens = {t.name: t for t in admin.list_tokens(opened)}
+    assert tokens["run"].active and not tokens["laptop"].active
+
+
+def test_restore_undoes_a_forget_and_refuses_unknown_tombstones(opened: Origin):
+    admin.ingest(opened)
+    caller = Caller("test", "testbox")
+    event = call(opened, "search", {"scope": "events", "limit": 1}, caller)["events"][0]
+    cited = {"kind": "memory", "text": "the cache lives in /var/cache", "sources": [{"event_id": event["id"]}],
+             "confidence": 0.9}
+    entry = call(opened, "remember", cited, caller)
+    entry_id = entry["entry"]["id"]
+    forgotten = call(opened, "forget", {"id": entry_id, "reason": "wrong"}, caller)
+    with pytest.raises(OriginError, match="has been forgotten"):
+        call(opened, "get", {"id": entry_id}, caller)
+    admin.restore(opened, forgotten["tombstone"])
+    assert call(opened, "get", {"id": entry_id}, caller)["entry"]["id"] == entry_id
+    with pytest.raises(OriginError, match="Unknown tombstone tmb_nothing"):
+        admin.restore(opened, "tmb_nothing")
+
+
+def test_sample_settings_point_the_agents_at_the_samples(env: dict[str, str]):
+    settings, target = admin.sample_settings(Settings.from_env(env))
+    assert target == Path(env["ORIGIN_HOME"]) / "samples"
+    assert settings.environ["CLAUDE_CONFIG_DIR"] == str(target / "claude")
+    assert settings.environ["CODEX_HOME"] == str(target / "codex")
+    assert not admin.samples_written(target)
+
+
+def test_cli_status_and_token_list_render_times_like_the_tools(env: dict[str, str]):
+    assert _cli(env, "ingest").exit_code == 0
+    with Origin.open(Settings.from_env(env)) as origin:
+        last = admin.status(origin)["last_ingest"]["time"]
+    out = _cli(env, "status").output
+    assert f"last ingest {render(last)}:" in out
+    assert _cli(env, "token", "create", "laptop").exit_code == 0
+    with Origin.open(Settings.from_env(env)) as origin:
+        created = admin.list_tokens(origin)[0].created
+    listed = _cli(env, "token", "list").output
+    assert f"created {render(created)}" in listed and "never" in listed
+
+
+def test_cli_reindex_with_the_index_writer_held_exits_2_with_a_message(env: dict[str, str]):
+    assert _cli(env, "ingest").exit_code == 0
+    held = SearchIndex.open(Path(env["ORIGIN_HOME"]) / "index").writer()
+    try:
+        result = _cli(env, "reindex")
+    finally:
+        held.close()
+    assert result.exit_code == 2, result.output
+    assert "error:" in result.output and "Another process is writing to the search index" in result.output
+    assert "Traceback" not in result.output
+    assert _cli(env, "reindex").exit_code == 0
+
+
+def test_cli_errors_of_each_layer_exit_2(env: dict[str, str]):
+    result = _cli(env, "restore", "tmb_nothing")
+    assert result.exit_code == 2 and "Unknown tombstone tmb_nothing." in result.output
+    result = _cli(env, "token", "revoke", "nobody")
+    assert result.exit_code == 2 and "error:" in result.output
+
+
+def test_kind_help_names_every_entry_kind():
+    assert KINDS == "memory, knowledge or cognition" or all(kind in KINDS for kind in ENTRY_KINDS)
+    for command in ("search", "remember"):
+        out = CliRunner().invoke(app, [command, "--help"], terminal_width=200).output
+        assert all(kind in out for kind in ENTRY_KINDS), command
