@@ -124,3 +124,18 @@ def test_kind_help_names_every_entry_kind():
     for command in ("search", "remember"):
         out = CliRunner().invoke(app, [command, "--help"], terminal_width=200).output
         assert all(kind in out for kind in ENTRY_KINDS), command
+
+
+def test_cli_reaches_the_lower_layers_only_for_error_types_and_entry_kinds():
+    import ast
+
+    from helpers import ROOT
+
+    lower = ("origin_store", "origin_search")
+    allowed = {("origin_store", "StoreError"), ("origin_search", "SearchError"), ("origin_store.model", "ENTRY_KINDS")}
+    for path in sorted((ROOT / "origin_api" / "cli").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                assert not any(a.name.split(".")[0] in lower for a in node.names), path.name
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] in lower:
+                assert {(node.module, a.name) for a in node.names} <= allowed, (path.name, node.module)
