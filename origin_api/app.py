@@ -18,7 +18,7 @@ from origin_store.parsers.registry import SOURCES
 from .settings import Settings
 
 if TYPE_CHECKING:
-    from origin_search import SearchIndex
+    from origin_search import Searcher, SearchIndex
 
 
 class Origin:
@@ -29,7 +29,7 @@ class Origin:
         self.home.mkdir(parents=True, exist_ok=True)
         self.store = Store.open(self.home, map_size=self.settings.map_size)
         self.ingester = Ingester(self.store, self.settings, SOURCES)
-        self._index: SearchIndex | None = None
+        self._searcher: Searcher | None = None
         self._index_lock = threading.Lock()
         self._ingest_lock = threading.Lock()
         self.last_ingest = 0.0
@@ -39,7 +39,7 @@ class Origin:
         return cls(settings or Settings.from_env())
 
     def close(self) -> None:
-        self._index = None  # tantivy releases its files when the index object goes
+        self._searcher = None  # tantivy releases its files when the index object goes
         self.store.close()
 
     def __enter__(self) -> Origin:
@@ -49,17 +49,21 @@ class Origin:
         self.close()
 
     @property
-    def index(self) -> SearchIndex:
-        """The search index, opened on first use (a pure store command never pays for it)."""
-        if self._index is None:
+    def searcher(self) -> Searcher:
+        """Search over the store and its index, opened on first use (a pure store command never
+        pays for it)."""
+        if self._searcher is None:
             with self._index_lock:
-                if self._index is None:
-                    from origin_search import SearchIndex, catchup
+                if self._searcher is None:
+                    from origin_search import open_searcher
 
-                    index = SearchIndex.open(self.home / "index")
-                    index.ids_by_seq = catchup.ids_by_seq(self.store)
-                    self._index = index
-        return self._index
+                    self._searcher = open_searcher(self.store, self.home / "index")
+        return self._searcher
+
+    @property
+    def index(self) -> SearchIndex:
+        """The search index (of :attr:`searcher`), for rebuilds and catch-up reports."""
+        return self.searcher.index
 
     def ingest(self, progress=None, *, timeout: float | None = None):  # noqa: ANN001, ANN201
         """One ingest pass; threads of one process share a single pass at a time.

@@ -11,9 +11,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from origin_search import QueryError, catchup, clauses, matches, snippet
+from origin_search import Filters, QueryError, clauses, snippet
 from origin_store import entries as store_entries
 from origin_store.errors import NotFound
+from origin_store.parsers.registry import SOURCES
 from origin_store.reader import (
     get_event,
     get_session,
@@ -22,7 +23,6 @@ from origin_store.reader import (
     read_mirror_text,
     session_event_ids,
 )
-from origin_store.parsers.registry import SOURCES
 from origin_store.textclip import cut_counted, shown, with_label
 
 from .app import Origin
@@ -40,7 +40,6 @@ RAW_TEXT = 4_000
 PROMPT = 80
 #: Event kinds `search` covers without include_tools: what people and agents said.
 MESSAGE_KINDS = frozenset({"message", "memory"})
-_TAIL_SCAN = 10_000
 #: How long a search waits for another thread's ingest pass before answering without it.
 SEARCH_INGEST_WAIT = 5.0
 
@@ -72,16 +71,14 @@ def call(origin: Origin, tool: str, args: Any, caller: Caller) -> Any:
 
 def refresh(origin: Origin, *, force: bool = False) -> None:
     """Ingest new log lines (at most every 10 s unless forced), then bring the index up."""
+    _ingest(origin, force=force)
+    origin.searcher.catch_up()
+
+
+def _ingest(origin: Origin, *, force: bool = False) -> None:
     interval = origin.settings.search_ingest_interval_ms / 1000
     if force or time.monotonic() - origin.last_ingest >= interval:
         origin.ingest(timeout=None if force else SEARCH_INGEST_WAIT)
-    catchup.catch_up(origin.store, origin.index)
-
-
-def _unindexed(origin: Origin) -> list[dict]:
-    """Documents the index has not committed yet: a search scans them itself. While a large
-    backlog is being indexed, only its newest part is scanned, so answers stay quick."""
-    return catchup.unindexed_tail(origin.store, _TAIL_SCAN)
 
 
 # -- search ----------------------------------------------------------------------------------
@@ -98,40 +95,18 @@ def search(
         found = clauses(query) if query is not None and query.strip() else None
     except QueryError as error:
         raise invalid(str(error)) from None
-    refresh(origin)
-    index = origin.index
-    tail = _unindexed(origin)
+    _ingest(origin)
+    seen = origin.searcher.snapshot()  # catches the index up; one look at the feed for both
     result: dict[str, list] = {"entries": [], "events": []}
     if scope in ("all", "entries"):
-        hits = [i for i, _ in index.search(found, doc="entry", kinds=[kind] if kind else None, project=project,
-                                           since_ms=since_ms, until_ms=until_ms, valid_at_ms=now, limit=limit)]
-        fresh = [d["id"] for d in tail if d["doc"] == "entry" and _doc_ok(d, found, kinds={kind} if kind else None,
-                 project=project, since_ms=since_ms, until_ms=until_ms, valid_at=now)]
-        result["entries"] = _entries_out(origin, fresh + hits, limit, now)
+        entries = Filters(doc="entry", kinds=frozenset([kind]) if kind else None, project=project,
+                          since_ms=since_ms, until_ms=until_ms, valid_at_ms=now)
+        result["entries"] = _entries_out(origin, seen.find(found, entries, limit), limit, now)
     if scope in ("all", "events") and (found is not None or scope == "events"):
-        kinds = None if include_tools else MESSAGE_KINDS
-        hits = [i for i, _ in index.search(found, doc="event", kinds=kinds, source=source, project=project,
-                                           since_ms=since_ms, until_ms=until_ms, limit=limit)]
-        fresh = [d["id"] for d in reversed(tail) if d["doc"] == "event" and _doc_ok(d, found, kinds=kinds, source=source,
-                 project=project, since_ms=since_ms, until_ms=until_ms)]
-        result["events"] = _events_out(origin, fresh + hits, limit, found)
+        events = Filters(doc="event", kinds=None if include_tools else MESSAGE_KINDS, source=source,
+                         project=project, since_ms=since_ms, until_ms=until_ms)
+        result["events"] = _events_out(origin, seen.find(found, events, limit), limit, found)
     return result
-
-
-def _doc_ok(doc: dict, found, *, kinds=None, source=None, project=None, since_ms=None, until_ms=None, valid_at=None) -> bool:  # noqa: ANN001
-    if kinds is not None and doc["kind"] not in kinds:
-        return False
-    if source is not None and doc["source"] != source:
-        return False
-    if project is not None and doc["project"] != project:
-        return False
-    if since_ms is not None and doc["time"] < since_ms:
-        return False
-    if until_ms is not None and doc["time"] >= until_ms:
-        return False
-    if valid_at is not None and doc.get("valid_to") is not None and doc["valid_to"] <= valid_at:
-        return False
-    return found is None or matches(doc["text"] or "", found)
 
 
 def _entries_out(origin: Origin, ids: list[str], limit: int, now: int) -> list[dict]:
@@ -388,6 +363,8 @@ def sources(origin: Origin, *, caller: Caller, id: str) -> list[dict]:  # noqa: 
 # -- remember, correct, forget ---------------------------------------------------------------
 
 _SPACE = re.compile(r"\s+")
+#: Events a quote is looked for in, per kind: the unindexed ones and the index's newest hits.
+_QUOTE_CANDIDATES = 200
 
 
 def _norm(text: str) -> str:
@@ -435,17 +412,14 @@ def _find_quote(origin: Origin, quote: str) -> str:
     except QueryError:
         found = []
     if found and wanted:
-        tail = _unindexed(origin)
+        seen = origin.searcher.snapshot()
         store = origin.store
-        for kinds in (("message",), ("tool_result",)):
-            candidates = [d for d in tail if d["doc"] == "event" and d["kind"] in kinds and _doc_ok(d, found)]
-            candidates += [
-                {"id": i} for i, _ in origin.index.search(found, doc="event", kinds=kinds, limit=200, newest_first=True)
-            ]
+        for kinds in (frozenset({"message"}), frozenset({"tool_result"})):
+            candidates = seen.find(found, Filters(doc="event", kinds=kinds, newest_first=True), _QUOTE_CANDIDATES)
             best: tuple[int, str] | None = None
             with store.read() as txn:
                 for candidate in candidates:
-                    event = get_event(store, txn, candidate["id"])
+                    event = get_event(store, txn, candidate)
                     if event is None or store_entries.is_hidden(store, txn, event["id"]):
                         continue
                     if wanted in _norm(event["text"]) and (best is None or (event["time"], event["id"]) > best):
@@ -478,7 +452,7 @@ def remember(
         "supersedes": None, "root": entry_id, "imported": False, "sources": cited,
     }
     origin.store.write(lambda txn: store_entries.put_version(origin.store, txn, version), durable=True)
-    catchup.catch_up(origin.store, origin.index)
+    origin.searcher.catch_up()
     with origin.store.read() as txn:
         line = store_entries.lineage(origin.store, txn, entry_id)
     return {"entry": entry_view(version, line)}
@@ -526,7 +500,7 @@ def correct(
         return version
 
     version = store.write(work, durable=True)
-    catchup.catch_up(store, origin.index)
+    origin.searcher.catch_up()
     with store.read() as txn:
         line = store_entries.lineage(store, txn, version["root"])
     return {"entry": entry_view(version, line)}
@@ -538,7 +512,7 @@ def forget(origin: Origin, *, caller: Caller, id: str, reason: str) -> dict:  # 
         result = store.write(lambda txn: store_entries.forget(store, txn, id, reason.strip(), caller.author), durable=True)
     except NotFound:
         raise not_found(f"Unknown entry or event {id}.") from None
-    catchup.catch_up(store, origin.index)
+    origin.searcher.catch_up()
     return result
 
 

@@ -1,20 +1,27 @@
 """Full-text search over events and entries, in any language.
 
-The service layer needs: :func:`clauses` to turn a user query into clauses, :class:`SearchIndex`
-to search and (through one :class:`IndexWriter` per device) feed the index, :func:`matches` for
-events stored but not yet indexed, and :func:`snippet` for result snippets.
+The service layer needs: :func:`open_searcher` for the one :class:`Searcher` of a process,
+whose :meth:`Searcher.find` takes :func:`clauses` of a user query and one :class:`Filters`
+(it catches the index up, scans what is stored but not yet indexed, and asks the index), and
+:func:`snippet` for result snippets. :class:`SearchIndex` and :class:`IndexWriter` are the
+index itself, for rebuilds and tests.
 """
 
 from .analyzer import tokens
+from .catchup import CatchUp
 from .errors import IndexBusy, IndexUnavailable, QueryError, SearchError
-from .index import VALID_FOREVER, IndexStats, IndexWriter, SearchIndex
+from .filters import VALID_FOREVER, Filters
+from .index import IndexStats, IndexWriter, SearchIndex
 from .query import MAX_CLAUSES, Clause, clauses, matches
+from .searcher import Searcher, Snapshot, open_searcher
 from .snippet import snippet
 
 __all__ = [
     "MAX_CLAUSES",
     "VALID_FOREVER",
+    "CatchUp",
     "Clause",
+    "Filters",
     "IndexBusy",
     "IndexStats",
     "IndexUnavailable",
@@ -22,8 +29,11 @@ __all__ = [
     "QueryError",
     "SearchError",
     "SearchIndex",
+    "Searcher",
+    "Snapshot",
     "clauses",
     "matches",
+    "open_searcher",
     "snippet",
     "tokens",
 ]

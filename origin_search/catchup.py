@@ -8,24 +8,27 @@ next catch-up upserts the same documents again (delete by id, then add), so noth
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from origin_store import Store
-from origin_store.db import loads, u64
-from origin_store.entries import is_hidden, lineage
+from origin_store.entries import get_entry, is_hidden, lineage
+from origin_store.reader import get_event
 
-from .index import SearchIndex
+from .index import IndexWriter, SearchIndex
 
 INDEXED_SEQ = "indexed_seq"
 _READ_BATCH = 5_000
 _COMMIT_DOCS = 200_000
 
+#: An index document: id, doc, kind, role, source, project, session, time, valid_to, text, seq.
+Doc = dict[str, Any]
+
 
 @dataclass(slots=True)
 class CatchUp:
     busy: bool = False  # another process holds the writer
+    current: bool = False  # the feed had nothing past the index when checked
     items: int = 0
     docs: int = 0
     seq: int = 0
@@ -41,7 +44,7 @@ def _indexed_in(store: Store, txn: Any) -> int:
     return int(store.meta_get(txn, INDEXED_SEQ) or 0)
 
 
-def event_doc(event: dict, seq: int = 0) -> dict:
+def event_doc(event: dict[str, Any], seq: int = 0) -> Doc:
     """The index document of an event; `seq` is the feed item announcing it, if known."""
     return {
         "id": event["id"], "doc": "event", "kind": event["kind"], "role": event["role"],
@@ -50,7 +53,7 @@ def event_doc(event: dict, seq: int = 0) -> dict:
     }
 
 
-def entry_doc(entry: dict) -> dict:
+def entry_doc(entry: dict[str, Any]) -> Doc:
     return {
         "id": entry["id"], "doc": "entry", "kind": entry["kind"], "role": None,
         "source": None, "project": entry.get("project"), "session": None,
@@ -58,14 +61,14 @@ def entry_doc(entry: dict) -> dict:
     }
 
 
-def catch_up(store: Store, index: SearchIndex, *, max_items: int | None = None) -> CatchUp:
+def catch_up(store: Store, index: SearchIndex) -> CatchUp:
     """Index everything the feed announced since the last indexed sequence."""
     started = time.perf_counter()
     with store.read() as txn:
         done = _indexed_in(store, txn)
         behind = store.feed_last(txn) > done
     if not behind and not index.rebuilt:
-        return CatchUp(seq=done)  # the common case before every search: one read transaction
+        return CatchUp(current=True, seq=done)  # the common case before every search: one read transaction
     writer = index.try_writer()
     if writer is None:
         index.reload()
@@ -79,7 +82,7 @@ def catch_up(store: Store, index: SearchIndex, *, max_items: int | None = None) 
             index.rebuilt = False
         seq = indexed_seq(store)
         pending = 0
-        while max_items is None or result.items < max_items:
+        while True:
             upserts, deletes, last, count = _read_changes(store, seq, _READ_BATCH)
             if not count:
                 break
@@ -102,14 +105,14 @@ def catch_up(store: Store, index: SearchIndex, *, max_items: int | None = None) 
     return result
 
 
-def _commit(store: Store, writer, seq: int) -> None:  # noqa: ANN001 - IndexWriter
+def _commit(store: Store, writer: IndexWriter, seq: int) -> None:
     writer.commit()
     store.write(lambda txn: store.meta_put(txn, INDEXED_SEQ, seq))
 
 
-def _read_changes(store: Store, after: int, limit: int) -> tuple[list[dict], list[str], int, int]:
+def _read_changes(store: Store, after: int, limit: int) -> tuple[list[Doc], list[str], int, int]:
     """Documents to upsert and ids to delete for the next `limit` feed items."""
-    upserts: dict[str, dict] = {}
+    upserts: dict[str, Doc] = {}
     deletes: list[str] = []
     last = after
     count = 0
@@ -118,7 +121,7 @@ def _read_changes(store: Store, after: int, limit: int) -> tuple[list[dict], lis
             last, count = seq, count + 1
             kind = item["t"]
             if kind == "event":
-                event = store.get(txn, "events", item["id"].encode())
+                event = get_event(store, txn, item["id"])
                 if event is not None and not is_hidden(store, txn, event["id"]):
                     upserts[event["id"]] = event_doc(event, seq)
             elif kind == "entry":
@@ -126,20 +129,22 @@ def _read_changes(store: Store, after: int, limit: int) -> tuple[list[dict], lis
             elif kind in ("hide", "unhide"):
                 for target in item["ids"]:
                     if target.startswith("ent_"):
-                        version = store.get(txn, "entries", target.encode())
+                        version = get_entry(store, txn, target)
                         if version:
                             _entry_changes(store, txn, version["root"], upserts, deletes)
                     elif kind == "hide":
                         upserts.pop(target, None)
                         deletes.append(target)
                     else:
-                        event = store.get(txn, "events", target.encode())
+                        event = get_event(store, txn, target)
                         if event is not None and not is_hidden(store, txn, target):
                             upserts[target] = event_doc(event)
     return list(upserts.values()), deletes, last, count
 
 
-def _entry_changes(store: Store, txn, root: str, upserts: dict, deletes: list) -> None:  # noqa: ANN001
+def _entry_changes(
+    store: Store, txn: Any, root: str, upserts: dict[str, Doc], deletes: list[str]
+) -> None:
     """An entry is indexed by its current version only; older versions leave the index."""
     line = lineage(store, txn, root)
     for version in line.versions:
@@ -150,42 +155,12 @@ def _entry_changes(store: Store, txn, root: str, upserts: dict, deletes: list) -
             upserts[version["id"]] = entry_doc(version)
 
 
-def unindexed(store: Store, after: int, limit: int) -> Iterator[dict]:
-    """Events and current entries announced after `after` (what a search must scan itself)."""
-    upserts, _, _, _ = _read_changes(store, after, limit)
-    yield from upserts
-
-
-def unindexed_tail(store: Store, limit: int) -> list[dict]:
-    """What the index has not committed yet, from at most the newest `limit` feed items.
-
-    Runs before every search, so the usual answer (nothing) costs one read transaction.
-    """
+def unindexed_tail(store: Store, limit: int) -> list[Doc]:
+    """What the index has not committed yet, from at most the newest `limit` feed items, in
+    feed order (events and current entries; hidden ones left out)."""
     with store.read() as txn:
         last = store.feed_last(txn)
         after = max(_indexed_in(store, txn), last - limit)
     if after >= last:
         return []
-    return list(unindexed(store, after, limit))
-
-
-def ids_by_seq(store: Store) -> Callable[[list[int]], list[str | None]]:
-    """Event ids for the `seq` values of index hits, for `SearchIndex.ids_by_seq`.
-
-    The feed announces each event once and is never rewritten, so the item at an event's
-    sequence names it. Anything else (0, an unknown sequence, another kind of item) gives
-    None, and the index reads that hit's stored id instead.
-    """
-    feed = store.dbs["feed"]
-
-    def lookup(seqs: list[int]) -> list[str | None]:
-        out: list[str | None] = []
-        with store.read() as txn:
-            get = txn.get
-            for seq in seqs:
-                raw = get(u64(seq), db=feed) if seq > 0 else None
-                item = loads(raw) if raw is not None else None
-                out.append(item["id"] if item is not None and item.get("t") == "event" else None)
-        return out
-
-    return lookup
+    return _read_changes(store, after, limit)[0]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +25,7 @@ from tantivy import Document, FieldType, Index, Occur, Order, Query, Schema, Sch
 
 from .analyzer import ANALYZER_NAME, ANALYZER_VERSION, build_analyzer, prepare
 from .errors import IndexBusy, IndexUnavailable, QueryError, SearchError
+from .filters import VALID_FOREVER, Filters
 from .query import Clause
 
 try:
@@ -40,14 +41,15 @@ VERSION_FILE = "origin-search.version"
 OPEN_LOCK_FILE = "origin-search.lock"
 _TANTIVY_WRITER_LOCK = ".tantivy-writer.lock"
 
-#: ``valid_to`` of documents that never expire (events, entries without an end).
-VALID_FOREVER = 2**63 - 1
-DOC_TYPES = ("event", "entry")
 
 #: Indexing memory and threads. On 2 cores one indexing thread keeps up with the Python thread
 #: feeding it; a second one only adds segments to merge (docs/search.md).
 WRITER_HEAP_BYTES = 128_000_000
 WRITER_THREADS = 1
+
+#: Ids for the ``seq`` values of hits, None where a value names nothing.
+IdsBySeq = Callable[[list[int]], list[str | None]]
+ANY = Filters()
 
 _RAW_FIELDS = ("doc", "kind", "role", "source", "project", "session")
 _FAST_RAW = frozenset({"doc", "kind", "role", "source", "project"})
@@ -144,19 +146,25 @@ def _write_version(path: Path) -> None:
 class SearchIndex:
     """One index directory. Open with :meth:`open`; cheap to share across threads."""
 
-    def __init__(self, path: Path, index: Index, rebuilt: bool) -> None:
+    def __init__(
+        self, path: Path, index: Index, rebuilt: bool, ids_by_seq: IdsBySeq | None = None
+    ) -> None:
         self.path = path
         #: True when the index was created or recreated empty: feed it every event and entry.
         self.rebuilt = rebuilt
         self._index = index
         self._schema = index.schema
-        #: Ids for ``seq`` values, None where a value names nothing (set by whoever owns the
-        #: store, see catchup.ids_by_seq). Without it, or for a None, ids come from stored docs.
-        self.ids_by_seq: Callable[[list[int]], list[str | None]] | None = None
+        self._ids_by_seq = ids_by_seq
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str]) -> SearchIndex:
+    def open(
+        cls, path: str | os.PathLike[str], *, ids_by_seq: IdsBySeq | None = None
+    ) -> SearchIndex:
         """Open the index at ``path``, creating it, or recreating it when its version differs.
+
+        ``ids_by_seq`` names hits through the ``seq`` they were indexed with (the store's
+        change feed, see :func:`origin_search.open_searcher`): None where a value names
+        nothing. Without it, or for a None, a hit's id is read from its stored document.
 
         Raises :class:`IndexBusy` when it must be recreated while another process writes to it,
         and :class:`IndexUnavailable` when the directory cannot be used at all.
@@ -182,7 +190,7 @@ class SearchIndex:
             raise IndexUnavailable(f"Cannot open the search index at {p}: {e}") from e
         # Analyzers are not stored in the index: without this, adds and searches fail.
         index.register_tokenizer(ANALYZER_NAME, build_analyzer())
-        return cls(p, index, rebuilt)
+        return cls(p, index, rebuilt, ids_by_seq)
 
     def try_writer(
         self, heap_bytes: int = WRITER_HEAP_BYTES, threads: int = WRITER_THREADS
@@ -210,127 +218,77 @@ class SearchIndex:
         self._index.reload()
 
     def search(
-        self,
-        clause_list: Sequence[Clause] | None,
-        *,
-        doc: str | None = None,
-        kinds: Collection[str] | None = None,
-        exclude_kinds: Collection[str] | None = None,
-        roles: Collection[str] | None = None,
-        source: str | None = None,
-        project: str | None = None,
-        since_ms: int | None = None,
-        until_ms: int | None = None,
-        valid_at_ms: int | None = None,
-        limit: int = 20,
-        offset: int = 0,
-        newest_first: bool = False,
+        self, clause_list: Sequence[Clause] | None, filters: Filters = ANY, limit: int = 20
     ) -> list[tuple[str, float]]:
-        """Ids with their BM25 score, best first; newest first without clauses or when asked.
+        """Ids with their BM25 score, best first; newest first without clauses or when
+        ``filters.newest_first`` (those carry a score of 0.0).
 
-        ``[]`` (a query with nothing searchable) finds nothing. ``None`` filters mean "any";
-        an empty collection means "none". ``since_ms`` is inclusive, ``until_ms`` exclusive.
-        ``valid_at_ms`` leaves out documents whose ``valid_to`` is at or before it. Filters
-        never change scores. Newest-first results carry a score of 0.0.
+        ``[]`` (a query with nothing searchable) finds nothing. Filters never change scores.
         """
-        if limit < 1 or offset < 0:
-            raise QueryError("limit must be at least 1 and offset at least 0.")
-        if clause_list is not None and not clause_list:
+        if limit < 1:
+            raise QueryError("limit must be at least 1.")
+        if (clause_list is not None and not clause_list) or filters.empty:
             return []
-        for given in (kinds, roles):
-            if given is not None and not given:
-                return []
-        schema = self._schema
-        subs: list[tuple[Occur, Query]] = []
-        if clause_list is None:
-            subs.append((Occur.Must, Query.all_query()))
-        else:
-            subs.extend((Occur.Must, _clause_query(schema, c)) for c in clause_list)
-        filters: list[Query] = []
-        excluded: list[Query] = []
         # One searcher for the whole call: the entry count below must describe what it sees.
         searcher = self._index.searcher()
-        if doc is not None:
-            if doc not in DOC_TYPES:
-                return []
-            # Every document is one of the two types, so "events" is "not entries": excluding
-            # the few entries is far cheaper than intersecting with a posting list that holds
-            # nearly every document. With no entry at all there is nothing to exclude, which
-            # keeps a one-word query a bare term query that tantivy can prune, and nothing to
-            # search for entries (docs/search.md has the figures).
-            entries = searcher.doc_freq("doc", "entry")  # deleted ones too: an upper bound
-            if doc == "event":
-                if entries:
-                    excluded.append(Query.term_query(schema, "doc", "entry"))
-            elif not entries:
-                return []
-            else:
-                filters.append(Query.term_query(schema, "doc", doc))
-        if kinds is not None:
-            filters.append(Query.term_set_query(schema, "kind", _values(kinds)))
-        if roles is not None:
-            filters.append(Query.term_set_query(schema, "role", _values(roles)))
-        if source is not None:
-            filters.append(Query.term_query(schema, "source", source))
-        if project is not None:
-            filters.append(Query.term_query(schema, "project", project))
-        if since_ms is not None or until_ms is not None:
-            filters.append(
-                Query.range_query(
-                    schema,
-                    "time",
-                    FieldType.Integer,
-                    lower_bound=since_ms,
-                    upper_bound=until_ms,
-                    include_lower=True,
-                    include_upper=until_ms is None,
-                )
-            )
-        if valid_at_ms is not None:
-            filters.append(
-                Query.range_query(
-                    schema,
-                    "valid_to",
-                    FieldType.Integer,
-                    lower_bound=valid_at_ms,
-                    include_lower=False,
-                )
-            )
-        # Under Must a filter would add its own score; a constant 0 keeps ranking pure BM25.
-        subs.extend((Occur.Must, Query.const_score_query(f, 0.0)) for f in filters)
-        if exclude_kinds:
-            excluded.append(Query.term_set_query(schema, "kind", _values(exclude_kinds)))
-        subs.extend((Occur.MustNot, q) for q in excluded)
-        query = subs[0][1] if len(subs) == 1 else Query.boolean_query(subs)
+        query = self._query(searcher, clause_list, filters)
+        if query is None:
+            return []
         try:
-            if clause_list is None or newest_first:
+            if clause_list is None or filters.newest_first:
                 result = searcher.search(
-                    query,
-                    limit=limit,
-                    offset=offset,
-                    count=False,
-                    order_by_field="time",
-                    order=Order.Desc,
+                    query, limit=limit, count=False, order_by_field="time", order=Order.Desc
                 )
                 hits = result.hits
-                return list(zip(self._ids(searcher, [a for _, a in hits]), [0.0] * len(hits), strict=True))
-            result = searcher.search(query, limit=limit, offset=offset, count=False)
+                ids = self._ids(searcher, [a for _, a in hits])
+                return [(i, 0.0) for i in ids]
+            result = searcher.search(query, limit=limit, count=False)
             hits = result.hits
             ids = self._ids(searcher, [a for _, a in hits])
             return [(i, float(score)) for i, (score, _) in zip(ids, hits, strict=True)]
         except ValueError as e:
             raise SearchError(f"The search index could not answer: {e}") from e
 
+    def _query(
+        self, searcher: Any, clause_list: Sequence[Clause] | None, filters: Filters
+    ) -> Query | None:
+        """The tantivy query for clauses under filters; None when nothing can match."""
+        schema = self._schema
+        subs: list[tuple[Occur, Query]] = []
+        if clause_list is None:
+            subs.append((Occur.Must, Query.all_query()))
+        else:
+            subs.extend((Occur.Must, _clause_query(schema, c)) for c in clause_list)
+        if filters.doc is not None:
+            # Every document is one of the two types, so "events" is "not entries": excluding
+            # the few entries is far cheaper than intersecting with a posting list that holds
+            # nearly every document. With no entry at all there is nothing to exclude, which
+            # keeps a one-word query a bare term query that tantivy can prune, and nothing to
+            # search for entries (docs/search.md has the figures).
+            entries = searcher.doc_freq("doc", "entry")  # deleted ones too: an upper bound
+            if filters.doc == "event":
+                if entries:
+                    subs.append((Occur.MustNot, Query.term_query(schema, "doc", "entry")))
+            elif not entries:
+                return None
+            else:
+                subs.append(_filter(Query.term_query(schema, "doc", filters.doc)))
+        subs.extend(_filter(q) for q in _field_filters(schema, filters))
+        return subs[0][1] if len(subs) == 1 else Query.boolean_query(subs)
+
     def _ids(self, searcher: Any, addrs: list[Any]) -> list[str]:
-        """The hits' ids: through their ``seq`` where the owner can resolve it (one fast-field
+        """The hits' ids: through their ``seq`` where the opener can resolve it (one fast-field
         read and a store look-up each, about half the time of a stored document), else from
         the stored document."""
-        lookup = self.ids_by_seq
+        lookup = self._ids_by_seq
         if lookup is None or not addrs:
-            return [searcher.doc(a)["id"][0] for a in addrs]
+            return [str(searcher.doc(a)["id"][0]) for a in addrs]
         seqs = [int(v or 0) for v in searcher.fast_field_values("seq", addrs)]
         found = lookup(seqs)
-        return [i if i is not None else searcher.doc(a)["id"][0] for i, a in zip(found, addrs, strict=True)]
+        return [
+            i if i is not None else str(searcher.doc(a)["id"][0])
+            for i, a in zip(found, addrs, strict=True)
+        ]
 
     def count(self) -> int:
         """Documents visible to searches now."""
@@ -354,8 +312,31 @@ class SearchIndex:
             w.commit()
 
 
-def _values(given: Collection[str]) -> list[str]:
-    return [given] if isinstance(given, str) else list(given)
+def _filter(query: Query) -> tuple[Occur, Query]:
+    # Under Must a filter would add its own score; a constant 0 keeps ranking pure BM25.
+    return Occur.Must, Query.const_score_query(query, 0.0)
+
+
+def _field_filters(schema: Schema, filters: Filters) -> Iterator[Query]:
+    """The filters besides the document type, read from the fields :meth:`Filters.admits`
+    reads: since inclusive, until exclusive, ``valid_to`` after ``valid_at_ms``."""
+    if filters.kinds is not None:
+        yield Query.term_set_query(schema, "kind", sorted(filters.kinds))
+    if filters.source is not None:
+        yield Query.term_query(schema, "source", filters.source)
+    if filters.project is not None:
+        yield Query.term_query(schema, "project", filters.project)
+    since, until = filters.since_ms, filters.until_ms
+    if since is not None or until is not None:
+        yield Query.range_query(
+            schema, "time", FieldType.Integer, lower_bound=since, upper_bound=until,
+            include_lower=True, include_upper=until is None,
+        )
+    if filters.valid_at_ms is not None:
+        yield Query.range_query(
+            schema, "valid_to", FieldType.Integer, lower_bound=filters.valid_at_ms,
+            include_lower=False,
+        )
 
 
 def _clause_query(schema: Schema, clause: Clause) -> Query:
@@ -409,7 +390,7 @@ class IndexWriter:
     def upsert(self, docs: Iterable[Mapping[str, Any]]) -> int:
         """Add or replace documents by id. Keys: id, doc, kind, role, source, project, session,
         time (ms), valid_to (ms or None), text, and optionally seq (the change-feed sequence
-        that announced it, which ``ids_by_seq`` resolves). Returns how many were given."""
+        that announced it, which the opener's ``ids_by_seq`` resolves). Returns how many were given."""
 
         def run(w: Any) -> int:
             n = 0

@@ -252,20 +252,20 @@ def test_a_deleted_index_is_rebuilt_from_the_store(tmp_path, fixtures_dir):
 
 
 def test_hits_are_named_through_the_feed_exactly_as_by_stored_ids(tool, origin):
-    from origin_search import catchup, clauses
+    from origin_search import Filters, SearchIndex, clauses
+    from origin_store.reader import event_ids_at
 
     index = origin.index
-    catchup.catch_up(origin.store, index)
-    lookup = index.ids_by_seq
-    assert lookup is not None
+    origin.searcher.catch_up()
+    by_stored_id = SearchIndex.open(index.path)  # the same index, without the feed's names
+
+    def lookup(seqs: list[int]) -> list[str | None]:
+        return event_ids_at(origin.store, seqs)
 
     def both(query: str) -> tuple[list, list]:
-        index.ids_by_seq = lookup
-        through_feed = index.search(clauses(query), doc="event", limit=50)
-        index.ids_by_seq = None
-        stored = index.search(clauses(query), doc="event", limit=50)
-        index.ids_by_seq = lookup
-        return through_feed, stored
+        events = Filters(doc="event")
+        by_stored_id.reload()
+        return index.search(clauses(query), events, limit=50), by_stored_id.search(clauses(query), events, limit=50)
 
     for query in ("rate limiter", "token bucket", "数据库"):
         through_feed, stored = both(query)
