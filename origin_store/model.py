@@ -6,8 +6,10 @@ everywhere inside Origin and are rendered as local ISO 8601 only at the edges.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+from .project import project_of
+from .records import SessionDoc
 from .textclip import Label, with_label
 
 # The agents a record may come from are the parsers' names (`parsers.registry.SOURCES`).
@@ -58,7 +60,7 @@ class SessionFact:
     prompt: str | None = None
     cwd: str | None = None
     parent: str | None = None
-    time: int | None = None  # widens the session's started/ended range when set
+    time: int | None = None  # when the line was written: of two titles of equal rank, the later wins
 
 
 @dataclass(slots=True)
@@ -71,9 +73,46 @@ class ParseProblem:
 
 Record = EventRecord | SessionFact | ParseProblem
 
+#: Characters of a session's first prompt that are kept.
+PROMPT_CHARS = 2000
 
-@dataclass(slots=True)
-class ParseOutput:
-    """What one line yields. Kept as a list so the ingest loop stays a single pass."""
 
-    records: list[Record] = field(default_factory=list)
+def new_session(source: str, session: str) -> SessionDoc:
+    """A session before anything is known of it."""
+    return {
+        "session": session, "source": source, "project": None, "cwd": None,
+        "title": None, "title_rank": -1, "title_time": 0, "prompt": None,
+        "parent": None, "started": None, "ended": None, "events": 0,
+    }
+
+
+def merge_session(session: SessionDoc, fact: SessionFact) -> None:
+    """Merge what a fact tells into its session: the first cwd (and its project), prompt and
+    parent seen win; a title wins over one of lower rank, and over one of equal rank unless
+    that one is later."""
+    if fact.cwd and not session["cwd"]:
+        session["cwd"] = fact.cwd
+        session["project"] = project_of(fact.cwd)
+    if fact.title and (
+        fact.title_rank > session["title_rank"]
+        or (fact.title_rank == session["title_rank"] and (fact.time or 0) >= session["title_time"])
+    ):
+        session["title"] = fact.title
+        session["title_rank"] = fact.title_rank
+        session["title_time"] = fact.time or 0
+    if fact.prompt and not session["prompt"]:
+        session["prompt"] = fact.prompt[:PROMPT_CHARS]
+    if fact.parent and not session["parent"]:
+        session["parent"] = fact.parent
+
+
+def widen(session: SessionDoc, when: int) -> None:
+    """Stretch a session's started/ended range over an event's time (unknown times: <= 0)."""
+    if when <= 0:
+        return
+    started = session["started"]
+    if started is None or when < started:
+        session["started"] = when
+    ended = session["ended"]
+    if ended is None or when > ended:
+        session["ended"] = when

@@ -1,0 +1,69 @@
+"""A batch's records made before the write transaction: LMDB lets one writer at a time into the
+store across processes, so everything that needs no transaction (event records, their bytes,
+sorted keys, feed items) is done before taking it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .. import keys
+from ..db import dumps
+from ..mirror import Frame
+from ..model import EventRecord, ParseProblem, SessionFact
+from ..project import project_of
+from ..records import EventDoc
+from ..textclip import STORED_CHARS
+
+#: One event of a batch: [its record, the record's bytes (None until its project is known),
+#: its sess_ev key, its feed item's bytes]. A list, not an object: one is made per event.
+Pending = list[Any]
+
+
+@dataclass(slots=True)
+class Batch:
+    """What one commit records: parsed lines of one file, its mirror's new frames."""
+
+    mirror_id: int
+    source: str
+    events: list[tuple[int, EventRecord]]  # (line, event)
+    facts: list[SessionFact]
+    problems: list[tuple[int, ParseProblem]]  # (line, problem)
+    frames: list[Frame]
+
+
+def pending_events(batch: Batch) -> tuple[dict[bytes, Pending], int]:
+    """The batch's events by key in file order, each once, and how many repeated a key."""
+    mirror_id = batch.mirror_id
+    source = batch.source
+    session_event_key = keys.session_event_key
+    pending: dict[bytes, Pending] = {}
+    duplicates = 0
+    for number, event in batch.events:
+        key = event.id.encode()
+        if key in pending:
+            duplicates += 1
+            continue
+        text = event.text
+        record: EventDoc = {
+            "id": event.id, "time": event.time, "source": event.source,
+            "project": project_of(event.cwd) if event.cwd else None,
+            "session": event.session, "role": event.role, "kind": event.kind,
+            "text": text, "cwd": event.cwd,
+            "git_branch": event.git_branch, "agent_version": event.agent_version,
+            "m": mirror_id, "line": number,
+        }
+        # The first characters and the original length answer every cut exactly; the
+        # mirror has the whole line. Extra fields only where needed, to keep records small.
+        if len(text) > STORED_CHARS:
+            record["text"] = text[:STORED_CHARS]
+            record["text_chars"] = len(text)
+        if event.label:
+            record["label"] = event.label
+        pending[key] = [
+            record,
+            dumps(record) if event.cwd else None,
+            session_event_key(source, event.session, event.time, key),
+            dumps({"t": "event", "id": event.id}),
+        ]
+    return pending, duplicates

@@ -1,0 +1,107 @@
+"""One batch into LMDB in one write transaction: events (deduplicated by id), sessions,
+frames, problems, feed items and the file's new cursor, all or nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import lmdb
+
+from .. import keys
+from ..db import Store, dumps, loads
+from ..model import SessionFact, merge_session, new_session, widen
+from ..records import Cursor, SessionDoc
+from .batch import Batch, Pending
+
+#: Characters of a problem's detail that are kept.
+PROBLEM_DETAIL_CHARS = 500
+
+
+class _Commit:
+    """The work of one write transaction; sessions are read once and written once."""
+
+    def __init__(self, store: Store, txn: lmdb.Transaction, source: str) -> None:
+        self.store = store
+        self.txn = txn
+        self.dbs: dict[str, Any] = store.dbs
+        self.source = source
+        self.sessions: dict[bytes, SessionDoc] = {}
+
+    def session(self, name: str) -> SessionDoc:
+        key = keys.session_key(self.source, name)
+        found = self.sessions.get(key)
+        if found is None:
+            raw = self.txn.get(key, db=self.dbs["sessions"])
+            found = loads(raw) if raw else new_session(self.source, name)
+            self.sessions[key] = found
+        return found
+
+    def merge_facts(self, facts: list[SessionFact]) -> None:
+        for fact in facts:
+            merge_session(self.session(fact.session), fact)
+
+    def settle_projects(self, pending: dict[bytes, Pending]) -> None:
+        """In file order: an event without a cwd belongs to its session's project as it stood
+        then; an event with one gives a session without one its cwd and project."""
+        session = self.session
+        for entry in pending.values():
+            record = entry[0]
+            sess = session(record["session"])
+            if record["cwd"]:
+                if not sess["cwd"]:
+                    sess["cwd"] = record["cwd"]
+                    sess["project"] = record["project"]
+            elif entry[1] is None:
+                record["project"] = sess["project"]
+                entry[1] = dumps(record)
+
+    def put_events(self, pending: dict[bytes, Pending], order: list[bytes]) -> int:
+        """Events not stored yet, with their sess_ev keys, session counts and feed items;
+        returns how many were new."""
+        txn = self.txn
+        # Keys in order keep the B-tree's inserts local; put(overwrite=False) is the dedupe.
+        writer = txn.cursor(db=self.dbs["events"])
+        fresh = {key for key in order if writer.put(key, pending[key][1], overwrite=False)}
+        sess_ev = self.dbs["sess_ev"]
+        session = self.session
+        feed: list[bytes] = []
+        for key, (record, _, sess_key, feed_item) in pending.items():  # file order, as written
+            if key not in fresh:
+                continue
+            sess = session(record["session"])
+            txn.put(sess_key, b"", db=sess_ev)
+            sess["events"] += 1
+            widen(sess, record["time"])
+            feed.append(feed_item)
+        if feed:
+            self.store.feed_append(self.txn, feed)
+        return len(fresh)
+
+    def put_rest(self, batch: Batch, file_key: bytes, cursor: Cursor) -> None:
+        """Sessions, frames, problems and the cursor."""
+        txn, dbs = self.txn, self.dbs
+        for key, sess in self.sessions.items():
+            txn.put(key, dumps(sess), db=dbs["sessions"])
+        for frame in batch.frames:
+            txn.put(keys.mirror_line_key(batch.mirror_id, frame.first_line), frame.pack(), db=dbs["frames"])
+        for number, problem in batch.problems:
+            detail = problem.detail[:PROBLEM_DETAIL_CHARS]
+            txn.put(keys.mirror_line_key(batch.mirror_id, number), dumps({"reason": problem.reason, "detail": detail}), db=dbs["problems"])
+        txn.put(file_key, dumps(cursor), db=dbs["files"])
+
+
+def write_batch(
+    store: Store, batch: Batch, pending: dict[bytes, Pending], order: list[bytes], file_key: bytes, cursor: Cursor
+) -> int:
+    """Record a batch and the file's new cursor; returns how many of its events were new.
+    `order` is the pending keys sorted, made before the transaction."""
+
+    def work(txn: lmdb.Transaction) -> int:
+        commit = _Commit(store, txn, batch.source)
+        commit.merge_facts(batch.facts)
+        commit.settle_projects(pending)
+        added = commit.put_events(pending, order)
+        commit.put_rest(batch, file_key, cursor)
+        return added
+
+    return store.write(work)

@@ -1,0 +1,151 @@
+"""The Ingester: a pass over every changed file, shared by worker processes when it is large."""
+
+from __future__ import annotations
+
+import gc
+import os
+import time
+from typing import Any
+
+from .. import mirror as mirrors
+from ..db import Store
+from ..parsers.base import Source
+from ..records import Cursor
+from ..settings import Settings
+from .content import Content
+from .discovery import LogFile, changed_files, discover, read_cursor, total_pending_bytes, unchanged
+from .filepass import FilePass
+from .oshelpers import die_with_parent, stripe_lock, syncfs
+from .report import IngestReport, Progress
+from .versions import new_version, same_version, tail_source
+from .workers import balance, relay, spawn
+
+#: Pending bytes above which a pass is shared by worker processes.
+PARALLEL_BYTES = 64 * 1024 * 1024
+#: Touched mirrors above which one syncfs of the filesystem beats an fsync per file.
+SYNCFS_FILES = 32
+
+
+class Ingester:
+    def __init__(self, store: Store, settings: Settings, sources: dict[str, Source]) -> None:
+        self.store = store
+        self.settings = settings
+        self.sources = sources
+        self.raw_root = settings.home / "raw"
+        self.lock_root = settings.home / "locks"
+        self.lock_root.mkdir(parents=True, exist_ok=True)
+        self._touched: dict[int, mirrors.MirrorWriter] = {}
+
+    def run(
+        self, progress: Progress | None = None, files: list[LogFile] | None = None, workers: int | None = 1
+    ) -> IngestReport:
+        """One pass over every log file, in this process by default.
+
+        `workers=None` lets a large backfill be shared by worker processes (parsing is pure and
+        LMDB serialises their writes): only for a command-line backfill, since spawned workers
+        need an importable main module and cost a second to start.
+        """
+        started = time.perf_counter()
+        logs = files if files is not None else discover(self.sources, self.settings)
+        report = IngestReport(files=len(logs))
+        logs = changed_files(self.store, logs)
+        report.files -= len(logs)
+        groups = self._split(logs, workers)
+        children = [spawn(self.settings, group, worker_main) for group in groups[1:]]
+        report.merge(self.ingest_group(groups[0], relay(progress, children)))
+        for child in children:
+            report.merge(child.finish(progress))
+        report.seconds = time.perf_counter() - started
+        if report.files_changed:
+            summary = {"time": int(time.time() * 1000), **report.as_dict()}
+            self.store.write(lambda txn: self.store.meta_put(txn, "last_ingest", summary), durable=True)
+        return report
+
+    def ingest_group(self, logs: list[LogFile], progress: Progress | None) -> IngestReport:
+        """Each file in turn, then one durability point for all of them."""
+        report = IngestReport()
+        # Parsed records hold no cycles; the collector's full scans cost a few percent of a backfill.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            for log in logs:
+                try:
+                    report.merge(self.ingest_file(log, progress))
+                except OSError as error:  # a file vanished or is unreadable: report it, go on
+                    report.errors.append(f"{log.path}: {error.strerror or error}")
+        finally:
+            if collecting:
+                gc.enable()
+        self._make_durable()
+        return report
+
+    def _split(self, logs: list[LogFile], count: int | None) -> list[list[LogFile]]:
+        """Files for this process first, then one group per worker, balanced by pending bytes."""
+        if count is None:
+            pending = total_pending_bytes(self.store, logs)
+            # One more process than cores: while one waits for LMDB's writer lock, the cores stay busy.
+            count = min((os.cpu_count() or 1) + 1, 4) if pending >= PARALLEL_BYTES and len(logs) > 1 else 1
+        return balance(logs, count)
+
+    def _make_durable(self) -> None:
+        """Mirrors first, then LMDB: after a power loss LMDB never points past a mirror's end."""
+        touched = list(self._touched.values())
+        self._touched = {}
+        if len(touched) < SYNCFS_FILES or not syncfs(self.raw_root):
+            for writer in touched:
+                writer.sync()
+        self.store.sync()
+
+    def _touch(self, writer: mirrors.MirrorWriter) -> None:
+        self._touched[id(writer)] = writer
+
+    def changed(self, files: list[LogFile] | None = None) -> bool:
+        """Cheap check (stat only) whether any log file differs from its cursor."""
+        logs = files if files is not None else discover(self.sources, self.settings)
+        return bool(changed_files(self.store, logs))
+
+    def ingest_file(self, log: LogFile, progress: Progress | None = None) -> IngestReport:
+        """Under the file's lock: its mirror recovered (or a new version begun), then its new lines."""
+        report = IngestReport(files=1)
+        with stripe_lock(self.lock_root, log.key):
+            st = log.path.stat()
+            with self.store.read() as txn:
+                cursor = read_cursor(self.store, txn, log)
+            if unchanged(cursor, st):
+                return report
+            report.files_changed = 1
+            with Content(log.path) as content:
+                cursor, writer = self._recovered(log, content, cursor, report)
+                FilePass(self.store, log, content, cursor, writer, st, report, self._touch).run(progress)
+        return report
+
+    def _recovered(
+        self, log: LogFile, content: Content, cursor: Cursor | None, report: IngestReport
+    ) -> tuple[Cursor, mirrors.MirrorWriter]:
+        """The file's cursor and a mirror writer whose files match it."""
+        if cursor is not None and not same_version(cursor, content):
+            cursor = new_version(self.store, self.raw_root, log, cursor)
+            report.rewritten = 1
+        if cursor is None:
+            cursor = new_version(self.store, self.raw_root, log, None)
+        committed = cursor
+        writer = mirrors.MirrorWriter(self.raw_root, cursor["mirror"])
+        if not writer.recover(lambda: tail_source(content, committed)):
+            cursor = new_version(self.store, self.raw_root, log, cursor)
+            report.rewritten = 1
+            writer = mirrors.MirrorWriter(self.raw_root, cursor["mirror"])
+            writer.recover(lambda: b"")
+        return cursor, writer
+
+
+def worker_main(environ: dict[str, str], logs: list[LogFile], queue: Any, parent: int) -> None:
+    """A spawned worker: its files ingested, progress and then its report sent on `queue`."""
+    die_with_parent(parent)
+    settings = Settings.from_env(environ)
+    store = Store.open(settings.home, map_size=settings.map_size)
+    try:
+        report = Ingester(store, settings, {}).ingest_group(logs, queue.put)
+        queue.put(report.as_dict())
+    finally:
+        store.close()
+

@@ -1,0 +1,60 @@
+"""What a pass did, summed over files and over worker processes."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+Progress = Callable[[int], None]  # bytes just processed
+
+_COUNTS = ("files", "files_changed", "rewritten", "lines", "bytes", "events", "duplicates")
+
+
+@dataclass(slots=True)
+class IngestReport:
+    files: int = 0
+    files_changed: int = 0
+    rewritten: int = 0
+    lines: int = 0
+    bytes: int = 0
+    events: int = 0
+    duplicates: int = 0
+    problems: Counter[str] = field(default_factory=Counter)
+    seconds: float = 0.0
+    errors: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> IngestReport:
+        report = cls()
+        for name in _COUNTS:
+            setattr(report, name, data.get(name, 0))
+        report.problems = Counter(data.get("skipped_lines", {}))
+        report.errors = list(data.get("errors", []))
+        return report
+
+    def merge(self, other: IngestReport) -> None:
+        self.files += other.files
+        self.files_changed += other.files_changed
+        self.rewritten += other.rewritten
+        self.lines += other.lines
+        self.bytes += other.bytes
+        self.events += other.events
+        self.duplicates += other.duplicates
+        self.problems.update(other.problems)
+        self.errors.extend(other.errors)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "files": self.files,
+            "files_changed": self.files_changed,
+            "rewritten": self.rewritten,
+            "lines": self.lines,
+            "bytes": self.bytes,
+            "events": self.events,
+            "duplicates": self.duplicates,
+            "skipped_lines": dict(self.problems),
+            "seconds": round(self.seconds, 3),
+            "errors": self.errors,
+        }

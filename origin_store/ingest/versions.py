@@ -1,0 +1,87 @@
+"""Versions of an original file: a grown file is the same version; a shrunk or rewritten one,
+or one whose mirror cannot be recovered, is mirrored again as a new version."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import lmdb
+
+from .. import keys
+from .. import mirror as mirrors
+from ..db import Store
+from ..records import Cursor, MirrorDoc
+from .content import Content, head_digest
+from .discovery import LogFile
+
+
+def same_version(cursor: Cursor, content: Content) -> bool:
+    size = content.size()
+    if size is not None and size < cursor["offset"]:
+        return False
+    content.seek(0)
+    head = content.read(cursor["head_len"])
+    return head_digest(head) == cursor["head"]
+
+
+def tail_source(content: Content, cursor: Cursor) -> bytes | None:
+    """The original's bytes that the committed tail mirrors, to rebuild a torn tail."""
+    state = cursor["mirror"]
+    if not state["tail"]:
+        return b""
+    try:
+        content.seek(state["src"])
+        return content.read(state["tail"])
+    except OSError:
+        return None
+
+
+def mirror_rel(log: LogFile, version: int) -> str:
+    """The mirror's path under raw/: source/rel, without .zst, with .vN from version 2."""
+    rel = log.rel[:-4] if log.rel.endswith(".zst") else log.rel
+    if version > 1:
+        rel = f"{rel}.v{version}"
+    return f"{log.source.name}/{rel}"
+
+
+def new_version(store: Store, raw_root: Path, log: LogFile, old: Cursor | None) -> Cursor:
+    """A fresh cursor and an empty mirror; a rewritten file gets a new mirror file name."""
+    version = (old["version"] + 1) if old else 1
+    rel = mirror_rel(log, version)
+
+    def work(txn: lmdb.Transaction) -> int:
+        if old is not None:
+            # Freeze the old version's mirror state so its lines stay readable by `sources`.
+            old_key = keys.mirror_key(old["mirror"]["id"])
+            previous: MirrorDoc = store.get(txn, "mirrors", old_key) or {}
+            previous["final"] = old["mirror"]
+            store.put(txn, "mirrors", old_key, previous)
+        mirror_id: int = (store.meta_get(txn, "next_mirror") or 0) + 1
+        store.meta_put(txn, "next_mirror", mirror_id)
+        doc: MirrorDoc = {
+            "original_file": str(log.path), "mirror_file": str(raw_root / rel), "source": log.source.name, "version": version,
+        }
+        store.put(txn, "mirrors", keys.mirror_key(mirror_id), doc)
+        return mirror_id
+
+    mirror_id = store.write(work)
+    zst, tail = mirrors.paths(raw_root, rel)
+    for stale in (zst, tail):
+        if stale.exists():
+            stale.unlink()
+    return {
+        "source": log.source.name,
+        "kind": log.kind.name,
+        "root": str(log.root),
+        "rel": log.rel,
+        "version": version,
+        "offset": 0,
+        "lines": 0,
+        "size": -1,
+        "mtime": 0,
+        "ino": 0,
+        "head": head_digest(b""),
+        "head_len": 0,
+        "mirror": mirrors.new_state(mirror_id, rel),
+        "state": log.kind.start(log.rel),
+    }

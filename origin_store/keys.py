@@ -1,0 +1,89 @@
+"""Every LMDB key layout, built and parsed in one place.
+
+Integers are big-endian so keys sort in numeric order. A mirror id takes 4 bytes (the low half
+of a u64); lines, sequence numbers and times take 8. Text keys are UTF-8, parts joined by \\0.
+
+- events:    event id
+- sessions:  source \\0 session
+- sess_ev:   source \\0 session \\0 time(8) event id   (a session's events in time order)
+- files:     original file path
+- mirrors:   mirror id(4)
+- frames:    mirror id(4) line(8)   (a frame's first line)
+- problems:  mirror id(4) line(8)
+- feed:      seq(8)
+- cites:     event id \\0 entry id
+"""
+
+from __future__ import annotations
+
+import struct
+
+_U64 = struct.Struct(">Q")
+#: Bytes of a mirror id at the head of a frames or problems key.
+MIRROR_ID_BYTES = 4
+
+
+def u64(value: int) -> bytes:
+    return _U64.pack(value)
+
+
+def read_u64(data: bytes) -> int:
+    return int(_U64.unpack(data)[0])
+
+
+def text_key(name: str) -> bytes:
+    """An id or a path as a key (events, files, entries, hidden, tombstones, tokens, meta)."""
+    return name.encode()
+
+
+def session_key(source: str, session: str) -> bytes:
+    return f"{source}\0{session}".encode()
+
+
+def session_events_prefix(source: str, session: str) -> bytes:
+    """What every sess_ev key of one session starts with."""
+    return f"{source}\0{session}\0".encode()
+
+
+def session_event_key(source: str, session: str, time: int, event_key: bytes) -> bytes:
+    """A session's event in time order (times before 1970 sort first, as 0)."""
+    return f"{source}\0{session}\0".encode() + _U64.pack(time if time > 0 else 0) + event_key
+
+
+def session_event_id(prefix: bytes, key: bytes) -> str:
+    """The event id of a sess_ev key that starts with `prefix`."""
+    return key[len(prefix) + 8 :].decode()
+
+
+def mirror_key(mirror_id: int) -> bytes:
+    return _U64.pack(mirror_id)[MIRROR_ID_BYTES:]
+
+
+def mirror_line_key(mirror_id: int, line: int) -> bytes:
+    """A line of a mirror: a frame's first line (frames) or a line that could not be parsed (problems)."""
+    return _U64.pack(mirror_id)[MIRROR_ID_BYTES:] + _U64.pack(line)
+
+
+def line_of(key: bytes) -> int:
+    """The line of a frames or problems key."""
+    return int.from_bytes(key[MIRROR_ID_BYTES:], "big")
+
+
+def feed_key(seq: int) -> bytes:
+    return _U64.pack(seq)
+
+
+def feed_seq(key: bytes) -> int:
+    return int(_U64.unpack(key)[0])
+
+
+def cite_key(event_id: str, entry_id: str) -> bytes:
+    return f"{event_id}\0{entry_id}".encode()
+
+
+def cites_prefix(event_id: str) -> bytes:
+    return f"{event_id}\0".encode()
+
+
+def cite_entry_id(prefix: bytes, key: bytes) -> str:
+    return key[len(prefix) :].decode()

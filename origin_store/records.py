@@ -1,0 +1,106 @@
+"""The shapes of what the store keeps: one TypedDict per kind of stored record.
+
+Records are orjson in LMDB (`db.DBS` says which database holds which); these name their fields
+so code that reads or writes them says what it holds.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NotRequired, TypedDict
+
+from .textclip import Label
+
+
+class EventDoc(TypedDict):
+    """An event as stored (`events`): the parser's EventRecord plus project, mirror and line."""
+
+    id: str
+    time: int
+    source: str
+    project: str | None
+    session: str
+    role: str
+    kind: str
+    text: str  # the first textclip.STORED_CHARS characters
+    cwd: str | None
+    git_branch: str | None
+    agent_version: str | None
+    m: int  # mirror id
+    line: int  # line in that mirror
+    text_chars: NotRequired[int]  # the whole text's length, when it was cut
+    label: NotRequired[Label]
+
+
+class SessionDoc(TypedDict):
+    """A session (`sessions`), merged from its events and SessionFacts (`model.merge_session`)."""
+
+    session: str
+    source: str
+    project: str | None
+    cwd: str | None
+    title: str | None
+    title_rank: int
+    title_time: int
+    prompt: str | None
+    parent: str | None
+    started: int | None
+    ended: int | None
+    events: int  # visible events
+
+
+class MirrorState(TypedDict):
+    """How far a mirror is written: sealed frames in `.zst`, plain lines in `.tail`."""
+
+    id: int
+    rel: str
+    zst: int  # bytes of .zst
+    sealed: int  # lines in frames
+    tail: int  # bytes of .tail
+    crc: int  # crc32 of the tail
+    src: int  # offset in the original of the tail's first line
+
+
+class Cursor(TypedDict):
+    """How far an original file is ingested (`files`), and its parser's state."""
+
+    source: str
+    kind: str
+    root: str
+    rel: str
+    version: int
+    offset: int
+    lines: int
+    size: int
+    mtime: int
+    ino: int
+    head: str  # digest of the first head_len bytes
+    head_len: int
+    mirror: MirrorState
+    state: dict[str, Any]
+
+
+class MirrorDoc(TypedDict):
+    """A mirror (`mirrors`); `final` is its last state once the original was rewritten."""
+
+    original_file: str
+    mirror_file: str
+    source: str
+    version: int
+    final: NotRequired[MirrorState]
+
+
+class FeedItem(TypedDict):
+    """One change (`feed`): t is event, entry, hide or unhide."""
+
+    t: str
+    id: NotRequired[str]
+    root: NotRequired[str]
+    tombstone: NotRequired[str]
+    ids: NotRequired[list[str]]
+
+
+class ProblemDoc(TypedDict):
+    """A line that could not be parsed (`problems`)."""
+
+    reason: str
+    detail: str
