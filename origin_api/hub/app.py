@@ -15,7 +15,7 @@ import traceback
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, cast
 
 from litestar import Litestar, asgi, get
 from litestar.types import Receive, Scope, Send
@@ -30,6 +30,7 @@ from ..mcp.sdk import build_server
 from ..service import Caller
 from ..settings import Settings
 from ..tools import BY_NAME
+from . import transport
 from .auth import SCOPE_KEY, Grant, RateLimiter, parse_rate
 from .edge import HubApp
 from .transport import McpEndpoint, host_names, security_settings
@@ -53,7 +54,7 @@ def create_app(origin: Origin, settings: Settings | None = None, *, ingest: bool
             return Caller("unknown", ""), frozenset(), None
         return grant.caller, grant.allowed, grant.request_id
 
-    def gate(ctx: Any, name: str) -> tuple[OriginError, dict] | None:
+    def gate(ctx: Any, name: str) -> tuple[OriginError, dict[str, Any]] | None:
         grant = grant_of(ctx)
         if grant is None:
             return OriginError("This request was not authenticated.", "forbidden"), {}
@@ -73,7 +74,8 @@ def create_app(origin: Origin, settings: Settings | None = None, *, ingest: bool
 
     @asgi("/mcp", is_mount=True, copy_scope=True)
     async def mcp(scope: Scope, receive: Receive, send: Send) -> None:
-        await endpoint(scope, receive, send)
+        # Litestar's TypedDicts, handed over as the plain ASGI mappings the endpoint and the SDK take.
+        await endpoint(cast("transport.Scope", scope), cast("transport.Receive", receive), cast("transport.Send", send))
 
     @get("/health", sync_to_thread=False)
     def health() -> dict[str, str]:

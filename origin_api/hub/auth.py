@@ -12,6 +12,7 @@ import re
 import threading
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from origin_store import Store
 from origin_store import tokens as store_tokens
@@ -200,7 +201,7 @@ class RateLimiter:
         self._buckets: dict[str, tuple[float, float]] = {}
         self._lock = threading.Lock()
 
-    def take(self, token: str, now: float | None = None) -> tuple[OriginError, dict] | None:
+    def take(self, token: str, now: float | None = None) -> tuple[OriginError, dict[str, Any]] | None:
         """Spend one call, or return the quota error and its retry data if none is left."""
         now = time.monotonic() if now is None else now
         with self._lock:

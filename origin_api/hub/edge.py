@@ -17,14 +17,20 @@ import re
 import sys
 import traceback
 from collections.abc import Iterable
+from typing import Any, cast
 
 import orjson
 from litestar import Litestar, Request, Response
+from litestar.enums import ScopeType
 from litestar.exceptions import HTTPException, MethodNotAllowedException, NotFoundException
-from litestar.types import Receive, Scope, Send
+from litestar.types import LifeSpanReceive, LifeSpanScope, LifeSpanSend, Receive, Scope, Send
 
+from . import transport
 from .auth import Refusal, shown
 from .transport import REQUEST_ID_KEY, new_request_id, refuse, with_header
+
+#: A request as Litestar's exception handlers receive it (the hub reads only its scope and URL).
+AnyRequest = Request[Any, Any, Any]
 
 #: A Host header's bytes: RFC 3986 host characters and a port, nothing else (no userinfo, no
 #: spaces, nothing beyond ASCII). A stricter form of the check Litestar's router makes.
@@ -41,19 +47,23 @@ class HubApp(Litestar):
         handlers = {HTTPException: _http_error, Exception: _bug}
         super().__init__(exception_handlers=handlers, **config)  # type: ignore[arg-type]
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:  # type: ignore[override]
-        if scope["type"] != "http":
+    async def __call__(
+        self, scope: Scope | LifeSpanScope, receive: Receive | LifeSpanReceive, send: Send | LifeSpanSend,
+    ) -> None:
+        if scope["type"] != ScopeType.HTTP:
             await super().__call__(scope, receive, send)
             return
+        # The same objects as plain ASGI: the scope carries the hub's request id under its own key.
+        raw = cast("transport.Scope", scope)
         request_id = new_request_id()
-        scope[REQUEST_ID_KEY] = request_id
-        send = with_header(send, b"x-request-id", request_id.encode())
+        raw[REQUEST_ID_KEY] = request_id
+        named = with_header(cast("transport.Send", send), b"x-request-id", request_id.encode())
         try:
-            check_host_syntax(scope.get("headers", ()), any_host="*" in self.hub_names)
+            check_host_syntax(raw.get("headers", ()), any_host="*" in self.hub_names)
         except Refusal as refusal:
-            await refuse(send, refusal, request_id)
+            await refuse(named, refusal, request_id)
             return
-        await super().__call__(scope, receive, send)
+        await super().__call__(scope, receive, cast("Send", named))
 
 
 def check_host_syntax(headers: Iterable[tuple[bytes, bytes]], *, any_host: bool) -> None:
@@ -70,7 +80,7 @@ def check_host_syntax(headers: Iterable[tuple[bytes, bytes]], *, any_host: bool)
                        "name or address (an internationalised name in its xn-- form).")
 
 
-def _http_error(request: Request, exc: HTTPException) -> Response:
+def _http_error(request: AnyRequest, exc: HTTPException) -> Response[bytes]:
     """Litestar's own refusals (no route, a method the route does not take) in the hub's shape."""
     if isinstance(exc, NotFoundException):
         message = f"Not found: {request.url.path}. The hub serves POST /mcp, POST /mcp/readonly and GET /health."
@@ -82,13 +92,13 @@ def _http_error(request: Request, exc: HTTPException) -> Response:
     return error_response(request.scope, exc.status_code, message, exc.headers)
 
 
-def _bug(request: Request, exc: Exception) -> Response:
+def _bug(request: AnyRequest, exc: Exception) -> Response[bytes]:
     traceback.print_exception(exc, file=sys.stderr)
     return error_response(request.scope, 500, "The hub failed while answering this request; this is a bug. "
                                                "Please report it with the request id.")
 
 
-def error_response(scope: Scope, status: int, message: str, headers: dict[str, str] | None = None) -> Response:
-    request_id = scope.get(REQUEST_ID_KEY) or new_request_id()
+def error_response(scope: Scope, status: int, message: str, headers: dict[str, str] | None = None) -> Response[bytes]:
+    request_id = cast("transport.Scope", scope).get(REQUEST_ID_KEY) or new_request_id()
     body = orjson.dumps({"error": {"status": status, "message": message, "requestId": request_id}})
     return Response(content=body, status_code=status, media_type="application/json", headers=headers or {})

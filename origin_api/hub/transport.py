@@ -20,17 +20,25 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from typing import Any
 
 import anyio
 import orjson
-from litestar.types import Message, Receive, Scope, Send
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 
 from origin_store import Store
 
 from .auth import SCOPE_KEY, Refusal, authenticate, shown
+
+#: The ASGI interface as the specification gives it, and as the SDK's transport takes it (the
+#: Starlette spelling): plain mappings, since the hub keeps its own keys in the scope. Litestar's
+#: TypedDicts are the same objects; `app` and `edge` cast them where they hand them over.
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]", "::1")
 READ_ONLY_PATH = "/readonly"
@@ -262,7 +270,7 @@ def _first(headers: dict[str, list[str]], name: str) -> str | None:
     return values[0] if values else None
 
 
-def with_header(send: Send, name: bytes, value: bytes) -> Callable[[Message], Awaitable[None]]:
+def with_header(send: Send, name: bytes, value: bytes) -> Send:
     async def wrapped(message: Message) -> None:
         if message["type"] == "http.response.start":
             message = {**message, "headers": [*message.get("headers", []), (name, value)]}
