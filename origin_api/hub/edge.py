@@ -23,7 +23,15 @@ import orjson
 from litestar import Litestar, Request, Response
 from litestar.enums import ScopeType
 from litestar.exceptions import HTTPException, MethodNotAllowedException, NotFoundException
-from litestar.types import LifeSpanReceive, LifeSpanScope, LifeSpanSend, Receive, Scope, Send
+from litestar.types import (
+    ExceptionHandlersMap,
+    LifeSpanReceive,
+    LifeSpanScope,
+    LifeSpanSend,
+    Receive,
+    Scope,
+    Send,
+)
 
 from . import transport
 from .auth import Refusal, shown
@@ -42,10 +50,10 @@ class HubApp(Litestar):
 
     __slots__ = ("hub_names",)
 
-    def __init__(self, *, hub_names: frozenset[str], **config: object) -> None:
+    def __init__(self, *, hub_names: frozenset[str], **config: Any) -> None:  # noqa: ANN401 - Litestar's own options
         self.hub_names = hub_names
-        handlers = {HTTPException: _http_error, Exception: _bug}
-        super().__init__(exception_handlers=handlers, **config)  # type: ignore[arg-type]
+        handlers: ExceptionHandlersMap = {HTTPException: _http_error, Exception: _bug}
+        super().__init__(exception_handlers=handlers, **config)
 
     async def __call__(
         self, scope: Scope | LifeSpanScope, receive: Receive | LifeSpanReceive, send: Send | LifeSpanSend,
