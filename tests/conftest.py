@@ -1,15 +1,31 @@
-"""Shared pytest fixtures."""
+"""Shared pytest fixtures and the Hypothesis profiles."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES
+from helpers import DATA, SHARED_FIXTURES
+from hypothesis import HealthCheck, settings
+
+# Fuzz depth is chosen here, not per test: "dev" keeps a local run quick, "ci" (when the CI env
+# var is set, as CI services do) searches deeper. HYPOTHESIS_PROFILE picks one by name.
+settings.register_profile("dev", max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", max_examples=500, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
 
 
 @pytest.fixture
 def fixtures_dir() -> Path:
-    if not FIXTURES.is_dir():
-        pytest.fail(f"the shared fixtures are missing at {FIXTURES}")
-    return FIXTURES
+    """The project's own sample logs (tests/data), one folder per agent."""
+    assert DATA.is_dir(), f"the sample logs are missing at {DATA}"
+    return DATA
+
+
+@pytest.fixture
+def shared_fixtures() -> Path:
+    """The steering repo's fixtures, for the cross-check only: skipped where they are absent."""
+    if not SHARED_FIXTURES.is_dir():
+        pytest.skip(f"cross-check against the shared fixtures: none at {SHARED_FIXTURES}")
+    return SHARED_FIXTURES

