@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -26,20 +26,13 @@ from tantivy import Document, FieldType, Index, Occur, Order, Query, Schema, Sch
 from .analyzer import ANALYZER_NAME, ANALYZER_VERSION, build_analyzer, prepare
 from .errors import IndexBusy, IndexUnavailable, QueryError, SearchError
 from .filters import VALID_FOREVER, Filters
+from .indexdir import OPEN_LOCK_FILE, locked, read_version, wipe, write_version
+from .indexdir import VERSION_FILE as VERSION_FILE  # where tests and tools look for it
 from .query import Clause
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: no advisory locks, opens are not serialised
-    fcntl = None  # type: ignore[assignment]
 
 #: Bump when fields change; with the analyzer version it decides whether an index is reusable.
 SCHEMA_VERSION = 2
 VERSION = f"origin-search schema {SCHEMA_VERSION} analyzer {ANALYZER_VERSION}\n"
-VERSION_FILE = "origin-search.version"
-#: Serialises open/create/wipe between processes; it survives wipes.
-OPEN_LOCK_FILE = "origin-search.lock"
-_TANTIVY_WRITER_LOCK = ".tantivy-writer.lock"
 
 
 #: Indexing memory and threads. On 2 cores one indexing thread keeps up with the Python thread
@@ -76,73 +69,6 @@ class IndexStats:
     segments: int
 
 
-@contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    if fcntl is None:
-        yield
-        return
-    with open(path, "a+b") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
-
-
-def _writer_lock_held(path: Path) -> bool:
-    lock = path / _TANTIVY_WRITER_LOCK
-    if fcntl is None or not lock.exists():
-        return False
-    with open(lock, "a+b") as f:
-        try:
-            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            return True
-        fcntl.flock(f, fcntl.LOCK_UN)
-    return False
-
-
-def _looks_like_ours(path: Path) -> bool:
-    names = {e.name for e in path.iterdir()} - {OPEN_LOCK_FILE}
-    return not names or VERSION_FILE in names or "meta.json" in names
-
-
-def _wipe(path: Path) -> None:
-    if not _looks_like_ours(path):
-        raise IndexUnavailable(
-            f"{path} holds files that are not a search index; refusing to delete them."
-        )
-    if _writer_lock_held(path):
-        raise IndexBusy(
-            f"The search index at {path} must be rebuilt, but another process is writing to it."
-        )
-    for entry in path.iterdir():
-        if entry.name == OPEN_LOCK_FILE:
-            continue
-        if entry.is_dir() and not entry.is_symlink():
-            import shutil  # only a rebuild needs it; a fresh process's first search does not
-
-            shutil.rmtree(entry)
-        else:
-            entry.unlink()
-
-
-def _read_version(path: Path) -> str | None:
-    try:
-        return (path / VERSION_FILE).read_text(encoding="utf-8")
-    except (FileNotFoundError, UnicodeDecodeError):
-        return None
-
-
-def _write_version(path: Path) -> None:
-    tmp = path / (VERSION_FILE + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(VERSION)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path / VERSION_FILE)
-
-
 class SearchIndex:
     """One index directory. Open with :meth:`open`; cheap to share across threads."""
 
@@ -172,18 +98,18 @@ class SearchIndex:
         p = Path(path)
         try:
             p.mkdir(parents=True, exist_ok=True)
-            with _locked(p / OPEN_LOCK_FILE):
+            with locked(p / OPEN_LOCK_FILE):
                 index: Index | None = None
-                if _read_version(p) == VERSION and Index.exists(str(p)):
+                if read_version(p) == VERSION and Index.exists(str(p)):
                     try:
                         index = Index.open(str(p))
                     except ValueError:
                         index = None  # damaged or from another tantivy: rebuild below
                 rebuilt = index is None
                 if index is None:
-                    _wipe(p)
+                    wipe(p)
                     index = Index(build_schema(), path=str(p), reuse=False)
-                    _write_version(p)
+                    write_version(p, VERSION)
         except OSError as e:
             raise IndexUnavailable(f"Cannot open the search index at {p}: {e}") from e
         except ValueError as e:

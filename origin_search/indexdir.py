@@ -1,0 +1,91 @@
+"""The index directory: its version file, the lock serialising opens, and wiping it for a rebuild.
+
+Only files that look like a search index are ever deleted, and never while another process
+holds tantivy's writer lock.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from .errors import IndexBusy, IndexUnavailable
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no advisory locks, opens are not serialised
+    fcntl = None  # type: ignore[assignment]
+
+VERSION_FILE = "origin-search.version"
+#: Serialises open/create/wipe between processes; it survives wipes.
+OPEN_LOCK_FILE = "origin-search.lock"
+_TANTIVY_WRITER_LOCK = ".tantivy-writer.lock"
+
+
+@contextmanager
+def locked(path: Path) -> Iterator[None]:
+    if fcntl is None:
+        yield
+        return
+    with open(path, "a+b") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def _writer_lock_held(path: Path) -> bool:
+    lock = path / _TANTIVY_WRITER_LOCK
+    if fcntl is None or not lock.exists():
+        return False
+    with open(lock, "a+b") as f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return True
+        fcntl.flock(f, fcntl.LOCK_UN)
+    return False
+
+
+def _looks_like_ours(path: Path) -> bool:
+    names = {e.name for e in path.iterdir()} - {OPEN_LOCK_FILE}
+    return not names or VERSION_FILE in names or "meta.json" in names
+
+
+def wipe(path: Path) -> None:
+    if not _looks_like_ours(path):
+        raise IndexUnavailable(
+            f"{path} holds files that are not a search index; refusing to delete them."
+        )
+    if _writer_lock_held(path):
+        raise IndexBusy(
+            f"The search index at {path} must be rebuilt, but another process is writing to it."
+        )
+    for entry in path.iterdir():
+        if entry.name == OPEN_LOCK_FILE:
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            import shutil  # only a rebuild needs it; a fresh process's first search does not
+
+            shutil.rmtree(entry)
+        else:
+            entry.unlink()
+
+
+def read_version(path: Path) -> str | None:
+    try:
+        return (path / VERSION_FILE).read_text(encoding="utf-8")
+    except (FileNotFoundError, UnicodeDecodeError):
+        return None
+
+
+def write_version(path: Path, version: str) -> None:
+    tmp = path / (VERSION_FILE + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(version)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path / VERSION_FILE)
