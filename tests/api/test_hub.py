@@ -179,6 +179,7 @@ def test_401_for_missing_wrong_and_revoked_tokens(hub: Hub):
     store_tokens.revoke(hub.origin.store, "temporary")
     response = hub.post(body, token="temporary")
     assert response.status_code == 401 and "revoked" in response.json()["error"]["message"]
+    del hub.tokens["temporary"]  # the module's hub is shared: leave it only its own tokens
 
 
 @pytest.mark.anyio
@@ -324,7 +325,13 @@ def test_tokens_are_stored_only_as_hashes(hub: Hub):
     hub.ok("search", {"query": "token bucket"}, token="reader")
     files = [p for p in (Path(hub.env["ORIGIN_HOME"]) / "store").rglob("*") if p.is_file()]
     assert files
-    blobs = b"".join(p.read_bytes() for p in files)
+    # LMDB's data file is as long as its map (a sparse GiB): read only the pages in use.
+    env = hub.origin.store.env
+    used = (env.info()["last_pgno"] + 1) * env.stat()["psize"]
+    blobs = b""
+    for path in files:
+        with path.open("rb") as f:
+            blobs += f.read(used) if path.name == "data.mdb" else f.read()
     for name, secret in hub.tokens.items():
         if not secret.startswith("ogn_"):
             continue
@@ -360,7 +367,9 @@ def test_a_body_that_never_finishes_is_cut_off(limited: Hub):
         answer = sock.recv(65536).decode("latin-1")
     assert answer.startswith("HTTP/1.1 408")
     assert "ORIGIN_HUB_REQUEST_TIMEOUT_MS" in answer
-    assert 1.4 <= time.monotonic() - started < 4.0
+    # Not before the limit (1.5 s from when the hub read the headers); no upper bound, which
+    # would only measure how busy the machine is: a hang is caught by the socket's timeout.
+    assert time.monotonic() - started >= 1.4
 
 
 def test_a_slow_call_is_cut_off_with_504_and_still_completes(limited: Hub):
@@ -377,7 +386,7 @@ def test_a_slow_call_is_cut_off_with_504_and_still_completes(limited: Hub):
         txn.abort()
     assert response.status_code == 504, response.text
     assert "cut off" in response.json()["error"]["message"]
-    assert 1.4 <= elapsed < 4.0
+    assert elapsed >= 1.4  # not before the limit; the call itself still completes below
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         found = limited.call("search", {"query": "cut-off", "scope": "entries"}, token="laptop")
