@@ -7,7 +7,6 @@ transactions are short and per request; write transactions are short too, since 
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,10 +16,11 @@ import lmdb
 import orjson
 
 from .errors import SchemaMismatch
+from .keys import feed_key, feed_seq
 
 SCHEMA_VERSION = 1
 
-#: Named databases. Keys are bytes; values orjson unless said otherwise.
+#: Named databases. Keys are bytes (their layouts: `keys`); values orjson unless said otherwise.
 DBS: tuple[str, ...] = (
     "meta",  # b"schema" -> version; small facts about the store
     "events",  # event id -> event record
@@ -39,16 +39,7 @@ DBS: tuple[str, ...] = (
     "tokens",  # token name -> {hash, scope, created}
 )
 
-_U64 = struct.Struct(">Q")
 T = TypeVar("T")
-
-
-def u64(value: int) -> bytes:
-    return _U64.pack(value)
-
-
-def read_u64(data: bytes) -> int:
-    return _U64.unpack(data)[0]
 
 
 def dumps(value: Any) -> bytes:
@@ -166,22 +157,22 @@ class Store:
         """Add changes (dicts, or their bytes already made) to the feed with the next sequence
         numbers; returns the last one."""
         cursor = txn.cursor(db=self.dbs["feed"])
-        seq = read_u64(cursor.key()) if cursor.last() else 0
+        seq = feed_seq(cursor.key()) if cursor.last() else 0
         for item in items:
             seq += 1
-            cursor.put(u64(seq), item if isinstance(item, bytes) else dumps(item), append=True)
+            cursor.put(feed_key(seq), item if isinstance(item, bytes) else dumps(item), append=True)
         return seq
 
     def feed_last(self, txn: lmdb.Transaction) -> int:
         cursor = txn.cursor(db=self.dbs["feed"])
-        return read_u64(cursor.key()) if cursor.last() else 0
+        return feed_seq(cursor.key()) if cursor.last() else 0
 
     def feed_since(self, txn: lmdb.Transaction, after: int, limit: int | None = None) -> Iterator[tuple[int, dict]]:
         cursor = txn.cursor(db=self.dbs["feed"])
-        if not cursor.set_range(u64(after + 1)):
+        if not cursor.set_range(feed_key(after + 1)):
             return
         for count, (key, value) in enumerate(cursor, start=1):
-            yield read_u64(key), loads(value)
+            yield feed_seq(key), loads(value)
             if limit is not None and count >= limit:
                 return
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import lmdb
 
+from . import keys
 from .db import Store
 from .errors import NotFound
 
@@ -87,19 +88,19 @@ def put_version(store: Store, txn: lmdb.Transaction, version: dict) -> None:
     record["versions"].append(version["id"])
     store.put(txn, "roots", root_key, record)
     for source in version["sources"]:
-        txn.put(f"{source['event_id']}\0{version['id']}".encode(), b"", db=store.dbs["cites"])
+        txn.put(keys.cite_key(source["event_id"], version["id"]), b"", db=store.dbs["cites"])
     store.feed_append(txn, [{"t": "entry", "id": version["id"], "root": version["root"]}])
 
 
 def citing_entries(store: Store, txn: lmdb.Transaction, event_id: str) -> list[str]:
-    prefix = f"{event_id}\0".encode()
+    prefix = keys.cites_prefix(event_id)
     cursor = txn.cursor(db=store.dbs["cites"])
     found: list[str] = []
     if cursor.set_range(prefix):
         for key, _ in cursor:
             if not key.startswith(prefix):
                 break
-            found.append(key[len(prefix) :].decode())
+            found.append(keys.cite_entry_id(prefix, key))
     return found
 
 
@@ -116,7 +117,7 @@ def forget(store: Store, txn: lmdb.Transaction, target: str, reason: str, author
             entry_ids.append(v["id"])
             event_ids.extend(s["event_id"] for s in v["sources"])
     else:
-        if store.get(txn, "events", target.encode()) is None:
+        if store.get(txn, "events", keys.text_key(target)) is None:
             raise NotFound(target)
         event_ids.append(target)
         roots: set[str] = set()
@@ -166,10 +167,10 @@ def restore(store: Store, txn: lmdb.Transaction, tombstone: str) -> dict:
 def _count_visible(store: Store, txn: lmdb.Transaction, event_ids: list[str], delta: int) -> None:
     """Keep each session's count of visible events right as events are hidden and restored."""
     for event_id in event_ids:
-        event = store.get(txn, "events", event_id.encode())
+        event = store.get(txn, "events", keys.text_key(event_id))
         if event is None:
             continue
-        key = f"{event['source']}\0{event['session']}".encode()
+        key = keys.session_key(event["source"], event["session"])
         session = store.get(txn, "sessions", key)
         if session is not None:
             session["events"] = max(0, session["events"] + delta)

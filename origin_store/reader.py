@@ -11,18 +11,19 @@ from typing import Any
 
 import lmdb
 
+from . import keys
 from . import mirror as mirrors
-from .db import Store, loads, u64
+from .db import Store, loads
 
 _STREAM_CHUNK = 1 << 20
 
 
 def get_event(store: Store, txn: lmdb.Transaction, event_id: str) -> dict | None:
-    return store.get(txn, "events", event_id.encode())
+    return store.get(txn, "events", keys.text_key(event_id))
 
 
 def get_session(store: Store, txn: lmdb.Transaction, source: str, session: str) -> dict | None:
-    return store.get(txn, "sessions", f"{source}\0{session}".encode())
+    return store.get(txn, "sessions", keys.session_key(source, session))
 
 
 def iter_sessions(store: Store, txn: lmdb.Transaction) -> Iterator[dict]:
@@ -32,36 +33,23 @@ def iter_sessions(store: Store, txn: lmdb.Transaction) -> Iterator[dict]:
 
 def session_event_ids(store: Store, txn: lmdb.Transaction, source: str, session: str) -> Iterator[str]:
     """A session's event ids oldest first."""
-    prefix = f"{source}\0{session}\0".encode()
+    prefix = keys.session_events_prefix(source, session)
     cursor = txn.cursor(db=store.dbs["sess_ev"])
     if not cursor.set_range(prefix):
         return
     for key, _ in cursor:
         if not key.startswith(prefix):
             return
-        yield key[len(prefix) + 8 :].decode()
+        yield keys.session_event_id(prefix, key)
 
 
 def mirror_info(store: Store, txn: lmdb.Transaction, mirror_id: int) -> dict | None:
-    return store.get(txn, "mirrors", u64(mirror_id)[4:])
+    return store.get(txn, "mirrors", keys.mirror_key(mirror_id))
 
 
 def mirror_state(store: Store, txn: lmdb.Transaction, original_file: str) -> dict | None:
-    cursor = store.get(txn, "files", original_file.encode())
+    cursor = store.get(txn, "files", keys.text_key(original_file))
     return None if cursor is None else cursor["mirror"]
-
-
-def read_mirror_line(store: Store, home: Path, mirror_id: int, line: int, limit: int = 1 << 20) -> bytes | None:
-    """Line `line` of mirror `mirror_id`, from the frame that holds it or from the tail."""
-    raw_root = home / "raw"
-    for _ in range(5):
-        located = _locate(store, mirror_id, line)
-        if located is None:
-            return None
-        found = mirrors.read_line(raw_root, *located, line, limit)
-        if found is not None:
-            return found
-    return None
 
 
 def read_mirror_text(store: Store, home: Path, mirror_id: int, line: int, keep: int) -> tuple[str, int] | None:
@@ -71,7 +59,7 @@ def read_mirror_text(store: Store, home: Path, mirror_id: int, line: int, keep: 
     an oversized line is kept, is streamed: only its first characters are held in memory."""
     raw_root = home / "raw"
     for _ in range(5):
-        located = _locate(store, mirror_id, line)
+        located = locate(store, mirror_id, line)
         if located is None:
             return None
         state, frame = located
@@ -86,7 +74,7 @@ def read_mirror_text(store: Store, home: Path, mirror_id: int, line: int, keep: 
     return None
 
 
-def _locate(store: Store, mirror_id: int, line: int) -> tuple[dict[str, Any], mirrors.Frame | None] | None:
+def locate(store: Store, mirror_id: int, line: int) -> tuple[dict[str, Any], mirrors.Frame | None] | None:
     """The mirror's committed state and the frame holding the line (None: not sealed)."""
     with store.read() as txn:
         info = mirror_info(store, txn, mirror_id)
@@ -141,9 +129,9 @@ def _stream_text(zst_path: Path, frame: mirrors.Frame, keep: int) -> tuple[str, 
 
 
 def _frame_for(store: Store, txn: lmdb.Transaction, mirror_id: int, line: int) -> mirrors.Frame | None:
-    prefix = u64(mirror_id)[4:]
+    prefix = keys.mirror_key(mirror_id)
     cursor = txn.cursor(db=store.dbs["frames"])
-    target = prefix + u64(line)
+    target = keys.mirror_line_key(mirror_id, line)
     if cursor.set_key(target):
         return mirrors.Frame.unpack(line, cursor.value())
     if not cursor.set_range(target):
@@ -154,7 +142,7 @@ def _frame_for(store: Store, txn: lmdb.Transaction, mirror_id: int, line: int) -
     key = cursor.key()
     if not key.startswith(prefix):
         return None
-    first = int.from_bytes(key[4:], "big")
+    first = keys.line_of(key)
     frame = mirrors.Frame.unpack(first, cursor.value())
     return frame if first <= line < first + frame.lines else None
 
@@ -200,43 +188,6 @@ def disk_usage(path: Path) -> int:
     return total
 
 
-def iter_mirror(store: Store, home: Path, mirror_id: int) -> Iterator[bytes]:
-    """Every line of a mirror in order (frames, then the tail), one frame in memory at a time."""
-    import zlib
-
-    import zstandard
-
-    with store.read() as txn:
-        info = mirror_info(store, txn, mirror_id)
-        if info is None:
-            return
-        state = mirror_state(store, txn, info["original_file"])
-        if state is None or state["id"] != mirror_id:
-            state = info.get("final")
-        if state is None:
-            return
-        prefix = u64(mirror_id)[4:]
-        frames: list[mirrors.Frame] = []
-        cursor = txn.cursor(db=store.dbs["frames"])
-        if cursor.set_range(prefix):
-            for key, value in cursor:
-                if not key.startswith(prefix):
-                    break
-                frames.append(mirrors.Frame.unpack(int.from_bytes(key[4:], "big"), value))
-    zst_path, tail_path = mirrors.paths(home / "raw", state["rel"])
-    dctx = zstandard.ZstdDecompressor()
-    if frames:
-        with open(zst_path, "rb") as f:
-            for frame in frames:
-                f.seek(frame.offset)
-                data = dctx.decompressobj().decompress(f.read(frame.length))
-                parts = data.split(b"\n")
-                yield from (parts[:-1] if data.endswith(b"\n") else parts)
-    tail = tail_path.read_bytes()[: state["tail"]] if state["tail"] else b""
-    if zlib.crc32(tail) != state["crc"]:
-        raise OSError(f"mirror tail {tail_path} does not match the store")
-    yield from tail.split(b"\n")[:-1]
-
 
 def event_ids_at(store: Store, seqs: list[int]) -> list[str | None]:
     """The ids of the events announced at the feed sequences `seqs`, in one read transaction.
@@ -249,7 +200,7 @@ def event_ids_at(store: Store, seqs: list[int]) -> list[str | None]:
     with store.read() as txn:
         get = txn.get
         for seq in seqs:
-            raw = get(u64(seq), db=feed) if seq > 0 else None
+            raw = get(keys.feed_key(seq), db=feed) if seq > 0 else None
             item = loads(raw) if raw is not None else None
             out.append(item["id"] if item is not None and item.get("t") == "event" else None)
     return out

@@ -16,8 +16,9 @@ from typing import Any
 
 import zstandard
 
+from . import keys
 from . import mirror as mirrors
-from .db import Store, loads, read_u64
+from .db import Store, loads
 from .textclip import STORED_CHARS
 
 
@@ -52,7 +53,7 @@ def verify(store: Store, home: Path, *, max_problems: int = 100) -> Report:
             mid = state["id"]
             lines_of[mid] = cursor["lines"]
             zst, tail = mirrors.paths(raw_root, state["rel"])
-            prefix = mid.to_bytes(4, "big")
+            prefix = keys.mirror_key(mid)
             counted = 0
             expected_offset = 0
             frames = txn.cursor(db=store.dbs["frames"])
@@ -61,7 +62,7 @@ def verify(store: Store, home: Path, *, max_problems: int = 100) -> Report:
                 for fkey, fvalue in frames:
                     if not fkey.startswith(prefix):
                         break
-                    frame = mirrors.Frame.unpack(int.from_bytes(fkey[4:], "big"), fvalue)
+                    frame = mirrors.Frame.unpack(keys.line_of(fkey), fvalue)
                     report.frames += 1
                     if frame.first_line != counted + 1 or frame.offset != expected_offset:
                         problem(f"{state['rel']}: frame at line {frame.first_line} does not follow line {counted}")
@@ -92,7 +93,7 @@ def verify(store: Store, home: Path, *, max_problems: int = 100) -> Report:
             item = loads(value)
             if item["t"] == "event":
                 if item["id"] in announced:
-                    problem(f"the change feed announces {item['id']} twice (seq {read_u64(key)})")
+                    problem(f"the change feed announces {item['id']} twice (seq {keys.feed_seq(key)})")
                 announced.add(item["id"])
         for _key, value in txn.cursor(db=store.dbs["events"]):
             event = loads(value)

@@ -40,7 +40,7 @@ def pending_events(batch: Batch) -> tuple[dict[bytes, Pending], int]:
     pending: dict[bytes, Pending] = {}
     duplicates = 0
     for number, event in batch.events:
-        key = event.id.encode()
+        key = event.id.encode()  # keys.text_key, inline: this runs once per event
         if key in pending:
             duplicates += 1
             continue

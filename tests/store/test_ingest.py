@@ -16,10 +16,11 @@ import pytest
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
+from mirror_support import iter_mirror, read_mirror_line
 from plain_format import line
 
 from origin_store import Ingester, Settings, Store
-from origin_store.reader import get_event, iter_mirror, read_mirror_line, read_mirror_text
+from origin_store.reader import get_event, read_mirror_text
 from origin_store.verify import verify
 
 HERE = Path(__file__).parent

@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 from helpers import fixture_env
+from mirror_support import read_mirror_line
 
 from origin_store import Ingester, Settings, Store
-from origin_store.reader import get_session, iter_sessions, read_mirror_line, session_event_ids
 from origin_store.parsers.registry import SOURCES
+from origin_store.reader import get_session, iter_sessions, session_event_ids
 
 EXPECTED = {
     ("claude-code", "7f3c9a52-1d4e-4b8a-9c61-2e5f8a7b3d10"): ("rate-limiter", "Add a token-bucket rate limiter", "demo-app"),

@@ -1,0 +1,50 @@
+"""Reading whole mirrors and raw mirror lines, for tests that hold mirrors to their originals."""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import zstandard
+
+from origin_store import keys
+from origin_store import mirror as mirrors
+from origin_store.db import Store
+from origin_store.reader import locate, mirror_info, mirror_state
+
+
+def read_mirror_line(store: Store, home: Path, mirror_id: int, line: int, limit: int = 1 << 20) -> bytes | None:
+    """Line `line` of mirror `mirror_id` as bytes (its first `limit`), from its frame or the tail."""
+    located = locate(store, mirror_id, line)
+    return None if located is None else mirrors.read_line(home / "raw", *located, line, limit)
+
+
+def iter_mirror(store: Store, home: Path, mirror_id: int) -> Iterator[bytes]:
+    """Every line of a mirror in order (frames, then the tail)."""
+    with store.read() as txn:
+        info = mirror_info(store, txn, mirror_id)
+        assert info is not None
+        state = mirror_state(store, txn, info["original_file"])
+        if state is None or state["id"] != mirror_id:
+            state = info["final"]
+        prefix = keys.mirror_key(mirror_id)
+        frames: list[mirrors.Frame] = []
+        cursor = txn.cursor(db=store.dbs["frames"])
+        if cursor.set_range(prefix):
+            for key, value in cursor:
+                if not key.startswith(prefix):
+                    break
+                frames.append(mirrors.Frame.unpack(keys.line_of(key), value))
+    zst_path, tail_path = mirrors.paths(home / "raw", state["rel"])
+    dctx = zstandard.ZstdDecompressor()
+    if frames:
+        with open(zst_path, "rb") as f:
+            for frame in frames:
+                f.seek(frame.offset)
+                data = dctx.decompressobj().decompress(f.read(frame.length))
+                parts = data.split(b"\n")
+                yield from (parts[:-1] if data.endswith(b"\n") else parts)
+    tail = tail_path.read_bytes()[: state["tail"]] if state["tail"] else b""
+    assert zlib.crc32(tail) == state["crc"], f"mirror tail {tail_path} does not match the store"
+    yield from tail.split(b"\n")[:-1]
