@@ -118,23 +118,19 @@ class SearchIndex:
         index.register_tokenizer(ANALYZER_NAME, build_analyzer())
         return cls(p, index, rebuilt, ids_by_seq)
 
-    def try_writer(
-        self, heap_bytes: int = WRITER_HEAP_BYTES, threads: int = WRITER_THREADS
-    ) -> IndexWriter | None:
+    def try_writer(self) -> IndexWriter | None:
         """The index's only writer, or None at once when another process or object holds it."""
         try:
-            w = self._index.writer(heap_size=heap_bytes, num_threads=threads)
+            w = self._index.writer(heap_size=WRITER_HEAP_BYTES, num_threads=WRITER_THREADS)
         except ValueError as e:
             if "LockBusy" in str(e):
                 return None
             raise SearchError(f"Cannot write to the search index at {self.path}: {e}") from e
         return IndexWriter(self, w)
 
-    def writer(
-        self, heap_bytes: int = WRITER_HEAP_BYTES, threads: int = WRITER_THREADS
-    ) -> IndexWriter:
+    def writer(self) -> IndexWriter:
         """Like :meth:`try_writer`, raising :class:`IndexBusy` instead of returning None."""
-        w = self.try_writer(heap_bytes, threads)
+        w = self.try_writer()
         if w is None:
             raise IndexBusy(f"Another process is writing to the search index at {self.path}.")
         return w
