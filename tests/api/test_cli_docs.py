@@ -116,3 +116,4 @@ def test_origin_run_ends_serving_the_hub_with_a_fresh_token(tmp_path: Path):
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+        proc.stdout.close()
