@@ -12,6 +12,8 @@ import pytest
 from helpers import fixture_env
 from mcp_client import stdio_client, tool_error, tool_json
 
+from origin_api.tools import INSTRUCTIONS
+
 pytestmark = [pytest.mark.e2e, pytest.mark.anyio]
 PROMPT_ID = "claude-code:a0000001-0000-4000-8000-000000000001"
 SESSION_LOG = "projects/-home-dev-demo-app/7f3c9a52-1d4e-4b8a-9c61-2e5f8a7b3d10.jsonl"
@@ -30,7 +32,8 @@ def env(tmp_path: Path, fixtures_dir: Path) -> dict[str, str]:
 @pytest.mark.parametrize("sdk", [False, True], ids=["lean", "sdk"])
 async def test_handshake_tools_and_annotations(env, sdk):
     async with stdio_client(env, sdk=sdk) as client:
-        assert "remember decisions" in (client.instructions or "").lower() or "remember" in (client.instructions or "")
+        # The server introduces itself with the tool table's instructions, which ask for `remember`.
+        assert client.instructions == INSTRUCTIONS and "Use `remember` for decisions" in INSTRUCTIONS
         tools = {t.name: t for t in (await client.list_tools()).tools}
         assert set(tools) == {"search", "timeline", "get", "sources", "remember", "correct", "forget"}
         for name in ("search", "timeline", "get", "sources"):
