@@ -465,7 +465,7 @@ def fuzzed(tmp_path_factory: pytest.TempPathFactory) -> Hub:
         yield running
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(body=BODIES, content_type=CONTENT_TYPES, extra=HEADERS, token=st.sampled_from(["laptop", "reader", None, "ogn_x"]),
        path=st.sampled_from(["/mcp", "/mcp/", "/mcp/readonly", "/mcp/other"]), method=st.sampled_from(["POST"] * 6 + ["GET", "PUT"]))
 def test_random_requests_never_get_a_5xx_or_hang(fuzzed: Hub, body, content_type, extra, token, path, method):  # noqa: ANN001

@@ -287,7 +287,7 @@ def _raw_exchange(port: int, request: bytes) -> bytes:
     return answer
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(headers=st.lists(st.tuples(FUZZED, HEADER_BYTES), max_size=3), path=st.sampled_from([b"/mcp", b"/health", b"/x"]))
 def test_random_header_bytes_get_an_answer_with_a_request_id(hub: Hub, headers: list[tuple[bytes, bytes]], path: bytes):
     sent = dict([(b"Host", b"127.0.0.1"), (b"Content-Type", b"application/json"),

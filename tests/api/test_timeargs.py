@@ -54,7 +54,7 @@ def zone(request):
     time.tzset()
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.integers(min_value=-2_500_000_000_000, max_value=4_000_000_000_000))
 def test_render_matches_the_local_zone_across_daylight_saving(zone, ms):
     assert render(ms) == datetime.fromtimestamp(ms / 1000).astimezone().isoformat(timespec="milliseconds")

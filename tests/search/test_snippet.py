@@ -221,7 +221,7 @@ SEPS = st.sampled_from([" ", "  ", "\n", ". ", ", ", "、", "", "-"])
 TEXTS = st.lists(st.tuples(WORDS, SEPS), max_size=120).map(lambda ps: "".join(w + s for w, s in ps))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(deadline=None)
 @given(TEXTS, st.lists(WORDS, min_size=1, max_size=3), st.sampled_from([20, 60, 200]))
 def test_bound_and_brackets_hold_on_random_text(text: str, words: list[str], width: int) -> None:
     cl = clauses(" ".join(words))
@@ -251,7 +251,7 @@ _ascii_words = st.sampled_from(["foo", "bar", "baz", "a", "x1", "error", "Error"
 _ascii_seps = st.sampled_from([" ", "  ", ".", "_", "-", ", ", "\n", "\t", "::", "()", " " * 40, "!!!"])
 
 
-@settings(max_examples=400, deadline=None)
+@settings(deadline=None)
 @given(
     words=st.lists(st.tuples(_ascii_words, _ascii_seps), min_size=0, max_size=120),
     query=st.lists(_ascii_words, min_size=1, max_size=3),
@@ -297,7 +297,7 @@ SCRIPT_TEXTS = st.lists(st.tuples(SCRIPT_WORDS, SCRIPT_SEPS), max_size=80).map(
 SCRIPT_QUERIES = st.lists(st.one_of(SCRIPT_WORDS, st.just("数据、库")), min_size=1, max_size=3)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(deadline=None)
 @given(SCRIPT_TEXTS, SCRIPT_QUERIES, st.sampled_from([20, 60, 200]))
 def test_every_script_is_bracketed_within_the_bound(text: str, words: list[str], width: int) -> None:
     cl = clauses(" ".join(words))
@@ -312,7 +312,7 @@ def test_every_script_is_bracketed_within_the_bound(text: str, words: list[str],
     assert plain.replace(" ", "") in re.sub(r"\s", "", text)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(deadline=None)
 @given(SCRIPT_TEXTS, SCRIPT_QUERIES, st.sampled_from([20, 60, 200]))
 def test_a_scan_in_small_pieces_gives_the_same_snippet(
     text: str, words: list[str], width: int

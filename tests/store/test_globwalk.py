@@ -42,7 +42,7 @@ def build(root: Path, tree: list[tuple[list[str], str]]) -> None:
             continue  # a file already sits where this path wants a directory
 
 
-@settings(max_examples=150, deadline=None)
+@settings(deadline=None)
 @given(tree=paths)
 def test_one_walk_equals_glob_for_every_pattern(tree):
     root = Path(tempfile.mkdtemp())
