@@ -7,16 +7,17 @@ transactions are short and per request; write transactions are short too, since 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import lmdb
 import orjson
 
 from .errors import SchemaMismatch
 from .keys import feed_key, feed_seq
+from .records import FeedItem
 
 SCHEMA_VERSION = 1
 
@@ -40,6 +41,8 @@ DBS: tuple[str, ...] = (
 )
 
 T = TypeVar("T")
+#: A cursor's (key, value) pairs.
+Pairs = Iterator[tuple[bytes, bytes]]
 
 
 def dumps(value: Any) -> bytes:
@@ -47,6 +50,38 @@ def dumps(value: Any) -> bytes:
 
 
 loads = orjson.loads
+
+
+# Transactions are begun with buffers=False, so LMDB hands out bytes, never memoryviews: these
+# say so once, for the type checker, at no cost.
+
+
+def pairs(cursor: lmdb.Cursor) -> Pairs:
+    """A cursor's (key, value) pairs from where it stands."""
+    return cast(Pairs, iter(cursor))
+
+
+def cursor_key(cursor: lmdb.Cursor) -> bytes:
+    return cast(bytes, cursor.key())
+
+
+def cursor_value(cursor: lmdb.Cursor) -> bytes:
+    return cast(bytes, cursor.value())
+
+
+def raw_get(txn: lmdb.Transaction, key: bytes, db: Any) -> bytes | None:
+    """A value's bytes, or None."""
+    return cast("bytes | None", txn.get(key, db=db))
+
+
+def prefixed(cursor: lmdb.Cursor, prefix: bytes) -> Pairs:
+    """The pairs whose keys start with `prefix`, in key order."""
+    if not cursor.set_range(prefix):
+        return
+    for key, value in pairs(cursor):
+        if not key.startswith(prefix):
+            return
+        yield key, value
 
 
 class Store:
@@ -153,11 +188,11 @@ class Store:
     def put(self, txn: lmdb.Transaction, db: str, key: bytes, value: Any) -> None:
         txn.put(key, dumps(value), db=self.dbs[db])
 
-    def feed_append(self, txn: lmdb.Transaction, items: list[dict] | list[bytes]) -> int:
+    def feed_append(self, txn: lmdb.Transaction, items: Sequence[FeedItem] | Sequence[bytes]) -> int:
         """Add changes (dicts, or their bytes already made) to the feed with the next sequence
         numbers; returns the last one."""
         cursor = txn.cursor(db=self.dbs["feed"])
-        seq = feed_seq(cursor.key()) if cursor.last() else 0
+        seq = feed_seq(cursor_key(cursor)) if cursor.last() else 0
         for item in items:
             seq += 1
             cursor.put(feed_key(seq), item if isinstance(item, bytes) else dumps(item), append=True)
@@ -165,13 +200,13 @@ class Store:
 
     def feed_last(self, txn: lmdb.Transaction) -> int:
         cursor = txn.cursor(db=self.dbs["feed"])
-        return feed_seq(cursor.key()) if cursor.last() else 0
+        return feed_seq(cursor_key(cursor)) if cursor.last() else 0
 
-    def feed_since(self, txn: lmdb.Transaction, after: int, limit: int | None = None) -> Iterator[tuple[int, dict]]:
+    def feed_since(self, txn: lmdb.Transaction, after: int, limit: int | None = None) -> Iterator[tuple[int, FeedItem]]:
         cursor = txn.cursor(db=self.dbs["feed"])
         if not cursor.set_range(feed_key(after + 1)):
             return
-        for count, (key, value) in enumerate(cursor, start=1):
+        for count, (key, value) in enumerate(pairs(cursor), start=1):
             yield feed_seq(key), loads(value)
             if limit is not None and count >= limit:
                 return

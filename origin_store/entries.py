@@ -13,12 +13,17 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import lmdb
 
 from . import keys
-from .db import Store
+from .db import Store, prefixed
 from .errors import NotFound
+from .records import FeedItem
+
+#: An entry version as stored (`entries`); its fields are the tools' (origin_api).
+EntryVersion = dict[str, Any]
 
 
 def new_entry_id() -> str:
@@ -41,11 +46,11 @@ def now_ms() -> int:
 class Lineage:
     """An entry's versions, oldest first, with which one is current."""
 
-    versions: list[dict]
+    versions: list[EntryVersion]
     current: str | None
     heads: frozenset[str]  # versions nobody corrects: the current one and concurrent losers
 
-    def status_of(self, version: dict) -> dict:
+    def status_of(self, version: EntryVersion) -> dict[str, Any]:
         superseded = version["id"] != self.current
         return {
             "status": "superseded" if superseded else "active",
@@ -64,7 +69,7 @@ def lineage(store: Store, txn: lmdb.Transaction, root: str) -> Lineage:
     return Lineage(versions, current, frozenset(v["id"] for v in heads))
 
 
-def get_entry(store: Store, txn: lmdb.Transaction, entry_id: str) -> dict | None:
+def get_entry(store: Store, txn: lmdb.Transaction, entry_id: str) -> EntryVersion | None:
     return store.get(txn, "entries", entry_id.encode())
 
 
@@ -77,7 +82,7 @@ def anything_hidden(store: Store, txn: lmdb.Transaction) -> bool:
     return txn.stat(store.dbs["hidden"])["entries"] > 0
 
 
-def put_version(store: Store, txn: lmdb.Transaction, version: dict) -> None:
+def put_version(store: Store, txn: lmdb.Transaction, version: EntryVersion) -> None:
     """Store one entry version with its citations and announce it on the change feed."""
     key = version["id"].encode()
     if txn.get(key, db=store.dbs["entries"]) is not None:
@@ -89,22 +94,16 @@ def put_version(store: Store, txn: lmdb.Transaction, version: dict) -> None:
     store.put(txn, "roots", root_key, record)
     for source in version["sources"]:
         txn.put(keys.cite_key(source["event_id"], version["id"]), b"", db=store.dbs["cites"])
-    store.feed_append(txn, [{"t": "entry", "id": version["id"], "root": version["root"]}])
+    item: FeedItem = {"t": "entry", "id": version["id"], "root": version["root"]}
+    store.feed_append(txn, [item])
 
 
 def citing_entries(store: Store, txn: lmdb.Transaction, event_id: str) -> list[str]:
     prefix = keys.cites_prefix(event_id)
-    cursor = txn.cursor(db=store.dbs["cites"])
-    found: list[str] = []
-    if cursor.set_range(prefix):
-        for key, _ in cursor:
-            if not key.startswith(prefix):
-                break
-            found.append(keys.cite_entry_id(prefix, key))
-    return found
+    return [keys.cite_entry_id(prefix, key) for key, _ in prefixed(txn.cursor(db=store.dbs["cites"]), prefix)]
 
 
-def forget(store: Store, txn: lmdb.Transaction, target: str, reason: str, author: str) -> dict:
+def forget(store: Store, txn: lmdb.Transaction, target: str, reason: str, author: str) -> dict[str, Any]:
     """Hide an entry (every version and the events it cites) or an event (and every entry
     citing it). Returns the contract's result; records nothing when all was hidden already."""
     entry_ids: list[str] = []
@@ -141,11 +140,12 @@ def forget(store: Store, txn: lmdb.Transaction, target: str, reason: str, author
     for item in new_entries + new_events:
         txn.put(item.encode(), tombstone.encode(), db=store.dbs["hidden"])
     _count_visible(store, txn, new_events, -1)
-    store.feed_append(txn, [{"t": "hide", "tombstone": tombstone, "ids": new_entries + new_events}])
+    change: FeedItem = {"t": "hide", "tombstone": tombstone, "ids": new_entries + new_events}
+    store.feed_append(txn, [change])
     return {"tombstone": tombstone, "forgotten_entries": new_entries, "excluded_events": len(new_events)}
 
 
-def restore(store: Store, txn: lmdb.Transaction, tombstone: str) -> dict:
+def restore(store: Store, txn: lmdb.Transaction, tombstone: str) -> dict[str, Any]:
     record = store.get(txn, "tombstones", tombstone.encode())
     if record is None:
         raise NotFound(f"Unknown tombstone {tombstone}.")
@@ -160,7 +160,8 @@ def restore(store: Store, txn: lmdb.Transaction, tombstone: str) -> dict:
     _count_visible(store, txn, events, +1)
     record["restored"] = now_ms()
     store.put(txn, "tombstones", tombstone.encode(), record)
-    store.feed_append(txn, [{"t": "unhide", "tombstone": tombstone, "ids": back}])
+    change: FeedItem = {"t": "unhide", "tombstone": tombstone, "ids": back}
+    store.feed_append(txn, [change])
     return {"tombstone": tombstone, "restored_entries": [e for e in record["entries"] if e in back], "restored_events": len(events)}
 
 

@@ -13,42 +13,45 @@ import lmdb
 
 from . import keys
 from . import mirror as mirrors
-from .db import Store, loads
+from .db import Store, cursor_key, cursor_value, loads, pairs, prefixed
+from .records import Cursor, MirrorDoc, MirrorState
 
 _STREAM_CHUNK = 1 << 20
 
 
-def get_event(store: Store, txn: lmdb.Transaction, event_id: str) -> dict | None:
-    return store.get(txn, "events", keys.text_key(event_id))
+# Events and sessions go to callers as plain dicts (EventDoc, SessionDoc in shape): the search
+# and service layers take dict[str, Any] and add fields of their own.
 
 
-def get_session(store: Store, txn: lmdb.Transaction, source: str, session: str) -> dict | None:
-    return store.get(txn, "sessions", keys.session_key(source, session))
+def get_event(store: Store, txn: lmdb.Transaction, event_id: str) -> dict[str, Any] | None:
+    found: dict[str, Any] | None = store.get(txn, "events", keys.text_key(event_id))
+    return found
 
 
-def iter_sessions(store: Store, txn: lmdb.Transaction) -> Iterator[dict]:
-    for _, value in txn.cursor(db=store.dbs["sessions"]):
+def get_session(store: Store, txn: lmdb.Transaction, source: str, session: str) -> dict[str, Any] | None:
+    found: dict[str, Any] | None = store.get(txn, "sessions", keys.session_key(source, session))
+    return found
+
+
+def iter_sessions(store: Store, txn: lmdb.Transaction) -> Iterator[dict[str, Any]]:
+    for _, value in pairs(txn.cursor(db=store.dbs["sessions"])):
         yield loads(value)
 
 
 def session_event_ids(store: Store, txn: lmdb.Transaction, source: str, session: str) -> Iterator[str]:
     """A session's event ids oldest first."""
     prefix = keys.session_events_prefix(source, session)
-    cursor = txn.cursor(db=store.dbs["sess_ev"])
-    if not cursor.set_range(prefix):
-        return
-    for key, _ in cursor:
-        if not key.startswith(prefix):
-            return
+    for key, _ in prefixed(txn.cursor(db=store.dbs["sess_ev"]), prefix):
         yield keys.session_event_id(prefix, key)
 
 
-def mirror_info(store: Store, txn: lmdb.Transaction, mirror_id: int) -> dict | None:
-    return store.get(txn, "mirrors", keys.mirror_key(mirror_id))
+def mirror_info(store: Store, txn: lmdb.Transaction, mirror_id: int) -> MirrorDoc | None:
+    found: MirrorDoc | None = store.get(txn, "mirrors", keys.mirror_key(mirror_id))
+    return found
 
 
-def mirror_state(store: Store, txn: lmdb.Transaction, original_file: str) -> dict | None:
-    cursor = store.get(txn, "files", keys.text_key(original_file))
+def mirror_state(store: Store, txn: lmdb.Transaction, original_file: str) -> MirrorState | None:
+    cursor: Cursor | None = store.get(txn, "files", keys.text_key(original_file))
     return None if cursor is None else cursor["mirror"]
 
 
@@ -74,7 +77,7 @@ def read_mirror_text(store: Store, home: Path, mirror_id: int, line: int, keep: 
     return None
 
 
-def locate(store: Store, mirror_id: int, line: int) -> tuple[dict[str, Any], mirrors.Frame | None] | None:
+def locate(store: Store, mirror_id: int, line: int) -> tuple[MirrorState, mirrors.Frame | None] | None:
     """The mirror's committed state and the frame holding the line (None: not sealed)."""
     with store.read() as txn:
         info = mirror_info(store, txn, mirror_id)
@@ -133,32 +136,32 @@ def _frame_for(store: Store, txn: lmdb.Transaction, mirror_id: int, line: int) -
     cursor = txn.cursor(db=store.dbs["frames"])
     target = keys.mirror_line_key(mirror_id, line)
     if cursor.set_key(target):
-        return mirrors.Frame.unpack(line, cursor.value())
+        return mirrors.Frame.unpack(line, cursor_value(cursor))
     if not cursor.set_range(target):
         if not cursor.last():
             return None
     elif not cursor.prev():
         return None
-    key = cursor.key()
+    key = cursor_key(cursor)
     if not key.startswith(prefix):
         return None
     first = keys.line_of(key)
-    frame = mirrors.Frame.unpack(first, cursor.value())
+    frame = mirrors.Frame.unpack(first, cursor_value(cursor))
     return frame if first <= line < first + frame.lines else None
 
 
-def status(store: Store, home: Path) -> dict:
+def status(store: Store, home: Path) -> dict[str, Any]:
     """Counts per source and project, sizes, skipped lines by reason, the last ingest."""
-    by_source: Counter = Counter()
-    by_project: Counter = Counter()
-    sessions: Counter = Counter()
-    problems: Counter = Counter()
+    by_source: Counter[str] = Counter()
+    by_project: Counter[str] = Counter()
+    sessions: Counter[str] = Counter()
+    problems: Counter[str] = Counter()
     with store.read() as txn:
         for session in iter_sessions(store, txn):
             by_source[session["source"]] += session["events"]
             by_project[session["project"] or "(none)"] += session["events"]
             sessions[session["source"]] += 1
-        for _, value in txn.cursor(db=store.dbs["problems"]):
+        for _, value in pairs(txn.cursor(db=store.dbs["problems"])):
             problems[loads(value)["reason"]] += 1
         files = txn.stat(store.dbs["files"])["entries"]
         events = txn.stat(store.dbs["events"])["entries"]

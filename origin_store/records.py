@@ -104,3 +104,13 @@ class ProblemDoc(TypedDict):
 
     reason: str
     detail: str
+
+
+class TokenDoc(TypedDict):
+    """A hub token (`tokens`, keyed by its name): the secret's hash, never the secret."""
+
+    hash: str
+    scope: str
+    created: int
+    last_used: int | None
+    revoked: int | None

@@ -17,9 +17,13 @@ import re
 import secrets
 import time
 from dataclasses import dataclass
+from typing import Any
 
-from .db import Store, loads
+import lmdb
+
+from .db import Store, loads, pairs
 from .errors import NotFound, StoreError
+from .records import TokenDoc
 
 PREFIX = "ogn_"
 SCOPES = ("read", "write")
@@ -45,7 +49,7 @@ class Token:
     def active(self) -> bool:
         return self.revoked is None
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"name": self.name, "scope": self.scope, "created": self.created,
                 "last_used": self.last_used, "revoked": self.revoked}
 
@@ -69,9 +73,9 @@ def create(store: Store, name: str, scope: str = "write", *, now_ms: int | None 
     if scope not in SCOPES:
         raise TokenError(f"A token's scope is read or write; got {scope!r}.")
     raw = PREFIX + secrets.token_urlsafe(_SECRET_BYTES)
-    record = {"hash": digest(raw), "scope": scope, "created": _now(now_ms), "last_used": None, "revoked": None}
+    record: TokenDoc = {"hash": digest(raw), "scope": scope, "created": _now(now_ms), "last_used": None, "revoked": None}
 
-    def work(txn) -> None:  # noqa: ANN001
+    def work(txn: lmdb.Transaction) -> None:
         found = store.get(txn, "tokens", name.encode())
         if found is not None and found.get("revoked") is None:
             raise TokenError(f"A token named {name} exists already; revoke it first (origin token revoke {name}).")
@@ -84,7 +88,7 @@ def create(store: Store, name: str, scope: str = "write", *, now_ms: int | None 
 def list_tokens(store: Store) -> list[Token]:
     with store.read() as txn:
         cursor = txn.cursor(db=store.dbs["tokens"])
-        return [_token(key.decode(), loads(value)) for key, value in cursor]
+        return [_token(key.decode(), loads(value)) for key, value in pairs(cursor)]
 
 
 def get(store: Store, name: str) -> Token | None:
@@ -96,8 +100,8 @@ def get(store: Store, name: str) -> Token | None:
 def revoke(store: Store, name: str, *, now_ms: int | None = None) -> Token:
     """Refuse the token from now on; its record stays, so `list` shows when it was revoked."""
 
-    def work(txn) -> dict:  # noqa: ANN001
-        found = store.get(txn, "tokens", name.encode())
+    def work(txn: lmdb.Transaction) -> TokenDoc:
+        found: TokenDoc | None = store.get(txn, "tokens", name.encode())
         if found is None:
             raise NotFound(f"There is no token named {name}.")
         if found.get("revoked") is None:
@@ -116,7 +120,7 @@ def verify(store: Store, raw: str) -> Token | None:
     match: Token | None = None
     with store.read() as txn:
         cursor = txn.cursor(db=store.dbs["tokens"])
-        for key, value in cursor:
+        for key, value in pairs(cursor):
             record = loads(value)
             if hmac.compare_digest(wanted, str(record.get("hash", ""))) and record.get("revoked") is None:
                 match = _token(key.decode(), record)
@@ -127,7 +131,7 @@ def touch(store: Store, name: str, *, now_ms: int | None = None) -> None:
     """Record when a token was last used (callers throttle this: it is a write)."""
     when = _now(now_ms)
 
-    def work(txn) -> None:  # noqa: ANN001
+    def work(txn: lmdb.Transaction) -> None:
         found = store.get(txn, "tokens", name.encode())
         if found is not None and (found.get("last_used") or 0) < when:
             found["last_used"] = when
@@ -136,7 +140,7 @@ def touch(store: Store, name: str, *, now_ms: int | None = None) -> None:
     store.write(work)
 
 
-def _token(name: str, record: dict) -> Token:
+def _token(name: str, record: TokenDoc) -> Token:
     return Token(name=name, scope=record.get("scope", "read"), created=record.get("created", 0),
                  last_used=record.get("last_used"), revoked=record.get("revoked"))
 

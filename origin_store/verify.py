@@ -14,11 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import lmdb
 import zstandard
 
 from . import keys
 from . import mirror as mirrors
-from .db import Store, loads
+from .db import Store, loads, pairs, prefixed
+from .records import Cursor, EventDoc, FeedItem, MirrorState
 from .textclip import STORED_CHARS
 
 
@@ -35,81 +37,103 @@ class Report:
         return not self.problems
 
 
-def verify(store: Store, home: Path, *, max_problems: int = 100) -> Report:
-    report = Report()
-    raw_root = home / "raw"
-    dctx = zstandard.ZstdDecompressor()
-    lines_of: dict[int, int] = {}
+class _Check:
+    """One verification: its report, the mirrors' line counts, the events the feed announced."""
 
-    def problem(text: str) -> None:
-        if len(report.problems) < max_problems:
-            report.problems.append(text)
+    def __init__(self, store: Store, txn: lmdb.Transaction, raw_root: Path, max_problems: int) -> None:
+        self.store = store
+        self.txn = txn
+        self.raw_root = raw_root
+        self.max_problems = max_problems
+        self.report = Report()
+        self.dctx = zstandard.ZstdDecompressor()
+        self.lines_of: dict[int, int] = {}
+        self.announced: set[str] = set()
 
-    with store.read() as txn:
-        for key, value in txn.cursor(db=store.dbs["files"]):
-            cursor = loads(value)
-            report.files += 1
+    def problem(self, text: str) -> None:
+        if len(self.report.problems) < self.max_problems:
+            self.report.problems.append(text)
+
+    def files(self) -> None:
+        """Each file's mirror: frames in order and whole, the tail's checksum, the line count."""
+        for key, value in pairs(self.txn.cursor(db=self.store.dbs["files"])):
+            cursor: Cursor = loads(value)
             state = cursor["mirror"]
-            mid = state["id"]
-            lines_of[mid] = cursor["lines"]
-            zst, tail = mirrors.paths(raw_root, state["rel"])
-            prefix = keys.mirror_key(mid)
-            counted = 0
-            expected_offset = 0
-            frames = txn.cursor(db=store.dbs["frames"])
-            if frames.set_range(prefix):
-                data = zst.read_bytes() if zst.exists() else b""
-                for fkey, fvalue in frames:
-                    if not fkey.startswith(prefix):
-                        break
-                    frame = mirrors.Frame.unpack(keys.line_of(fkey), fvalue)
-                    report.frames += 1
-                    if frame.first_line != counted + 1 or frame.offset != expected_offset:
-                        problem(f"{state['rel']}: frame at line {frame.first_line} does not follow line {counted}")
-                    chunk = data[frame.offset : frame.offset + frame.length]
-                    if len(chunk) != frame.length:
-                        problem(f"{state['rel']}: the .zst ends inside the frame at line {frame.first_line}")
-                    try:
-                        text = dctx.decompressobj().decompress(chunk)
-                    except zstandard.ZstdError as error:
-                        problem(f"{state['rel']}: frame at line {frame.first_line} is damaged ({error})")
-                        text = b""
-                    held = text.count(b"\n")
-                    if text and held != frame.lines:
-                        problem(f"{state['rel']}: frame at line {frame.first_line} holds {held} lines, not {frame.lines}")
-                    counted += frame.lines
-                    expected_offset = frame.offset + frame.length
-            if counted != state["sealed"] or expected_offset != state["zst"]:
-                problem(f"{state['rel']}: frames hold {counted} lines / {expected_offset} bytes, the cursor says {state['sealed']} / {state['zst']}")
+            self.report.files += 1
+            self.lines_of[state["id"]] = cursor["lines"]
+            zst, tail = mirrors.paths(self.raw_root, state["rel"])
+            counted, zst_bytes = self._frames(state, zst)
+            if counted != state["sealed"] or zst_bytes != state["zst"]:
+                self.problem(f"{state['rel']}: frames hold {counted} lines / {zst_bytes} bytes, the cursor says {state['sealed']} / {state['zst']}")
             body = tail.read_bytes()[: state["tail"]] if tail.exists() else b""
             if len(body) != state["tail"] or zlib.crc32(body) != state["crc"]:
-                problem(f"{state['rel']}: the tail does not match its checksum")
+                self.problem(f"{state['rel']}: the tail does not match its checksum")
             counted += body.count(b"\n")
             if counted != cursor["lines"]:
-                problem(f"{key.decode(errors='replace')}: mirror has {counted} lines, the cursor says {cursor['lines']}")
-            report.lines += counted
-        announced: set[str] = set()
-        for key, value in txn.cursor(db=store.dbs["feed"]):
-            item = loads(value)
+                self.problem(f"{key.decode(errors='replace')}: mirror has {counted} lines, the cursor says {cursor['lines']}")
+            self.report.lines += counted
+
+    def _frames(self, state: MirrorState, zst: Path) -> tuple[int, int]:
+        """Lines and bytes of a mirror's frames, each decompressed and counted."""
+        rel = state["rel"]
+        counted = 0
+        expected_offset = 0
+        data: bytes | None = None
+        for fkey, fvalue in prefixed(self.txn.cursor(db=self.store.dbs["frames"]), keys.mirror_key(state["id"])):
+            if data is None:
+                data = zst.read_bytes() if zst.exists() else b""
+            frame = mirrors.Frame.unpack(keys.line_of(fkey), fvalue)
+            self.report.frames += 1
+            if frame.first_line != counted + 1 or frame.offset != expected_offset:
+                self.problem(f"{rel}: frame at line {frame.first_line} does not follow line {counted}")
+            chunk = data[frame.offset : frame.offset + frame.length]
+            if len(chunk) != frame.length:
+                self.problem(f"{rel}: the .zst ends inside the frame at line {frame.first_line}")
+            try:
+                text = self.dctx.decompressobj().decompress(chunk)
+            except zstandard.ZstdError as error:
+                self.problem(f"{rel}: frame at line {frame.first_line} is damaged ({error})")
+                text = b""
+            held = text.count(b"\n")
+            if text and held != frame.lines:
+                self.problem(f"{rel}: frame at line {frame.first_line} holds {held} lines, not {frame.lines}")
+            counted += frame.lines
+            expected_offset = frame.offset + frame.length
+        return counted, expected_offset
+
+    def feed(self) -> None:
+        for key, value in pairs(self.txn.cursor(db=self.store.dbs["feed"])):
+            item: FeedItem = loads(value)
             if item["t"] == "event":
-                if item["id"] in announced:
-                    problem(f"the change feed announces {item['id']} twice (seq {keys.feed_seq(key)})")
-                announced.add(item["id"])
-        for _key, value in txn.cursor(db=store.dbs["events"]):
-            event = loads(value)
-            report.events += 1
-            known = lines_of.get(event["m"])
+                event_id = item.get("id", "")
+                if event_id in self.announced:
+                    self.problem(f"the change feed announces {event_id} twice (seq {keys.feed_seq(key)})")
+                self.announced.add(event_id)
+
+    def events(self) -> None:
+        for _key, value in pairs(self.txn.cursor(db=self.store.dbs["events"])):
+            event: EventDoc = loads(value)
+            self.report.events += 1
+            known = self.lines_of.get(event["m"])
             if known is not None and not 1 <= event["line"] <= known:
-                problem(f"{event['id']}: points at line {event['line']} of a mirror with {known} lines")
-            if event["id"] not in announced:
-                problem(f"{event['id']}: never announced on the change feed (the index would miss it)")
+                self.problem(f"{event['id']}: points at line {event['line']} of a mirror with {known} lines")
+            if event["id"] not in self.announced:
+                self.problem(f"{event['id']}: never announced on the change feed (the index would miss it)")
             shape = _text_problem(event)
             if shape:
-                problem(f"{event['id']}: {shape}")
-    return report
+                self.problem(f"{event['id']}: {shape}")
 
 
-def _text_problem(event: dict[str, Any]) -> str | None:
+def verify(store: Store, home: Path, *, max_problems: int = 100) -> Report:
+    with store.read() as txn:
+        check = _Check(store, txn, home / "raw", max_problems)
+        check.files()
+        check.feed()
+        check.events()
+    return check.report
+
+
+def _text_problem(event: EventDoc | dict[str, Any]) -> str | None:
     """What is wrong with an event's kept text and label, if anything."""
     text = event.get("text")
     if not isinstance(text, str):

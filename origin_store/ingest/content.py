@@ -24,7 +24,7 @@ class Content:
 
     def _fresh(self) -> io.BufferedReader:
         if not self.compressed:
-            return io.BufferedReader(self.raw, buffer_size=READ_CHUNK)  # type: ignore[arg-type]
+            return io.BufferedReader(self.raw, buffer_size=READ_CHUNK)
         self.raw.seek(0)
         reader = zstandard.ZstdDecompressor().stream_reader(self.raw, read_across_frames=True, closefd=False)
         return io.BufferedReader(reader, buffer_size=READ_CHUNK)

@@ -164,9 +164,8 @@ class FilePass:
                 head_bytes = read_head(self.log.path, new_offset)
             head, head_len = head_digest(head_bytes), len(head_bytes)
         st = self.st
-        new_cursor = cursor.copy()
-        new_cursor.update(
-            offset=new_offset, lines=cursor["lines"] + line_count, size=st.st_size, mtime=st.st_mtime_ns,
-            ino=st.st_ino, head=head, head_len=head_len, mirror=self.writer.state.copy(),
-        )
-        return new_cursor
+        return {
+            **cursor, "offset": new_offset, "lines": cursor["lines"] + line_count, "size": st.st_size,
+            "mtime": st.st_mtime_ns, "ino": st.st_ino, "head": head, "head_len": head_len,
+            "mirror": self.writer.state.copy(),
+        }

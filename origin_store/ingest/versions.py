@@ -53,9 +53,8 @@ def new_version(store: Store, raw_root: Path, log: LogFile, old: Cursor | None) 
         if old is not None:
             # Freeze the old version's mirror state so its lines stay readable by `sources`.
             old_key = keys.mirror_key(old["mirror"]["id"])
-            previous: MirrorDoc = store.get(txn, "mirrors", old_key) or {}
-            previous["final"] = old["mirror"]
-            store.put(txn, "mirrors", old_key, previous)
+            previous: MirrorDoc | None = store.get(txn, "mirrors", old_key)
+            store.put(txn, "mirrors", old_key, {**(previous or {}), "final": old["mirror"]})
         mirror_id: int = (store.meta_get(txn, "next_mirror") or 0) + 1
         store.meta_put(txn, "next_mirror", mirror_id)
         doc: MirrorDoc = {
