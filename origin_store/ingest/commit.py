@@ -8,7 +8,7 @@ from typing import Any
 import lmdb
 
 from .. import keys
-from ..db import Store, dumps, loads
+from ..db import Store, dumps, loads, raw_get
 from ..model import SessionFact, merge_session, new_session, widen
 from ..records import Cursor, SessionDoc
 from .batch import Batch, Pending
@@ -31,7 +31,7 @@ class _Commit:
         key = keys.session_key(self.source, name)
         found = self.sessions.get(key)
         if found is None:
-            raw = self.txn.get(key, db=self.dbs["sessions"])
+            raw = raw_get(self.txn, key, self.dbs["sessions"])
             found = loads(raw) if raw else new_session(self.source, name)
             self.sessions[key] = found
         return found

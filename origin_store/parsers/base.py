@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -22,8 +23,8 @@ from ..textclip import Label
 
 #: An event text with Origin's words apart from the log's: (the log's words, label).
 Labelled = tuple[str, Label]
-LineParser = Callable[[bytes, int, dict], list[Record]]
-StateFactory = Callable[[str], dict]
+LineParser = Callable[[bytes, int, dict[str, Any]], list[Record]]
+StateFactory = Callable[[str], dict[str, Any]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +113,7 @@ _MAX_TIME_MS = 32_503_680_000_000
 _DATA_URL = re.compile(r"data:([\w.+-]+/[\w.+-]+)?;base64,([A-Za-z0-9+/=_-]{32,})")
 
 
-def load_object(line: bytes) -> dict | ParseProblem | None:
+def load_object(line: bytes) -> dict[str, Any] | ParseProblem | None:
     """The line's JSON object, a ParseProblem, or None for a blank line.
 
     orjson refuses invalid UTF-8 outright; agents sometimes write a stray byte inside a string,
@@ -165,7 +166,7 @@ def build_events(
     time: int,
     session: str,
     cwd: str | None,
-    state: dict,
+    state: dict[str, Any],
 ) -> list[EventRecord]:
     """Events of one line: `(block index, role, kind, text)` each, the text a string of the
     log's words or a `Labelled` pair; a line with several gets `#<block index>` ids, a line

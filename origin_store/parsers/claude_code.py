@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from ..model import ParseProblem, Record, SessionFact
 from .base import (
@@ -45,12 +46,12 @@ def roots(environ: Mapping[str, str], home: Path) -> list[Path]:
     return [Path(configured)] if configured else [home / ".claude"]
 
 
-def start(relpath: str) -> dict:
+def start(relpath: str) -> dict[str, Any]:
     """Sub-agent files are told apart by path, since their lines carry the parent's sessionId."""
     parts = PurePosixPath(relpath).parts
     name = parts[-1] if parts else ""
     stem = name[: -len(".jsonl")] if name.endswith(".jsonl") else name
-    state: dict = {"t": 0}
+    state: dict[str, Any] = {"t": 0}
     if stem.startswith("agent-") and len(stem) > len("agent-"):
         state["agent"] = stem[len("agent-") :]
         if "subagents" in parts:
@@ -62,7 +63,7 @@ def start(relpath: str) -> dict:
     return state
 
 
-def parse(line: bytes, lineno: int, state: dict) -> list[Record]:
+def parse(line: bytes, lineno: int, state: dict[str, Any]) -> list[Record]:
     """Never raises: a transcript line the code did not foresee must not stop ingestion."""
     try:
         return _parse(line, state)
@@ -70,7 +71,7 @@ def parse(line: bytes, lineno: int, state: dict) -> list[Record]:
         return [ParseProblem("parser-error", type(exc).__name__)]
 
 
-def _parse(line: bytes, state: dict) -> list[Record]:
+def _parse(line: bytes, state: dict[str, Any]) -> list[Record]:
     obj = load_object(line)
     if obj is None:
         return []
@@ -135,8 +136,8 @@ def _parse(line: bytes, state: dict) -> list[Record]:
             )
             events = [(0, "system", "meta", labelled(f"{rtype}: ", title))]
     elif rtype in ("mode", "permission-mode", "agent-name"):
-        field = {"mode": "mode", "permission-mode": "permissionMode", "agent-name": "agentName"}
-        value = nonempty_str(obj.get(field[rtype]))
+        names = {"mode": "mode", "permission-mode": "permissionMode", "agent-name": "agentName"}
+        value = nonempty_str(obj.get(names[rtype]))
         if value is not None:
             events = [(0, "system", "meta", labelled(f"{rtype}: ", value))]
     elif rtype == "queue-operation":
@@ -156,8 +157,8 @@ def _parse(line: bytes, state: dict) -> list[Record]:
 
 
 def _user_events(
-    obj: dict,
-    state: dict,
+    obj: dict[str, Any],
+    state: dict[str, Any],
     session: str,
     parent: str | None,
     fact_time: int | None,
@@ -201,11 +202,11 @@ def _user_events(
     return events
 
 
-def _assistant_events(obj: dict) -> list[_Event]:
+def _assistant_events(obj: dict[str, Any]) -> list[_Event]:
     return [(index, "assistant", kind, text) for index, _, kind, text in _blocks(obj)]
 
 
-def _blocks(obj: dict) -> list[_Event]:
+def _blocks(obj: dict[str, Any]) -> list[_Event]:
     """Content blocks → events; adjacent text and image blocks form one message (role unset)."""
     message = obj.get("message")
     content = message.get("content") if isinstance(message, dict) else None
@@ -255,11 +256,12 @@ def _blocks(obj: dict) -> list[_Event]:
     return events
 
 
-def _inline_text(block: dict) -> str:
+def _inline_text(block: dict[str, Any]) -> str:
     """Text of a text block; a short stand-in for images and documents (never their base64)."""
     btype = block.get("type")
     if btype == "text":
-        return block.get("text") if isinstance(block.get("text"), str) else ""
+        text = block.get("text")
+        return text if isinstance(text, str) else ""
     source = block.get("source")
     if not isinstance(source, dict):
         return f"[{btype}]"
@@ -275,7 +277,7 @@ def _inline_text(block: dict) -> str:
     return f"[{btype}]"
 
 
-def _tool_result_text(block: dict) -> str:
+def _tool_result_text(block: dict[str, Any]) -> str:
     """Only the block's own content: the line's toolUseResult repeats it in structured form.
     An error is marked by its caller, in the label."""
     content = block.get("content")
@@ -292,7 +294,7 @@ def _tool_result_text(block: dict) -> str:
     return text
 
 
-def _system_events(obj: dict) -> list[_Event]:
+def _system_events(obj: dict[str, Any]) -> list[_Event]:
     subtype = nonempty_str(obj.get("subtype")) or ""
     content = nonempty_str(obj.get("content"))
     if subtype == "compact_boundary":
@@ -342,7 +344,7 @@ def _system_events(obj: dict) -> list[_Event]:
     return [(0, "system", kind, content)]
 
 
-def _attachment_events(obj: dict) -> list[_Event]:
+def _attachment_events(obj: dict[str, Any]) -> list[_Event]:
     """Hook output the model saw is system context; other attachments are not indexed yet."""
     attachment = obj.get("attachment")
     if not isinstance(attachment, dict):

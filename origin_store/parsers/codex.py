@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 import orjson
 
@@ -84,7 +85,7 @@ def roots(environ: Mapping[str, str], home: Path) -> list[Path]:
     return [Path(configured)] if configured else [home / ".codex"]
 
 
-def start_rollout(relpath: str) -> dict:
+def start_rollout(relpath: str) -> dict[str, Any]:
     """The file name's thread id stands in until the first session_meta names the thread."""
     name = PurePosixPath(relpath).name
     match = _THREAD_ID.search(name)
@@ -95,12 +96,12 @@ def start_rollout(relpath: str) -> dict:
     return {"sid": sid, "t": 0}
 
 
-def start_index(relpath: str) -> dict:
+def start_index(relpath: str) -> dict[str, Any]:
     """Index lines are independent of each other; nothing to carry."""
     return {}
 
 
-def parse_index(line: bytes, lineno: int, state: dict) -> list[Record]:
+def parse_index(line: bytes, lineno: int, state: dict[str, Any]) -> list[Record]:
     """Each index line is a title candidate; the store keeps the newest (later wins on rank)."""
     obj = load_object(line)
     if obj is None:
@@ -122,7 +123,7 @@ def parse_index(line: bytes, lineno: int, state: dict) -> list[Record]:
     ]
 
 
-def parse_rollout(line: bytes, lineno: int, state: dict) -> list[Record]:
+def parse_rollout(line: bytes, lineno: int, state: dict[str, Any]) -> list[Record]:
     """Never raises: unknown payload shapes from newer Codex versions must not stop ingestion."""
     try:
         return _parse_rollout(line, lineno, state)
@@ -130,7 +131,7 @@ def parse_rollout(line: bytes, lineno: int, state: dict) -> list[Record]:
         return [ParseProblem("parser-error", type(exc).__name__)]
 
 
-def _parse_rollout(line: bytes, lineno: int, state: dict) -> list[Record]:
+def _parse_rollout(line: bytes, lineno: int, state: dict[str, Any]) -> list[Record]:
     obj = load_object(line)
     if obj is None:
         return []
@@ -190,7 +191,7 @@ def _parse_rollout(line: bytes, lineno: int, state: dict) -> list[Record]:
     return out
 
 
-def _session_meta(payload: dict, state: dict, time: int, out: list[Record]) -> list[_Event]:
+def _session_meta(payload: dict[str, Any], state: dict[str, Any], time: int, out: list[Record]) -> list[_Event]:
     state["meta"] = True
     thread = nonempty_str(payload.get("id"))
     if thread is not None:
@@ -204,7 +205,7 @@ def _session_meta(payload: dict, state: dict, time: int, out: list[Record]) -> l
     state["version"] = nonempty_str(payload.get("cli_version"))
 
     source = payload.get("source")
-    spawn: dict = {}
+    spawn: dict[str, Any] = {}
     if isinstance(source, dict) and isinstance(source.get("subagent"), dict):
         candidate = source["subagent"].get("thread_spawn")
         spawn = candidate if isinstance(candidate, dict) else {}
@@ -261,7 +262,7 @@ def _session_meta(payload: dict, state: dict, time: int, out: list[Record]) -> l
     return [("system", "meta", words.build())]
 
 
-def _turn_summary(payload: dict) -> Labelled | str | None:
+def _turn_summary(payload: dict[str, Any]) -> Labelled | str | None:
     """The model and permissions in force for a turn, the part of turn_context worth keeping:
     the values are the log's words, their names Origin's."""
     parts: list[tuple[str, str]] = []
@@ -289,7 +290,7 @@ def _turn_summary(payload: dict) -> Labelled | str | None:
     return words.build()
 
 
-def _response_item(payload: dict, state: dict, time: int, out: list[Record]) -> list[_Event]:
+def _response_item(payload: dict[str, Any], state: dict[str, Any], time: int, out: list[Record]) -> list[_Event]:
     itype = payload.get("type")
     if itype == "message":
         role = payload.get("role")
@@ -332,7 +333,7 @@ def _response_item(payload: dict, state: dict, time: int, out: list[Record]) -> 
     return []  # compaction (encrypted), ghost_snapshot, newer item types
 
 
-def _event_msg(payload: dict, state: dict, time: int, out: list[Record]) -> list[_Event]:
+def _event_msg(payload: dict[str, Any], state: dict[str, Any], time: int, out: list[Record]) -> list[_Event]:
     etype = payload.get("type")
     if etype == "user_message":
         # The mirror of a typed prompt: no event (the response_item is indexed), but it is the
@@ -376,7 +377,7 @@ def _event_msg(payload: dict, state: dict, time: int, out: list[Record]) -> list
     return []
 
 
-def _maybe_prompt(text: str, state: dict, time: int, out: list[Record]) -> None:
+def _maybe_prompt(text: str, state: dict[str, Any], time: int, out: list[Record]) -> None:
     """First real user input wins; the user_message mirror follows its response_item with the
     same text, so whichever comes first gives the same prompt."""
     if state.get("prompt_sent"):
