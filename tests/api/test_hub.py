@@ -514,17 +514,20 @@ async def test_origin_hub_and_token_commands(tmp_path: Path, fixtures_dir: Path)
                 assert time.monotonic() < deadline and process.poll() is None, "origin hub did not start"
                 time.sleep(0.1)
         hub = Hub(base=base, port=port, env=env, tokens={"cloud": secret})
-        async with sdk_client(hub, "cloud", X_Origin_Client="claude-code") as client:
-            found = await tool_json(client, "search", {"query": "token bucket"})
-            assert any(e["id"] == PROMPT_ID for e in found["events"])
-            entry = (await tool_json(client, "remember", {"kind": "memory", "text": "Through the hub.", "confidence": 0.9,
-                                                           "sources": [{"event_id": PROMPT_ID}]}))["entry"]
-            assert entry["author"] == "claude-code@cloud"
-        listed = subprocess.run([ORIGIN, "token", "list", "--json"], env=env, capture_output=True, text=True, check=True)
-        assert secret not in listed.stdout and {t["name"] for t in json.loads(listed.stdout)} == {"cloud", "ro"}
-        subprocess.run([ORIGIN, "token", "revoke", "cloud"], env=env, capture_output=True, check=True)
-        refused = hub.post({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, token="cloud")
-        assert refused.status_code == 401
+        try:
+            async with sdk_client(hub, "cloud", X_Origin_Client="claude-code") as client:
+                found = await tool_json(client, "search", {"query": "token bucket"})
+                assert any(e["id"] == PROMPT_ID for e in found["events"])
+                entry = (await tool_json(client, "remember", {"kind": "memory", "text": "Through the hub.", "confidence": 0.9,
+                                                               "sources": [{"event_id": PROMPT_ID}]}))["entry"]
+                assert entry["author"] == "claude-code@cloud"
+            listed = subprocess.run([ORIGIN, "token", "list", "--json"], env=env, capture_output=True, text=True, check=True)
+            assert secret not in listed.stdout and {t["name"] for t in json.loads(listed.stdout)} == {"cloud", "ro"}
+            subprocess.run([ORIGIN, "token", "revoke", "cloud"], env=env, capture_output=True, check=True)
+            refused = hub.post({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, token="cloud")
+            assert refused.status_code == 401
+        finally:
+            hub.http.close()  # its pooled connection, left open, is a ResourceWarning
     finally:
         process.send_signal(signal.SIGINT)
         try:
