@@ -116,4 +116,5 @@ def test_origin_run_ends_serving_the_hub_with_a_fresh_token(tmp_path: Path):
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+        proc.stdout.close()  # left to the collector, it is a ResourceWarning
         proc.stdout.close()
