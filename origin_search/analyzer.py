@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
+from collections.abc import Callable
 
 from tantivy import Filter, TextAnalyzer, TextAnalyzerBuilder, Tokenizer
 
@@ -123,19 +124,25 @@ _SPECIAL_FOLDS: dict[str, str] = {
 # m = dropped (combining marks elsewhere), space = separator. k and v with no cluster before
 # them are dropped like m.
 _WORD, _CJK, _BASE, _SIGN, _STACK, _SYM, _MARK, _SEP = "w", "c", "b", "k", "v", "y", "m", " "
-# A token searched alone, then perhaps separators before the next one (an empty position); a
-# word; a symbol. Mirrors _CLUSTER_RE and _GAP_RE below, which work on the rewritten text.
-_SPANS_RE = re.compile(r"(c|b(?:vm*b|[kvm])*)(?:[kvm]*( [ kvm]*)(?=[cb]))?|w[wkvm]*|y")
+# Tokens in the class string: a CJK character, a cluster, a word, a symbol; and (group 1) the
+# separators between two tokens searched alone, an empty position. Mirrors what _rewrite does.
+_TOKEN_SPANS_RE = re.compile(r"c|b(?:vm*b|[kvm])*|w[wkvm]*|y")
+_GAP_SPANS_RE = re.compile(r"[cb][kvm]*( [ kvm]*)(?=[cb])")
+_SPAN = re.Match.span
 _ASCII_WORD_RE = re.compile(r"[a-z0-9]+")
 
-# Control characters used inside the rewritten text. Both are whitespace to str.split and
-# separators to tantivy, so they need not be removed. _ALONE stands on both sides of a token
-# searched alone; _SEA with a class letter stands before each South-East Asian letter or mark
-# until the clusters are spelled.
+# Control characters inside the rewritten text. \x1c, \x1d and \x1e are whitespace to str.split
+# and separators to tantivy, so they may stay; \x1b and \x1f never do.
+#   \x1c  on both sides of a CJK character, before a cluster: a token searched alone
+#   \x1d  after a cluster's letter or mark, \x1e after its stacker (it pulls a letter in)
+#   \x1f  before a South-East Asian mark: it joins the cluster before it, or is dropped
+#   \x1b  before a character NFKC may join to the one before it
 _ALONE = "\x1c"
-_SEA = "\x1d"
-_SEA_RUN_RE = re.compile("(?:\x1d..)+", re.S)
-_CLUSTER_RE = re.compile("\x1db.(?:\x1dv.\x1db.|\x1d[kv].)*", re.S)
+_JOINS = "\x1b"
+_SIGN_START = "\x1f"
+_CLUSTER_START = _ALONE + _CLUSTER_PREFIX
+# Marks left over once joined to their clusters stand after no cluster: dropped.
+_STRAY_RE = re.compile("\x1f[0-9a-f]+[\x1d\x1e]")
 # Separators between two tokens searched alone: an over-long word that tantivy drops, leaving
 # its position empty, so a phrase does not match across punctuation or space there.
 _GAP_RE = re.compile("\x1c +\x1c")
@@ -201,8 +208,11 @@ def _piece(cp: int) -> tuple[str, str]:
         return (ch.lower(), _WORD) if ch.isalnum() else (" ", _SEP)
     category = unicodedata.category(ch)
     if category[0] in "LM" and _is_sea(cp):
-        cls = _BASE if category[0] == "L" else _STACK if cp in _STACKERS else _SIGN
-        return f"{_SEA}{cls}{ch}", cls
+        if category[0] == "L":
+            return f"{_CLUSTER_START}{cp:04x}\x1d", _BASE
+        if cp in _STACKERS:
+            return f"{_SIGN_START}{cp:04x}\x1e", _STACK
+        return f"{_SIGN_START}{cp:04x}\x1d", _SIGN
     if _is_cjk(cp) and ch.isalnum():
         return f"{_ALONE}{ch}{_ALONE}", _CJK
     if ch.isalnum():
@@ -215,49 +225,124 @@ def _piece(cp: int) -> tuple[str, str]:
     return " ", _SEP  # punctuation, spaces, controls, unassigned, lone surrogates
 
 
+# Characters of canonical combining class 0 that compose with the character before them (the
+# second half of two-part vowels: Bengali ো is ে + া). Hangul medial and final jamo are ranges
+# below. A test derives this set from unicodedata again.
+_COMPOSE_WITH_PREVIOUS = frozenset(
+    map(
+        chr,
+        (
+            0x09BE, 0x09D7, 0x0B3E, 0x0B56, 0x0B57, 0x0BBE, 0x0BD7, 0x0CC2, 0x0CD5, 0x0CD6,
+            0x0D3E, 0x0D57, 0x0DCF, 0x0DDF, 0x102E, 0x1B35, 0x11127, 0x1133E, 0x11357,
+            0x114B0, 0x114BA, 0x114BD, 0x115AF, 0x11930,
+        ),
+    )
+)
+
+
+def _joins_previous(ch: str) -> bool:
+    """Whether NFKC may join ``ch`` to the character before it: its decomposition starts with a
+    combining mark (ﾞ too), a Hangul medial or final jamo, or the second half of a vowel.
+
+    Text without such characters is NFKC-normalised character by character."""
+    head = unicodedata.normalize("NFKD", ch)[0]
+    h = ord(head)
+    return bool(
+        unicodedata.combining(head)
+        or head in _COMPOSE_WITH_PREVIOUS
+        or 0x1160 <= h <= 0x11FF
+        or 0xD7B0 <= h <= 0xD7FF
+    )
+
+
+def _prepare_piece(cp: int) -> str:
+    """The rewritten text of one code point of any text: its own NFKC form, rewritten, after
+    _JOINS when NFKC may join it to the character before."""
+    ch = chr(cp)
+    norm = unicodedata.normalize("NFKC", ch)
+    piece = _piece(cp)[0] if norm == ch else "".join(_piece(ord(c))[0] for c in norm)
+    return _JOINS + piece if _joins_previous(ch) else piece
+
+
+def _norm_kind(cp: int) -> str:
+    """``n`` when NFKC may join the character to the one before it; ``x`` when NFKC makes it
+    several characters, ``s`` one other character; ``.`` when NFKC leaves it as it is."""
+    ch = chr(cp)
+    if _joins_previous(ch):
+        return "n"
+    norm = unicodedata.normalize("NFKC", ch)
+    return "." if norm == ch else "s" if len(norm) == 1 else "x"
+
+
 class _Table(dict[int, str]):
     """A ``str.translate`` table filled on first sight of each code point."""
 
-    def __init__(self, which: int) -> None:
+    def __init__(self, fill: Callable[[int], str]) -> None:
         super().__init__()
-        self._which = which
+        self._fill = fill
 
     def __missing__(self, cp: int) -> str:
-        value = _piece(cp)[self._which]
+        value = self._fill(cp)
         self[cp] = value
         return value
 
 
-_PREPARE = _Table(0)
-_CLASSES = _Table(1)
+_PREPARE = _Table(_prepare_piece)
+_CLASSES = _Table(lambda cp: _piece(cp)[1])
 
 
-class _Spellings(dict[str, str]):
-    """A cluster as _CLUSTER_RE finds it (class letters inside) → its token between markers."""
-
-    def __missing__(self, marked: str) -> str:
-        hexes = "".join(f"{ord(c):04x}" for c in marked[2::3])
-        value = f"{_ALONE}{_CLUSTER_PREFIX}{hexes}{_ALONE}"
-        if len(self) > 100_000:  # clusters are few in real text; bound what odd input can add
-            self.clear()
-        self[marked] = value
-        return value
+#: Characters seen so far whose NFKC form is several characters (``…``, ``½``), and a pattern
+#: finding them (None when one was added since): cheaper than classifying every character.
+_GROWING: set[str] = set()
+_growing_re: re.Pattern[str] | None = None
 
 
-_SPELLINGS = _Spellings()
+def _raw_classes(cp: int) -> str:
+    """The class letters of a character's own NFKC form; ``N`` when NFKC may join it to the
+    character before (then the text is normalised whole)."""
+    global _growing_re
+    ch = chr(cp)
+    if _joins_previous(ch):
+        return "N"
+    norm = unicodedata.normalize("NFKC", ch)
+    if len(norm) > 1:
+        _GROWING.add(ch)
+        _growing_re = None
+    return "".join(_piece(ord(c))[1] for c in norm)
 
 
-def _spell_run(m: re.Match[str]) -> str:
-    """A run of South-East Asian letters and marks → its clusters' tokens (stray marks dropped)."""
-    return "".join(map(_SPELLINGS.__getitem__, _CLUSTER_RE.findall(m.group())))
+_RAW_CLASSES = _Table(_raw_classes)
+_NORM_KINDS = _Table(_norm_kind)
+_NFKC_CHARS = _Table(lambda cp: unicodedata.normalize("NFKC", chr(cp)))
 
 
-def _rewrite(norm: str) -> str:
-    """NFKC text (not all ASCII) → words separated by whitespace, as tantivy and Python split it."""
-    out = norm.translate(_PREPARE)
-    if _SEA in out:
-        out = _SEA_RUN_RE.sub(_spell_run, out)
-    if "\x1c " in out:
+def _rewrite(text: str, gaps: bool = True) -> str:
+    """Text (not all ASCII) → words separated by whitespace, as tantivy and Python split it.
+
+    One ``str.translate`` does nearly all: NFKC per character, folding, CJK characters and
+    cluster pieces between markers. Only text with characters that NFKC joins to the one
+    before them, and that is not normalised yet, is normalised whole and translated again.
+    The rest is ``str.replace`` on the markers: a mark joins the cluster before it, a stacker
+    pulls in the letter after it, stray marks go, and where punctuation or space stands between
+    two tokens searched alone the filler leaves a position empty (unless ``gaps`` is False:
+    :func:`spans` finds those places in the class string).
+    """
+    out = text.translate(_PREPARE)
+    if _JOINS in out:
+        if not unicodedata.is_normalized("NFKC", text):
+            out = unicodedata.normalize("NFKC", text).translate(_PREPARE)
+        out = out.replace(_JOINS, "")
+    if _SIGN_START in out:
+        out = out.replace("\x1d\x1f", "")
+        if "\x1e\x1f" in out:
+            out = out.replace("\x1e\x1f", "")
+        if _SIGN_START in out:
+            out = _STRAY_RE.sub("", out)
+    if "\x1e" in out:
+        out = out.replace("\x1e" + _CLUSTER_START, "").replace("\x1e", _ALONE)
+    if "\x1d" in out:
+        out = out.replace("\x1d", _ALONE)
+    if gaps and "\x1c " in out:
         out = _GAP_RE.sub(_FILLER, out)
     return out
 
@@ -266,7 +351,7 @@ def prepare(text: str) -> str:
     """The text handed to tantivy for indexing: ASCII as is, anything else already normalised."""
     if text.isascii():
         return text
-    return _rewrite(unicodedata.normalize("NFKC", text))
+    return _rewrite(text)
 
 
 def build_analyzer() -> TextAnalyzer:
@@ -291,70 +376,45 @@ def _drop_long(words: list[str]) -> list[str]:
     return words
 
 
+_FILLER_WORD = _FILLER.strip()
+
+
+def _words(out: str) -> list[str]:
+    """Split rewritten text; each filler becomes ``""`` (one step per filler, not per word)."""
+    words = out.split()
+    if _FILLER in out:
+        i = -1
+        find = words.index
+        try:
+            while True:
+                i = find(_FILLER_WORD, i + 1)
+                words[i] = GAP
+        except ValueError:
+            pass
+    return _drop_long(words)
+
+
 def tokens(text: str) -> list[str]:
     """The tokens tantivy indexes for ``text``, in position order, ``""`` where one was too long."""
     if text.isascii():
         return _drop_long(_ASCII_WORD_RE.findall(text.lower()))
-    return _drop_long(_rewrite(unicodedata.normalize("NFKC", text)).split())
+    return _words(_rewrite(text))
 
 
 # --- NFKC with offsets back into the original text ------------------------------------------
 
-# Characters of canonical combining class 0 that compose with the character before them (the
-# second half of two-part vowels: Bengali ো is ে + া). Hangul medial and final jamo are ranges
-# below. A test derives this set from unicodedata again.
-_COMPOSE_WITH_PREVIOUS = frozenset(
-    map(
-        chr,
-        (
-            0x09BE, 0x09D7, 0x0B3E, 0x0B56, 0x0B57, 0x0BBE, 0x0BD7, 0x0CC2, 0x0CD5, 0x0CD6,
-            0x0D3E, 0x0D57, 0x0DCF, 0x0DDF, 0x102E, 0x1B35, 0x11127, 0x1133E, 0x11357,
-            0x114B0, 0x114BA, 0x114BD, 0x115AF, 0x11930,
-        ),
-    )
-)
+# Stretches NFKC must see together: a character with the ones it joins, or one that grows.
+_SEGMENT_RE = re.compile(r"[.sx]?n+|x")
 
 
-def _norm_kind(cp: int) -> str:
-    """``n`` when the character may join the one before it under NFKC (its decomposition starts
-    with a combining mark, a Hangul medial or final jamo, or the second half of a vowel); ``s``
-    when NFKC changes it on its own; ``.`` when NFKC leaves it and its neighbours apart."""
-    ch = chr(cp)
-    head = unicodedata.normalize("NFKD", ch)[0]
-    h = ord(head)
-    if (
-        unicodedata.combining(head)
-        or head in _COMPOSE_WITH_PREVIOUS
-        or 0x1160 <= h <= 0x11FF
-        or 0xD7B0 <= h <= 0xD7FF
-    ):
-        return "n"
-    return "." if unicodedata.normalize("NFKC", ch) == ch else "s"
-
-
-class _KindTable(dict[int, str]):
-    def __missing__(self, cp: int) -> str:
-        value = _norm_kind(cp)
-        self[cp] = value
-        return value
-
-
-_NORM_KINDS = _KindTable()
-# Stretches NFKC must see together: a character with the ones that join it, or one that changes.
-_SEGMENT_RE = re.compile(r"[.s]?n+|s")
-
-
-def _normalized(part: str) -> tuple[str, list[int] | None, list[int] | None]:
+def _normalized(part: str) -> tuple[str, list[int], list[int]]:
     """NFKC of ``part``, and for each of its characters where it starts and ends in ``part``.
 
-    The maps are None when ``part`` is already normalised. Otherwise only the stretches NFKC
-    changes are normalised, one by one, each character they yield mapping to its whole stretch.
-    Should that ever differ from normalising ``part`` whole (a character this Unicode version
-    composes that _COMPOSE_WITH_PREVIOUS misses), every token spans all of ``part``.
+    The stretches that NFKC joins or lengthens are normalised one by one, each character they
+    give mapping to its whole stretch. Should that differ from normalising ``part`` whole (a
+    character this Unicode version composes that _COMPOSE_WITH_PREVIOUS misses), every token
+    spans all of ``part``.
     """
-    whole = unicodedata.normalize("NFKC", part)
-    if whole == part:
-        return part, None, None
     kinds = part.translate(_NORM_KINDS)
     pieces: list[str] = []
     starts: list[int] = []
@@ -376,9 +436,40 @@ def _normalized(part: str) -> tuple[str, list[int] | None, list[int] | None]:
         pieces.append(part[pos:])
         starts.extend(range(pos, n))
         ends.extend(range(pos + 1, n + 1))
-    if "".join(pieces) != whole:
-        return whole, [0] * len(whole), [n] * len(whole)
-    return whole, starts, ends
+    norm = "".join(pieces).translate(_NFKC_CHARS)  # the characters that become one other
+    if "n" in kinds:
+        whole = unicodedata.normalize("NFKC", part)
+        if norm != whole:
+            return whole, [0] * len(whole), [n] * len(whole)
+    return norm, starts, ends
+
+
+def _expansion_maps(part: str, size: int) -> tuple[list[int], list[int]]:
+    """For text where nothing joins, but some characters become several (``…``, ``½``): where
+    each of the ``size`` characters of its NFKC form starts and ends in ``part``."""
+    global _growing_re
+    pattern = _growing_re
+    if pattern is None:
+        pattern = _growing_re = re.compile("[" + "".join(map(re.escape, sorted(_GROWING))) + "]")
+    starts: list[int] = []
+    ends: list[int] = []
+    pos = 0
+    for m in pattern.finditer(part):
+        a = m.start()
+        if a > pos:
+            starts.extend(range(pos, a))
+            ends.extend(range(pos + 1, a + 1))
+        grown = len(_NFKC_CHARS[ord(part[a])])
+        starts.extend([a] * grown)
+        ends.extend([a + 1] * grown)
+        pos = a + 1
+    n = len(part)
+    starts.extend(range(pos, n))
+    ends.extend(range(pos + 1, n + 1))
+    if len(starts) != size:  # another thread added a character while this one compiled
+        _growing_re = None
+        return _normalized(part)[1:]
+    return starts, ends
 
 
 def spans(
@@ -397,27 +488,37 @@ def spans(
         if start:
             return _drop_long(words), [m.start() + start for m in found], [m.end() + start for m in found]
         return _drop_long(words), [m.start() for m in found], [m.end() for m in found]
-    norm, smap, emap = _normalized(part)
-    words = _rewrite(norm).split()
-    classes = norm.translate(_CLASSES)
-    starts: list[int] = []
-    ends: list[int] = []
-    for m in _SPANS_RE.finditer(classes):
-        alone_end = m.end(1)
-        if alone_end < 0:
-            starts.append(m.start())
-            ends.append(m.end())
-            continue
-        starts.append(m.start())
-        ends.append(alone_end)
-        gap = m.start(2)
-        if gap >= 0:
-            starts.append(gap)
-            ends.append(m.end(2))
+    smap: list[int] | None = None
+    emap: list[int] | None = None
+    if unicodedata.is_normalized("NFKC", part):
+        classes = part.translate(_CLASSES)
+    else:
+        # Each character's NFKC form, as _rewrite takes it; normalised whole only when
+        # something joins, and mapped back only where a character became several.
+        classes = part.translate(_RAW_CLASSES)
+        if "N" in classes:
+            part, smap, emap = _normalized(part)
+            classes = part.translate(_CLASSES)
+        elif len(classes) != len(part):
+            smap, emap = _expansion_maps(part, len(classes))
+    out = _rewrite(part, gaps=False)
+    words = _drop_long(out.split())
+    found = list(map(_SPAN, _TOKEN_SPANS_RE.finditer(classes)))
+    if not found:
+        return words, [], []
+    starts, ends = map(list, zip(*found, strict=True))
+    if "\x1c " in out:  # a token searched alone, then a separator: perhaps an empty position
+        for m in _GAP_SPANS_RE.finditer(classes):
+            a, b = m.span(1)
+            i = bisect_right(starts, a)
+            starts.insert(i, a)
+            ends.insert(i, b)
+            words.insert(i, GAP)
     if smap is not None and emap is not None:
-        starts = [smap[s] for s in starts]
-        ends = [emap[e - 1] for e in ends]
+        starts = list(map(smap.__getitem__, starts))
+        emap.insert(0, 0)  # so that emap[end] is where the character before ``end`` ends
+        ends = list(map(emap.__getitem__, ends))
     if start:
-        starts = [s + start for s in starts]
-        ends = [e + start for e in ends]
-    return _drop_long(words), starts, ends
+        starts = list(map(start.__add__, starts))
+        ends = list(map(start.__add__, ends))
+    return words, starts, ends
