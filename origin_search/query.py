@@ -4,7 +4,8 @@ tantivy's query parser reads ``:`` as a field name, ``*`` as "every document", `
 raises on ordinary log text such as ``KeyError: 'x'`` or ``C:\\path``. So a query is split on
 whitespace, every word is run through the same analyzer as the indexed text, and each word must
 occur: a word with one token is a term, a word with several (``parse_query``, ``数据库``,
-``foo.bar``) is a phrase of them. The clauses are plain data, so the same clauses drive the
+``foo.bar``, a Thai word's clusters) is a phrase of them. Words are NFKC-normalised by the
+analyzer, so ``ﾃﾞｰﾀ`` and ``データ`` are one query. The clauses are plain data, so the same clauses drive the
 tantivy query (index.py), snippets (snippet.py) and :func:`matches` for not yet indexed events.
 """
 
@@ -15,8 +16,9 @@ from collections.abc import Iterator, Sequence
 from .analyzer import GAP, tokens
 from .errors import QueryError
 
-#: One word of the query: its tokens in order; ``""`` stands for a dropped over-long token,
-#: which matches any single position. Never starts or ends with ``""``.
+#: One word of the query: its tokens in order; ``""`` stands for a dropped over-long token, or
+#: for the punctuation between two CJK characters or clusters (``数据、库``), and matches any
+#: single position. Never starts or ends with ``""``.
 Clause = tuple[str, ...]
 
 #: More words than this is almost certainly pasted text, and every word is a posting list to
@@ -61,7 +63,8 @@ def clauses(user_query: str) -> list[Clause]:
         if total > MAX_QUERY_TOKENS:
             raise QueryError(
                 f"The query is too long: it has more than {MAX_QUERY_TOKENS} searchable terms "
-                f"(each CJK character counts as one); shorten it."
+                f"(each CJK character or Thai, Lao, Khmer or Myanmar letter with its marks counts "
+                f"as one); shorten it."
             )
     return out
 
