@@ -77,33 +77,18 @@ def _parse(line: bytes, state: dict[str, Any]) -> list[Record]:
         return []
     if isinstance(obj, ParseProblem):
         return [obj]
-    rtype = obj.get("type") if isinstance(obj.get("type"), str) else ""
-
-    stamped = safe_time(obj.get("timestamp"))
-    if stamped is not None:
-        state["t"] = stamped
-    previous = state.get("t")
-    time = stamped if stamped is not None else previous if isinstance(previous, int) else 0
-
+    found_type = obj.get("type")
+    rtype = found_type if isinstance(found_type, str) else ""
+    time = _line_time(obj, state)
     # A summary names its session only through leafUuid, which usually points at another
     # file (older versions wrote them at the top of the *next* session): not attributable.
     if rtype in ("summary", "file-history-snapshot", "progress", "last-prompt"):
         return []
-
     for key, field in (("cwd", "cwd"), ("branch", "gitBranch"), ("version", "version")):
         if field in obj:
             state[key] = nonempty_str(obj.get(field))
-
-    line_sid = nonempty_str(obj.get("sessionId"))
-    if line_sid is not None:
-        state["sid"] = line_sid
-    sid = nonempty_str(state.get("sid")) or "unknown"
-    agent = nonempty_str(state.get("agent"))
-    session = f"{sid}/agent-{agent}" if agent else sid
-    parent = sid if agent else None
-    cwd = nonempty_str(state.get("cwd"))
+    session, parent, cwd = _session_of(obj, state)
     fact_time = time or None
-
     out: list[Record] = []
     need_cwd = cwd is not None and state.get("cwd_for") != session
     need_parent = parent is not None and state.get("parent_for") != session
@@ -115,45 +100,69 @@ def _parse(line: bytes, state: dict[str, Any]) -> list[Record]:
             state["cwd_for"] = session
         if need_parent:
             state["parent_for"] = session
-
-    events: list[_Event] = []
     if rtype == "user":
         events = _user_events(obj, state, session, parent, fact_time, out)
-    elif rtype == "assistant":
-        events = _assistant_events(obj)
-    elif rtype == "system":
-        events = _system_events(obj)
-    elif rtype in ("ai-title", "custom-title"):
-        field, rank = ("aiTitle", AI_TITLE_RANK)
-        if rtype == "custom-title":
-            field, rank = ("customTitle", CUSTOM_TITLE_RANK)
-        title = nonempty_str(obj.get(field))
-        if title is not None:
-            out.append(
-                SessionFact(
-                    session, NAME, title=title, title_rank=rank, parent=parent, time=fact_time
-                )
-            )
-            events = [(0, "system", "meta", labelled(f"{rtype}: ", title))]
-    elif rtype in ("mode", "permission-mode", "agent-name"):
-        names = {"mode": "mode", "permission-mode": "permissionMode", "agent-name": "agentName"}
-        value = nonempty_str(obj.get(names[rtype]))
-        if value is not None:
-            events = [(0, "system", "meta", labelled(f"{rtype}: ", value))]
-    elif rtype == "queue-operation":
-        content = nonempty_str(obj.get("content"))
-        if content is not None:
-            operation = nonempty_str(obj.get("operation")) or "queue"
-            events = [(0, "system", "meta", labelled(f"queue {operation}: ", content))]
-    elif rtype == "attachment":
-        events = _attachment_events(obj)
-
+    else:
+        events = _other_events(rtype, obj, session, parent, fact_time, out)
     if not events:
         return out
     uuid = nonempty_str(obj.get("uuid"))
     base = f"{NAME}:{uuid}" if uuid else f"{NAME}:{session}:{rtype}:{line_digest(line)}"
     out.extend(build_events(base, events, source=NAME, time=time, session=session, cwd=cwd, state=state))
     return out
+
+
+def _line_time(obj: dict[str, Any], state: dict[str, Any]) -> int:
+    """The line's time, or the last one seen in the file (0 before any)."""
+    stamped = safe_time(obj.get("timestamp"))
+    if stamped is not None:
+        state["t"] = stamped
+        return stamped
+    previous = state.get("t")
+    return previous if isinstance(previous, int) else 0
+
+
+def _session_of(obj: dict[str, Any], state: dict[str, Any]) -> tuple[str, str | None, str | None]:
+    """The line's session (a subagent's is `<parent>/agent-<id>`), its parent and its cwd."""
+    line_sid = nonempty_str(obj.get("sessionId"))
+    if line_sid is not None:
+        state["sid"] = line_sid
+    sid = nonempty_str(state.get("sid")) or "unknown"
+    agent = nonempty_str(state.get("agent"))
+    session = f"{sid}/agent-{agent}" if agent else sid
+    return session, (sid if agent else None), nonempty_str(state.get("cwd"))
+
+
+_META_FIELDS = {"mode": "mode", "permission-mode": "permissionMode", "agent-name": "agentName"}
+
+
+def _other_events(
+    rtype: str, obj: dict[str, Any], session: str, parent: str | None, fact_time: int | None, out: list[Record]
+) -> list[_Event]:
+    """Events of every line type but a user's; a title also goes to `out` as a SessionFact."""
+    if rtype == "assistant":
+        return _assistant_events(obj)
+    if rtype == "system":
+        return _system_events(obj)
+    if rtype == "attachment":
+        return _attachment_events(obj)
+    if rtype in ("ai-title", "custom-title"):
+        field, rank = ("customTitle", CUSTOM_TITLE_RANK) if rtype == "custom-title" else ("aiTitle", AI_TITLE_RANK)
+        title = nonempty_str(obj.get(field))
+        if title is None:
+            return []
+        out.append(SessionFact(session, NAME, title=title, title_rank=rank, parent=parent, time=fact_time))
+        return [(0, "system", "meta", labelled(f"{rtype}: ", title))]
+    if rtype in _META_FIELDS:
+        value = nonempty_str(obj.get(_META_FIELDS[rtype]))
+        return [] if value is None else [(0, "system", "meta", labelled(f"{rtype}: ", value))]
+    if rtype == "queue-operation":
+        content = nonempty_str(obj.get("content"))
+        if content is None:
+            return []
+        operation = nonempty_str(obj.get("operation")) or "queue"
+        return [(0, "system", "meta", labelled(f"queue {operation}: ", content))]
+    return []
 
 
 def _user_events(

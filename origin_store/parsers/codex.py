@@ -12,8 +12,6 @@ from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-import orjson
-
 from ..model import ParseProblem, Record, SessionFact
 from .base import (
     FileKind,
@@ -22,12 +20,12 @@ from .base import (
     Words,
     build_events,
     compact_json,
-    image_placeholder,
     labelled,
     load_object,
     nonempty_str,
     safe_time,
 )
+from .codex_text import arguments_text, content_text, output_text, session_start, turn_summary
 
 NAME = "codex"
 
@@ -168,7 +166,7 @@ def _parse_rollout(line: bytes, lineno: int, state: dict[str, Any]) -> list[Reco
         cwd = nonempty_str(payload.get("cwd"))
         if cwd is not None:
             state["cwd"] = cwd
-        summary = _turn_summary(payload)
+        summary = turn_summary(payload)
         if summary is not None:
             events = [("system", "meta", summary)]
     elif rtype == "response_item":
@@ -229,72 +227,14 @@ def _session_meta(payload: dict[str, Any], state: dict[str, Any], time: int, out
     if state.get("cwd"):
         state["cwd_sent"] = True
 
-    # A one-line marker of how the session was started; base_instructions are never indexed.
-    # Values are the log's words, the names Origin gives them are its own (the label).
-    words = Words().origin("session start: ")
-    items = 0
-
-    def item() -> Words:
-        nonlocal items
-        items += 1
-        return words.sep(", ") if items > 1 else words
-
-    for value in (nonempty_str(payload.get("originator")), nonempty_str(payload.get("cli_version"))):
-        if value:
-            item().log(value)
-    if isinstance(source, str) and source:
-        item().origin("source ").log(source)
-    elif spawn or parent:
-        item().origin("subagent of " if parent else "subagent").log(parent or "")
-        names = [
-            value
-            for value in (
-                nonempty_str(payload.get("agent_nickname"))
-                or nonempty_str(spawn.get("agent_nickname")),
-                nonempty_str(payload.get("agent_role")) or nonempty_str(spawn.get("agent_role")),
-            )
-            if value
-        ]
-        if names:
-            words.sep(" (").log(", ".join(names)).sep(")")
-    if cwd is not None:
-        item().origin("cwd ").log(cwd)
-    return [("system", "meta", words.build())]
-
-
-def _turn_summary(payload: dict[str, Any]) -> Labelled | str | None:
-    """The model and permissions in force for a turn, the part of turn_context worth keeping:
-    the values are the log's words, their names Origin's."""
-    parts: list[tuple[str, str]] = []
-    model = nonempty_str(payload.get("model"))
-    if model:
-        effort = nonempty_str(payload.get("effort"))
-        parts.append(("model ", model + (f" ({effort})" if effort else "")))
-    approval = nonempty_str(payload.get("approval_policy"))
-    if approval:
-        parts.append(("approval ", approval))
-    sandbox = payload.get("sandbox_policy")
-    mode = nonempty_str(sandbox.get("type")) if isinstance(sandbox, dict) else None
-    if mode:
-        parts.append(("sandbox ", mode))
-    cwd = nonempty_str(payload.get("cwd"))
-    if cwd:
-        parts.append(("cwd ", cwd))
-    if not parts:
-        return None
-    words = Words().origin("turn: ")
-    for number, (name, value) in enumerate(parts):
-        if number:
-            words.sep(", ")
-        words.origin(name).log(value)
-    return words.build()
+    return [("system", "meta", session_start(payload, source, spawn, parent, cwd))]
 
 
 def _response_item(payload: dict[str, Any], state: dict[str, Any], time: int, out: list[Record]) -> list[_Event]:
     itype = payload.get("type")
     if itype == "message":
         role = payload.get("role")
-        text = _content_text(payload.get("content"))
+        text = content_text(payload.get("content"))
         if not text.strip():
             return []
         if role == "assistant":
@@ -307,11 +247,11 @@ def _response_item(payload: dict[str, Any], state: dict[str, Any], time: int, ou
         return [("system", "system", text)]  # developer / system prompts
     if itype == "reasoning":
         # Only the readable summary (or plain reasoning text); encrypted_content is opaque.
-        text = _content_text(payload.get("summary")) or _content_text(payload.get("content"))
+        text = content_text(payload.get("summary")) or content_text(payload.get("content"))
         return [("assistant", "meta", text)] if text.strip() else []
     if itype == "function_call":
         name = nonempty_str(payload.get("name")) or "function"
-        return [("assistant", "tool_use", f"{name} {_arguments(payload.get('arguments'))}")]
+        return [("assistant", "tool_use", f"{name} {arguments_text(payload.get('arguments'))}")]
     if itype == "custom_tool_call":
         name = nonempty_str(payload.get("name")) or "custom_tool"
         raw = payload.get("input")
@@ -321,12 +261,12 @@ def _response_item(payload: dict[str, Any], state: dict[str, Any], time: int, ou
         name = itype.removesuffix("_call")
         return [("assistant", "tool_use", f"{name} {compact_json(payload.get('action'))}")]
     if itype == "tool_search_call":
-        return [("assistant", "tool_use", f"tool_search {_arguments(payload.get('arguments'))}")]
+        return [("assistant", "tool_use", f"tool_search {arguments_text(payload.get('arguments'))}")]
     if itype == "image_generation_call":
         prompt = nonempty_str(payload.get("revised_prompt"))  # `result` is base64: never read
         return [("assistant", "tool_use", "image_generation" + (f" {prompt}" if prompt else ""))]
     if itype in ("function_call_output", "custom_tool_call_output", "tool_search_output"):
-        marks, text = _output_text(payload.get("output"))
+        marks, text = output_text(payload.get("output"))
         if marks:  # a failure says so even without output
             return [("system", "tool_result", labelled(marks, text))]
         return [("system", "tool_result", text)] if text.strip() else []
@@ -390,73 +330,6 @@ def _maybe_prompt(text: str, state: dict[str, Any], time: int, out: list[Record]
 def _is_injected(text: str) -> bool:
     stripped = text.strip()
     return stripped.startswith(_INJECTED_PREFIXES) or _WRAPPED.fullmatch(stripped) is not None
-
-
-def _content_text(content: object) -> str:
-    """Text of a content-item list (input_text / output_text / summary_text / input_image)."""
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        return ""
-    parts: list[str] = []
-    for item in content:
-        if not isinstance(item, dict):
-            continue
-        itype = item.get("type")
-        if itype in ("input_image", "image"):
-            parts.append(_image_text(item.get("image_url")))
-        elif isinstance(item.get("text"), str) and item["text"]:
-            parts.append(item["text"])
-    return "\n".join(parts)
-
-
-def _image_text(url: object) -> str:
-    if not isinstance(url, str) or not url:
-        return "[image]"
-    if url.startswith("data:"):
-        header, _, data = url.partition(",")
-        media_type = header[len("data:") :].split(";", 1)[0] or None
-        return image_placeholder(media_type, len(data))
-    return f"[image {url}]" if len(url) <= 500 else "[image]"
-
-
-def _arguments(arguments: object) -> str:
-    """Function arguments are a JSON string; re-dump them compactly when they parse."""
-    if isinstance(arguments, str):
-        try:
-            return compact_json(orjson.loads(arguments))
-        except orjson.JSONDecodeError:
-            return arguments
-    return compact_json(arguments)
-
-
-def _output_text(output: object) -> tuple[str, str]:
-    """Tool output: plain text, a content-item list, or a JSON string {output, metadata}; with
-    Origin's marks of a failure (`[error] `, `[error: exit code N] `), which go in the label."""
-    if isinstance(output, list):
-        return "", _content_text(output)
-    if isinstance(output, dict):
-        inner = output.get("content", output.get("output"))
-        marks, text = _output_text(inner) if isinstance(inner, str | list) else ("", "")
-        if output.get("success") is False:
-            marks = f"[error] {marks}"
-        return marks, text
-    if not isinstance(output, str):
-        return "", ""
-    if not output.lstrip().startswith("{"):
-        return "", output
-    try:
-        wrapped = orjson.loads(output)
-    except orjson.JSONDecodeError:
-        return "", output
-    if not isinstance(wrapped, dict) or not isinstance(wrapped.get("output"), str):
-        return "", output
-    text = wrapped["output"]
-    metadata = wrapped.get("metadata")
-    code = metadata.get("exit_code") if isinstance(metadata, dict) else None
-    if isinstance(code, int) and not isinstance(code, bool) and code != 0:
-        return f"[error: exit code {code}] ", text
-    return "", text
 
 
 ROLLOUTS = FileKind(
