@@ -191,7 +191,6 @@ def disk_usage(path: Path) -> int:
     return total
 
 
-
 def event_ids_at(store: Store, seqs: list[int]) -> list[str | None]:
     """The ids of the events announced at the feed sequences `seqs`, in one read transaction.
 
