@@ -111,7 +111,7 @@ def _serve(home: Path, fast: bool) -> None:
 
     import uvicorn
 
-    from origin_api.app import Origin
+    from origin_api.runtime import Origin
     from origin_api.hub import create_app
     from origin_api.hub.server import uvicorn_config
     from origin_api.service import Caller, call

@@ -105,7 +105,7 @@ def search_args(query: Any) -> dict:
 def in_process(corpus_dir: Path, home: Path, queries: list) -> dict:
     """p50/p95/p99 of `search` with snippets in a process that has Origin open."""
     os.environ.update(corpus_env(corpus_dir, home))
-    from origin_api.app import Origin
+    from origin_api.runtime import Origin
     from origin_api.service import Caller, call
 
     with Origin.open() as origin:
@@ -132,7 +132,7 @@ def in_process(corpus_dir: Path, home: Path, queries: list) -> dict:
 
 FIRST_QUERY = (
     "import sys, time; t0 = time.perf_counter()\n"
-    "from origin_api.app import Origin\nfrom origin_api.service import Caller, call\n"
+    "from origin_api.runtime import Origin\nfrom origin_api.service import Caller, call\n"
     "o = Origin.open(); r = call(o, 'search', {'query': sys.argv[1], 'include_tools': True}, Caller('b', 'b'))\n"
     "print(len(r['events']))\n"
 )

@@ -24,7 +24,7 @@ from origin_store.tokens import Token
 from origin_store.verify import Report as VerifyReport
 from origin_store.verify import verify as verify_store
 
-from .app import Origin
+from .runtime import Origin
 from .errors import not_found
 
 if TYPE_CHECKING:

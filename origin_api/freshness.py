@@ -8,7 +8,7 @@ import sys
 import threading
 import traceback
 
-from .app import Origin
+from .runtime import Origin
 from .service import refresh
 
 

@@ -25,7 +25,7 @@ from origin_store.reader import (
 )
 from origin_store.textclip import cut_counted, shown, with_label
 
-from .app import Origin
+from .runtime import Origin
 from .errors import OriginError, conflict, invalid, not_found
 from .params import validate
 from .timeargs import parse_time, render

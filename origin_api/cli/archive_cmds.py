@@ -7,7 +7,7 @@ import time
 import typer
 
 from .. import admin
-from ..app import Origin
+from ..runtime import Origin
 from ..settings import Settings
 from ..timeargs import render
 from .output import console, edge, human_bytes, print_json, run_with_progress

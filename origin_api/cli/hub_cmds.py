@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 
 from .. import admin
-from ..app import Origin
+from ..runtime import Origin
 from ..settings import Settings
 from ..timeargs import render
 from .output import console, edge, err_console, print_json

@@ -9,7 +9,7 @@ import typer
 from origin_store.model import ENTRY_KINDS
 
 from .. import admin
-from ..app import Origin
+from ..runtime import Origin
 from ..service import Caller, call
 from .output import console, edge, print_json
 

@@ -23,7 +23,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
 from origin_store import tokens as store_tokens
 
-from ..app import Origin
+from ..runtime import Origin
 from ..errors import OriginError
 from ..freshness import Freshness
 from ..mcp.sdk import build_server

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import uvicorn
 from litestar import Litestar
 
-from ..app import Origin
+from ..runtime import Origin
 from ..settings import Settings
 from .app import create_app
 

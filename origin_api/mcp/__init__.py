@@ -13,7 +13,7 @@ from __future__ import annotations
 def serve(*, sdk: bool = False) -> None:
     """`origin mcp [--sdk]`: open Origin and serve its tools on stdio until the agent closes
     stdin; with `sdk`, through the MCP SDK's stdio server (a slower start)."""
-    from ..app import Origin
+    from ..runtime import Origin
 
     origin = Origin.open()
     try:

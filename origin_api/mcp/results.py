@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from ..app import Origin
+from ..runtime import Origin
 from ..errors import OriginError
 from ..service import Caller, call
 

@@ -12,7 +12,7 @@ import anyio
 import mcp.types as types
 from mcp.server.lowlevel import Server
 
-from ..app import Origin
+from ..runtime import Origin
 from ..errors import OriginError
 from ..service import Caller
 from ..tools import INSTRUCTIONS, TOOLS

@@ -20,7 +20,7 @@ from typing import Any, BinaryIO
 
 import orjson
 
-from ..app import Origin
+from ..runtime import Origin
 from ..errors import OriginError
 from ..freshness import Freshness, ingest_now
 from ..service import Caller

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from helpers import fixture_env
 
-from origin_api.app import Origin
+from origin_api.runtime import Origin
 from origin_api.service import Caller, call
 from origin_store import Settings
 

@@ -17,7 +17,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_client import tool_json  # noqa: F401 - one definition, re-exported for the hub tests
 
-from origin_api.app import Origin
+from origin_api.runtime import Origin
 from origin_api.hub import create_app, start_in_thread
 from origin_store import Settings
 from origin_store import tokens as store_tokens

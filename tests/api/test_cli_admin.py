@@ -9,7 +9,7 @@ from helpers import fixture_env
 from typer.testing import CliRunner
 
 from origin_api import admin
-from origin_api.app import Origin
+from origin_api.runtime import Origin
 from origin_api.cli.commands import app
 from origin_api.cli.memory_cmds import KINDS
 from origin_api.errors import OriginError

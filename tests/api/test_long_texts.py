@@ -11,7 +11,7 @@ import orjson
 import pytest
 from helpers import fixture_env
 
-from origin_api.app import Origin
+from origin_api.runtime import Origin
 from origin_api.service import Caller, call
 from origin_store import Settings
 from origin_store.textclip import cut

@@ -236,7 +236,7 @@ def test_a_deleted_index_is_rebuilt_from_the_store(tmp_path, fixtures_dir):
 
     from helpers import fixture_env
 
-    from origin_api.app import Origin
+    from origin_api.runtime import Origin
     from origin_store import Settings
 
     settings = Settings.from_env(fixture_env(tmp_path, copy=True))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from helpers import ROOT
 
-from origin_api.app import Origin
+from origin_api.runtime import Origin
 from origin_api.settings import OWN, TABLE, Settings
 from origin_store import Settings as StoreSettings
 from origin_store import settings as store_settings

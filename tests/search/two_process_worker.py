@@ -7,7 +7,7 @@ from pathlib import Path
 
 import orjson
 
-from origin_api.app import Origin
+from origin_api.runtime import Origin
 from origin_api.service import Caller, call
 
 
