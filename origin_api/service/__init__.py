@@ -1,0 +1,42 @@
+"""The seven tools' semantics, written once: plain functions over an open `Origin`.
+
+Every front door (stdio MCP, the hub, the CLI's tool commands) validates with `tools.TOOLS`,
+calls `call()`, and turns `OriginError` into its own form. Nothing here knows about transports;
+the archive's care outside the tools (ingest, verify, tokens, restore) is `origin_api.admin`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import not_found
+from ..params import validate
+from ..runtime import Origin
+from ..tools import BY_NAME
+from .common import Caller, refresh
+from .reading import get, search, sources, timeline
+from .writing import correct, forget, remember
+
+HANDLERS: dict[str, Callable[..., Any]] = {
+    "search": search,
+    "timeline": timeline,
+    "get": get,
+    "sources": sources,
+    "remember": remember,
+    "correct": correct,
+    "forget": forget,
+}
+
+
+def call(origin: Origin, tool: str, args: Any, caller: Caller) -> Any:
+    """Validate and run one tool; the single entry point of every front door."""
+    spec = BY_NAME.get(tool)
+    if spec is None:
+        raise not_found(f"Unknown tool {tool!r}; Origin's tools are {', '.join(BY_NAME)}.")
+    checked = validate(tool, spec.params, args)
+    handler: Callable[..., Any] = HANDLERS[tool]
+    return handler(origin, caller=caller, **checked)
+
+
+__all__ = ["HANDLERS", "Caller", "call", "refresh"]

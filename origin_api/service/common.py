@@ -1,0 +1,48 @@
+"""What every tool shares: who is calling, the cuts the contract sets, and freshness."""
+
+from __future__ import annotations
+
+import time
+
+from ..runtime import Origin
+
+SEARCH_TEXT = 400
+SNIPPET = 200
+TIMELINE_TEXT = 1_000
+GET_TEXT = 20_000
+SOURCE_TEXT = 500
+RAW_TEXT = 4_000
+PROMPT = 80
+#: Event kinds `search` covers without include_tools: what people and agents said.
+MESSAGE_KINDS = frozenset({"message", "memory"})
+#: How long a search waits for another thread's ingest pass before answering without it.
+SEARCH_INGEST_WAIT = 5.0
+
+
+class Caller:
+    """Who is calling: the author of entries written through this call."""
+
+    def __init__(self, agent: str, device: str) -> None:
+        self.agent = agent or "unknown"
+        self.device = device
+
+    @property
+    def author(self) -> str:
+        return f"{self.agent}@{self.device}" if self.device else self.agent
+
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def refresh(origin: Origin, *, force: bool = False) -> None:
+    """Ingest new log lines (at most every 10 s unless forced), then bring the index up."""
+    ingest_if_due(origin, force=force)
+    origin.searcher.catch_up()
+
+
+def ingest_if_due(origin: Origin, *, force: bool = False) -> None:
+    interval = origin.settings.search_ingest_interval_ms / 1000
+    if force or time.monotonic() - origin.last_ingest >= interval:
+        origin.ingest(timeout=None if force else SEARCH_INGEST_WAIT)

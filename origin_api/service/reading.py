@@ -1,0 +1,214 @@
+"""The four read tools: search, timeline, get and sources."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import lmdb
+
+from origin_search import Clause, Filters, QueryError, clauses, snippet
+from origin_store import entries as store_entries
+from origin_store.parsers.registry import SOURCES
+from origin_store.reader import (
+    get_event,
+    get_session,
+    iter_sessions,
+    mirror_info,
+    read_mirror_text,
+    session_event_ids,
+)
+from origin_store.textclip import cut_counted
+
+from ..errors import invalid, not_found
+from ..runtime import Origin
+from ..timeargs import parse_time, render
+from .common import (
+    GET_TEXT,
+    MESSAGE_KINDS,
+    RAW_TEXT,
+    SEARCH_TEXT,
+    SNIPPET,
+    SOURCE_TEXT,
+    TIMELINE_TEXT,
+    Caller,
+    ingest_if_due,
+    now_ms,
+    refresh,
+)
+from .views import entry_view, event_view, session_view
+
+
+def search(
+    origin: Origin, *, caller: Caller, query: str | None, scope: str, kind: str | None, since: str | None,
+    until: str | None, source: str | None, project: str | None, include_tools: bool, limit: int,
+) -> dict[str, Any]:
+    now = now_ms()
+    since_ms = parse_time(since, "since", now_ms=now) if since else None
+    until_ms = parse_time(until, "until", now_ms=now) if until else None
+    try:
+        found = clauses(query) if query is not None and query.strip() else None
+    except QueryError as error:
+        raise invalid(str(error)) from None
+    ingest_if_due(origin)
+    seen = origin.searcher.snapshot()  # catches the index up; one look at the feed for both
+    result: dict[str, list[dict[str, Any]]] = {"entries": [], "events": []}
+    if scope in ("all", "entries"):
+        entries = Filters(doc="entry", kinds=frozenset([kind]) if kind else None, project=project,
+                          since_ms=since_ms, until_ms=until_ms, valid_at_ms=now)
+        result["entries"] = _entries_out(origin, seen.find(found, entries, limit), limit, now)
+    if scope in ("all", "events") and (found is not None or scope == "events"):
+        events = Filters(doc="event", kinds=None if include_tools else MESSAGE_KINDS, source=source,
+                         project=project, since_ms=since_ms, until_ms=until_ms)
+        result["events"] = _events_out(origin, seen.find(found, events, limit), limit, found)
+    return result
+
+
+def _entries_out(origin: Origin, ids: list[str], limit: int, now: int) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    with origin.store.read() as txn:
+        for entry_id in ids:
+            if entry_id in seen or len(out) >= limit:
+                continue
+            seen.add(entry_id)
+            version = store_entries.get_entry(origin.store, txn, entry_id)
+            if version is None or store_entries.is_hidden(origin.store, txn, entry_id):
+                continue
+            line = store_entries.lineage(origin.store, txn, version["root"])
+            if line.current != entry_id:
+                continue
+            if version.get("valid_to") is not None and version["valid_to"] <= now:
+                continue
+            out.append(entry_view(version, line))
+    return out
+
+
+def _events_out(origin: Origin, ids: list[str], limit: int, found: list[Clause] | None) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    with origin.store.read() as txn:
+        for event_id in ids:
+            if len(out) >= limit:
+                break
+            if event_id in seen:
+                continue
+            seen.add(event_id)
+            event = get_event(origin.store, txn, event_id)
+            if event is None or store_entries.is_hidden(origin.store, txn, event_id):
+                continue
+            view = event_view(event, SEARCH_TEXT)
+            # The log's own words: what the search matched (Origin's label is never searched).
+            view["snippet"] = snippet(event["text"], found, width=SNIPPET) if found else None
+            out.append(view)
+    return out
+
+
+def timeline(
+    origin: Origin, *, caller: Caller, since: str, until: str | None, source: str | None, project: str | None,
+    session: str | None, include_tools: bool, limit: int,
+) -> dict[str, Any]:
+    now = now_ms()
+    since_ms = parse_time(since, "since", now_ms=now) if since else None
+    until_ms = parse_time(until, "until", now_ms=now) if until else None
+    refresh(origin)
+    store = origin.store
+    if session is not None:
+        with store.read() as txn:
+            found = None
+            for candidate in [source] if source else SOURCES:
+                found = get_session(store, txn, candidate, session)
+                if found is not None:
+                    break
+            if found is None:
+                raise not_found(f"Unknown session {session}." + (f" (source {source})" if source else ""))
+            events: list[dict[str, Any]] = []
+            for event_id in session_event_ids(store, txn, found["source"], session):
+                if len(events) >= limit:
+                    break
+                event = get_event(store, txn, event_id)
+                if event is None or store_entries.is_hidden(store, txn, event_id):
+                    continue
+                if not include_tools and event["kind"] != "message":
+                    continue
+                events.append(event_view(event, TIMELINE_TEXT))
+            return {"session": session_view(origin, txn, found), "events": events}
+    with store.read() as txn:
+        chosen = []
+        for item in iter_sessions(store, txn):
+            if not item["events"] or item["ended"] is None:
+                continue
+            if source and item["source"] != source or project and item["project"] != project:
+                continue
+            if since_ms is not None and item["ended"] < since_ms:
+                continue
+            if until_ms is not None and item["started"] >= until_ms:
+                continue
+            chosen.append(item)
+        chosen.sort(key=lambda s: (s["ended"], s["session"]), reverse=True)
+        return {"sessions": [session_view(origin, txn, s) for s in chosen[:limit]]}
+
+
+def _lookup(origin: Origin, txn: lmdb.Transaction, item_id: str) -> tuple[str, dict[str, Any]]:
+    store = origin.store
+    if item_id.startswith("ent_"):
+        found = store_entries.get_entry(store, txn, item_id)
+        kind = "entry"
+    else:
+        found = get_event(store, txn, item_id)
+        kind = "event"
+    if found is None:
+        raise not_found(f"Unknown entry or event {item_id}.")
+    if store_entries.is_hidden(store, txn, item_id):
+        raise not_found(f"{item_id} has been forgotten.")
+    return kind, found
+
+
+def get(origin: Origin, *, caller: Caller, id: str) -> dict[str, Any]:  # noqa: A002 - the contract's name
+    store = origin.store
+    with store.read() as txn:
+        kind, found = _lookup(origin, txn, id)
+        if kind == "event":
+            view = event_view(found, GET_TEXT)
+            view.update(cwd=found.get("cwd"), git_branch=found.get("git_branch"), agent_version=found.get("agent_version"))
+            return view
+        line = store_entries.lineage(store, txn, found["root"])
+        sources = []
+        for cited in found["sources"]:
+            event = get_event(store, txn, cited["event_id"])
+            if event is None or store_entries.is_hidden(store, txn, cited["event_id"]):
+                continue
+            sources.append({"quote": cited.get("quote"), **event_view(event, SOURCE_TEXT)})
+        history = [
+            {"id": v["id"], "supersedes": v.get("supersedes"), "author": v["author"],
+             "created": render(v["created"]), "status": line.status_of(v)["status"]}
+            for v in line.versions
+        ]
+        return {"entry": entry_view(found, line), "sources": sources, "history": history}
+
+
+def sources(origin: Origin, *, caller: Caller, id: str) -> list[dict[str, Any]]:  # noqa: A002
+    store = origin.store
+    with store.read() as txn:
+        kind, found = _lookup(origin, txn, id)
+        cited: list[dict[str, Any]] = [{"event_id": id, "quote": None}] if kind == "event" else found["sources"]
+        items = []
+        for citation in cited:
+            event = get_event(store, txn, citation["event_id"])
+            if event is None or store_entries.is_hidden(store, txn, citation["event_id"]):
+                continue
+            mirror: dict[str, Any] = dict(mirror_info(store, txn, event["m"]) or {})
+            items.append((citation, event, mirror))
+    out = []
+    for citation, event, mirror in items:
+        # The cut counts the characters of the whole line, which is streamed when it is huge.
+        raw = read_mirror_text(origin.store, origin.home, event["m"], event["line"], RAW_TEXT)
+        out.append({
+            "event_id": event["id"],
+            "time": render(event["time"]),
+            "quote": citation.get("quote"),
+            "original_file": mirror.get("original_file"),
+            "mirror_file": mirror.get("mirror_file"),
+            "line": event["line"],
+            "raw": cut_counted(raw[0], raw[1], RAW_TEXT) if raw is not None else None,
+        })
+    return out

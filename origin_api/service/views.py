@@ -1,0 +1,107 @@
+"""How entries, events and sessions are shown: the contract's fields, times rendered, texts
+labelled and cut, and what a forget hides left out of what is derived from event text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import lmdb
+
+from origin_store import entries as store_entries
+from origin_store.reader import get_event, session_event_ids
+from origin_store.textclip import shown
+
+from ..runtime import Origin
+from ..timeargs import render
+from .common import PROMPT
+
+
+def event_view(event: dict[str, Any], limit: int) -> dict[str, Any]:
+    """An event as the tools return it: its text labelled and cut to `limit` characters."""
+    return {
+        "id": event["id"],
+        "time": render(event["time"]),
+        "source": event["source"],
+        "project": event["project"],
+        "session": event["session"],
+        "role": event["role"],
+        "kind": event["kind"],
+        "text": shown(event, limit),
+    }
+
+
+def entry_view(version: dict[str, Any], line: store_entries.Lineage) -> dict[str, Any]:
+    state = line.status_of(version)
+    return {
+        "id": version["id"],
+        "kind": version["kind"],
+        "text": version["text"],
+        "confidence": version["confidence"],
+        "status": state["status"],
+        "concurrent": state["concurrent"],
+        "project": version.get("project"),
+        "author": version["author"],
+        "created": render(version["created"]),
+        "valid_from": render(version.get("valid_from")),
+        "valid_to": render(version.get("valid_to")),
+        "supersedes": version.get("supersedes"),
+        "superseded_by": state["superseded_by"],
+        "root": version["root"],
+        "imported": bool(version.get("imported")),
+    }
+
+
+def session_view(origin: Origin, txn: lmdb.Transaction, session: dict[str, Any]) -> dict[str, Any]:
+    title = session.get("title")
+    prompt = None if title else _visible_prompt(origin, txn, session)
+    return {
+        "session": session["session"],
+        "source": session["source"],
+        "project": session["project"],
+        "title": title,
+        "prompt": prompt,
+        "started": render(session["started"]),
+        "ended": render(session["ended"]),
+        "events": session["events"],
+    }
+
+
+def _prompt(text: str | None) -> str | None:
+    if not text:
+        return None
+    flat = " ".join(text.split())
+    return flat if len(flat) <= PROMPT else flat[: PROMPT - 1] + "…"
+
+
+#: How far into a session the forgotten-prompt check looks for its first visible prompt.
+_PROMPT_SCAN = 2_000
+
+
+def _visible_prompt(origin: Origin, txn: lmdb.Transaction, session: dict[str, Any]) -> str | None:
+    """The session's first prompt as shown, unless that prompt's event was forgotten: then the
+    first visible user message in its place, or None. A forget leaves the stored prompt alone
+    (a restore brings it back), so this is decided when reading; it costs nothing until
+    something has been forgotten."""
+    shown = _prompt(session.get("prompt"))
+    store = origin.store
+    if shown is None or not store_entries.anything_hidden(store, txn):
+        return shown
+    forgotten = False
+    first_visible: str | None = None
+    for n, event_id in enumerate(session_event_ids(store, txn, session["source"], session["session"])):
+        if n >= _PROMPT_SCAN:
+            break
+        event = get_event(store, txn, event_id)
+        if event is None or event["role"] != "user" or event["kind"] != "message":
+            continue
+        hidden = store_entries.is_hidden(store, txn, event_id)
+        text = _prompt(event["text"])
+        if text == shown:
+            if not hidden:
+                return shown
+            forgotten = True
+        elif not hidden and first_visible is None:
+            first_visible = text
+        if forgotten and first_visible is not None:
+            return first_visible
+    return first_visible if forgotten else shown

@@ -1,0 +1,173 @@
+"""The three write tools: remember and correct (with the citing rules), and forget."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import lmdb
+
+from origin_search import Filters, QueryError, clauses
+from origin_store import entries as store_entries
+from origin_store.errors import NotFound
+from origin_store.reader import get_event
+from origin_store.textclip import with_label
+
+from ..errors import OriginError, conflict, invalid, not_found
+from ..runtime import Origin
+from ..timeargs import parse_time
+from .common import Caller, now_ms, refresh
+from .views import entry_view
+
+_SPACE = re.compile(r"\s+")
+#: Events a quote is looked for in, per kind: the unindexed ones and the index's newest hits.
+_QUOTE_CANDIDATES = 200
+
+
+def _norm(text: str) -> str:
+    return _SPACE.sub("", text).casefold()
+
+
+def _resolve_sources(origin: Origin, cited: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    store = origin.store
+    resolved: list[dict[str, Any]] = []
+    for item in cited:
+        event_id, quote = item.get("event_id"), item.get("quote")
+        if event_id is not None:
+            with store.read() as txn:
+                event = get_event(store, txn, event_id)
+                if event is None:
+                    raise not_found(f"Unknown entry or event {event_id}.")
+                if store_entries.is_hidden(store, txn, event_id):
+                    raise OriginError(f"Event {event_id} has been forgotten and cannot be cited.", "conflict")
+            if quote is not None and not _quoted(quote, event):
+                raise not_found(f'Quote not found in event {event_id}: "{quote}"')
+            resolved.append({"event_id": event_id, "quote": quote})
+        else:
+            resolved.append({"event_id": _find_quote(origin, str(quote)), "quote": quote})
+    unique: dict[tuple[str, str | None], dict[str, Any]] = {}
+    for item in resolved:
+        unique.setdefault((item["event_id"], item["quote"]), item)
+    return list(unique.values())
+
+
+def _quoted(quote: str, event: dict[str, Any]) -> bool:
+    """Whether an event cited by id holds the quote: in the log's words, or in the event's
+    text as `get` shows it, label included (an agent may quote what it was shown)."""
+    wanted = _norm(quote)
+    if wanted in _norm(event["text"]):
+        return True
+    return bool(event.get("label")) and wanted in _norm(with_label(event["text"], event["label"]))
+
+
+def _find_quote(origin: Origin, quote: str) -> str:
+    """The most recent visible message containing the quote, else a tool result; never a tool
+    call (the agent's own remember call holds the quote)."""
+    wanted = _norm(quote)
+    try:
+        found = clauses(quote)
+    except QueryError:
+        found = []
+    if found and wanted:
+        seen = origin.searcher.snapshot()
+        store = origin.store
+        for kinds in (frozenset({"message"}), frozenset({"tool_result"})):
+            candidates = seen.find(found, Filters(doc="event", kinds=kinds, newest_first=True), _QUOTE_CANDIDATES)
+            best: tuple[int, str] | None = None
+            with store.read() as txn:
+                for candidate in candidates:
+                    event = get_event(store, txn, candidate)
+                    if event is None or store_entries.is_hidden(store, txn, event["id"]):
+                        continue
+                    if wanted in _norm(event["text"]) and (best is None or (event["time"], event["id"]) > best):
+                        best = (event["time"], event["id"])
+            if best is not None:
+                return best[1]
+    raise not_found(f'No event contains the quote "{quote}". Search for the event and cite its id instead.')
+
+
+def _entry_project(origin: Origin, cited: list[dict[str, Any]]) -> str | None:
+    with origin.store.read() as txn:
+        projects = {(get_event(origin.store, txn, c["event_id"]) or {}).get("project") for c in cited}
+    return projects.pop() if len(projects) == 1 else None
+
+
+def remember(
+    origin: Origin, *, caller: Caller, kind: str, text: str, sources: list[dict[str, Any]], confidence: float,
+    project: str | None, valid_from: str | None, valid_to: str | None,
+) -> dict[str, Any]:
+    now = now_ms()
+    valid_from_ms = parse_time(valid_from, "valid_from", now_ms=now) if valid_from else None
+    valid_to_ms = parse_time(valid_to, "valid_to", now_ms=now) if valid_to else None
+    refresh(origin, force=True)
+    cited = _resolve_sources(origin, sources)
+    entry_id = store_entries.new_entry_id()
+    version = {
+        "id": entry_id, "kind": kind, "text": text.strip(), "confidence": float(confidence),
+        "project": project if project is not None else _entry_project(origin, cited),
+        "author": caller.author, "created": now, "valid_from": valid_from_ms, "valid_to": valid_to_ms,
+        "supersedes": None, "root": entry_id, "imported": False, "sources": cited,
+    }
+    origin.store.write(lambda txn: store_entries.put_version(origin.store, txn, version), durable=True)
+    origin.searcher.catch_up()
+    with origin.store.read() as txn:
+        line = store_entries.lineage(origin.store, txn, entry_id)
+    return {"entry": entry_view(version, line)}
+
+
+def correct(
+    origin: Origin, *, caller: Caller, id: str, text: str, kind: str | None, confidence: float | None,  # noqa: A002
+    sources: list[dict[str, Any]] | None, valid_from: str | None, valid_to: str | None,
+) -> dict[str, Any]:
+    now = now_ms()
+    valid_from_ms = parse_time(valid_from, "valid_from", now_ms=now) if valid_from else None
+    valid_to_ms = parse_time(valid_to, "valid_to", now_ms=now) if valid_to else None
+    refresh(origin, force=True)
+    store = origin.store
+    with store.read() as txn:
+        if not id.startswith("ent_"):
+            if get_event(store, txn, id) is None:
+                raise not_found(f"Unknown entry or event {id}.")
+            raise invalid(f"{id} is an event; only entries can be corrected.")
+        old = store_entries.get_entry(store, txn, id)
+        if old is None:
+            raise not_found(f"Unknown entry or event {id}.")
+        if store_entries.is_hidden(store, txn, id):
+            raise not_found(f"{id} has been forgotten.")
+    added = _resolve_sources(origin, sources) if sources else []
+    new_id = store_entries.new_entry_id()
+
+    def work(txn: lmdb.Transaction) -> dict[str, Any]:
+        line = store_entries.lineage(store, txn, old["root"])
+        if line.current != id:
+            raise conflict(f"Entry {id} was already corrected; its current version is {line.current}. Correct that one instead.")
+        carried = list(old["sources"])
+        for item in added:
+            if item not in carried:
+                carried.append(item)
+        version = {
+            "id": new_id, "kind": kind or old["kind"], "text": text.strip(),
+            "confidence": float(confidence) if confidence is not None else old["confidence"],
+            "project": old.get("project"), "author": caller.author, "created": max(now, old["created"] + 1),
+            "valid_from": valid_from_ms if valid_from is not None else old.get("valid_from"),
+            "valid_to": valid_to_ms if valid_to is not None else old.get("valid_to"),
+            "supersedes": id, "root": old["root"], "imported": False, "sources": carried,
+        }
+        store_entries.put_version(store, txn, version)
+        return version
+
+    version = store.write(work, durable=True)
+    origin.searcher.catch_up()
+    with store.read() as txn:
+        line = store_entries.lineage(store, txn, version["root"])
+    return {"entry": entry_view(version, line)}
+
+
+def forget(origin: Origin, *, caller: Caller, id: str, reason: str) -> dict[str, Any]:  # noqa: A002
+    store = origin.store
+    try:
+        result = store.write(lambda txn: store_entries.forget(store, txn, id, reason.strip(), caller.author), durable=True)
+    except NotFound:
+        raise not_found(f"Unknown entry or event {id}.") from None
+    origin.searcher.catch_up()
+    return result
