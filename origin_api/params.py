@@ -7,6 +7,7 @@ same readable message, as a tool error rather than a protocol error.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -100,71 +101,96 @@ def validate(tool: str, params: tuple[Param, ...], args: Any) -> dict[str, Any]:
 
 
 def _check(p: Param, value: Any) -> Any:
-    if p.type == "time":
-        if not isinstance(value, str):
-            raise invalid(f"{p.name} must be a string: {_TIME_HINT}.")
-        if not value.strip():
-            raise invalid(f"{p.name} must not be empty: give a time such as {_TIME_HINT}, or leave it out.")
-        if p.max_length is not None and len(value) > p.max_length:
-            raise invalid(f"{p.name} must have at most {p.max_length:,} characters; it has {len(value):,}.")
-        return value
-    if p.type == "string":
-        if not isinstance(value, str):
-            raise invalid(f"{p.name} must be a string.")
-        if not value.strip() and not p.enum:
-            raise invalid(f"{p.name} must not be empty.")
-        if p.enum and value not in p.enum:
-            raise invalid(f"{p.name} must be one of {', '.join(p.enum)}; got {value[:40]!r}.")
-        if p.min_length is not None and len(value.strip()) < p.min_length:
-            raise invalid(f"{p.name} must not be empty." if p.min_length == 1 else f"{p.name} must have at least {p.min_length} characters.")
-        if p.max_length is not None and len(value) > p.max_length:
-            raise invalid(f"{p.name} must have at most {p.max_length:,} characters; it has {len(value):,}.")
-        if "\x00" in value:
-            raise invalid(f"{p.name} must not contain NUL characters.")
-        return value
-    if p.type == "boolean":
-        if not isinstance(value, bool):
-            raise invalid(f"{p.name} must be true or false.")
-        return value
-    if p.type in ("integer", "number"):
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise invalid(f"{p.name} must be a number." if p.type == "number" else f"{p.name} must be an integer.")
-        if p.type == "integer" and isinstance(value, float):
-            if not value.is_integer():
-                raise invalid(f"{p.name} must be an integer.")
-            value = int(value)
-        if isinstance(value, float) and not math.isfinite(value):
-            raise invalid(f"{p.name} must be a finite number.")
-        if (p.minimum is not None and value < p.minimum) or (p.maximum is not None and value > p.maximum):
-            lo, hi = _fmt(p.minimum), _fmt(p.maximum)
-            raise invalid(f"{p.name} must be between {lo} and {hi}; got {value}.")
-        return value
-    if p.type == "sources":
-        if not isinstance(value, list):
-            raise invalid(f"{p.name} must be a list of {{event_id, quote}} objects.")
-        if p.required and not value:
-            raise invalid(f"{p.name} needs at least one source: an event_id, a quote, or both.")
-        if len(value) > 50:
-            raise invalid(f"{p.name} takes at most 50 sources.")
-        checked = []
-        for i, item in enumerate(value):
-            if not isinstance(item, dict):
-                raise invalid(f"{p.name}[{i}] must be an object with event_id, quote or both.")
-            extra = set(item) - {"event_id", "quote"}
-            if extra:
-                raise invalid(f"{p.name}[{i}] has an unknown field {sorted(extra)[0]!r}; use event_id and quote.")
-            event_id, quote = item.get("event_id"), item.get("quote")
-            if event_id is not None and (not isinstance(event_id, str) or not event_id.strip()):
-                raise invalid(f"{p.name}[{i}].event_id must be a non-empty string.")
-            if quote is not None and (not isinstance(quote, str) or not quote.strip()):
-                raise invalid(f"{p.name}[{i}].quote must be a non-empty string.")
-            if isinstance(quote, str) and len(quote) > 2000:
-                raise invalid(f"{p.name}[{i}].quote must have at most 2,000 characters.")
-            if event_id is None and quote is None:
-                raise invalid(f"{p.name}[{i}] needs an event_id, a quote, or both.")
-            checked.append({"event_id": event_id, "quote": quote})
-        return checked
-    raise AssertionError(p.type)
+    return _CHECKS[p.type](p, value)
+
+
+def _check_time(p: Param, value: Any) -> str:
+    if not isinstance(value, str):
+        raise invalid(f"{p.name} must be a string: {_TIME_HINT}.")
+    if not value.strip():
+        raise invalid(f"{p.name} must not be empty: give a time such as {_TIME_HINT}, or leave it out.")
+    _check_max_length(p, value)
+    return value
+
+
+def _check_string(p: Param, value: Any) -> str:
+    if not isinstance(value, str):
+        raise invalid(f"{p.name} must be a string.")
+    if not value.strip() and not p.enum:
+        raise invalid(f"{p.name} must not be empty.")
+    if p.enum and value not in p.enum:
+        raise invalid(f"{p.name} must be one of {', '.join(p.enum)}; got {value[:40]!r}.")
+    if p.min_length is not None and len(value.strip()) < p.min_length:
+        raise invalid(f"{p.name} must have at least {p.min_length} characters.")
+    _check_max_length(p, value)
+    if "\x00" in value:
+        raise invalid(f"{p.name} must not contain NUL characters.")
+    return value
+
+
+def _check_max_length(p: Param, value: str) -> None:
+    if p.max_length is not None and len(value) > p.max_length:
+        raise invalid(f"{p.name} must have at most {p.max_length:,} characters; it has {len(value):,}.")
+
+
+def _check_boolean(p: Param, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise invalid(f"{p.name} must be true or false.")
+    return value
+
+
+def _check_number(p: Param, value: Any) -> int | float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise invalid(f"{p.name} must be a number." if p.type == "number" else f"{p.name} must be an integer.")
+    number: int | float = value
+    if p.type == "integer" and isinstance(number, float):
+        if not number.is_integer():
+            raise invalid(f"{p.name} must be an integer.")
+        number = int(number)
+    if isinstance(number, float) and not math.isfinite(number):
+        raise invalid(f"{p.name} must be a finite number.")
+    if (p.minimum is not None and number < p.minimum) or (p.maximum is not None and number > p.maximum):
+        lo, hi = _fmt(p.minimum), _fmt(p.maximum)
+        raise invalid(f"{p.name} must be between {lo} and {hi}; got {number}.")
+    return number
+
+
+def _check_sources(p: Param, value: Any) -> list[dict[str, Any]]:
+    if not isinstance(value, list):
+        raise invalid(f"{p.name} must be a list of {{event_id, quote}} objects.")
+    if p.required and not value:
+        raise invalid(f"{p.name} needs at least one source: an event_id, a quote, or both.")
+    if len(value) > 50:
+        raise invalid(f"{p.name} takes at most 50 sources.")
+    return [_check_source(f"{p.name}[{i}]", item) for i, item in enumerate(value)]
+
+
+def _check_source(name: str, item: Any) -> dict[str, Any]:
+    if not isinstance(item, dict):
+        raise invalid(f"{name} must be an object with event_id, quote or both.")
+    extra = set(item) - {"event_id", "quote"}
+    if extra:
+        raise invalid(f"{name} has an unknown field {sorted(extra)[0]!r}; use event_id and quote.")
+    event_id, quote = item.get("event_id"), item.get("quote")
+    if event_id is not None and (not isinstance(event_id, str) or not event_id.strip()):
+        raise invalid(f"{name}.event_id must be a non-empty string.")
+    if quote is not None and (not isinstance(quote, str) or not quote.strip()):
+        raise invalid(f"{name}.quote must be a non-empty string.")
+    if isinstance(quote, str) and len(quote) > 2000:
+        raise invalid(f"{name}.quote must have at most 2,000 characters.")
+    if event_id is None and quote is None:
+        raise invalid(f"{name} needs an event_id, a quote, or both.")
+    return {"event_id": event_id, "quote": quote}
+
+
+_CHECKS: dict[str, Callable[[Param, Any], Any]] = {
+    "time": _check_time,
+    "string": _check_string,
+    "boolean": _check_boolean,
+    "integer": _check_number,
+    "number": _check_number,
+    "sources": _check_sources,
+}
 
 
 def _fmt(value: float | None) -> str:
