@@ -24,8 +24,8 @@ from origin_store.tokens import Token
 from origin_store.verify import Report as VerifyReport
 from origin_store.verify import verify as verify_store
 
-from .runtime import Origin
 from .errors import not_found
+from .runtime import Origin
 
 if TYPE_CHECKING:
     from origin_search.catchup import CatchUp
@@ -90,23 +90,12 @@ def write_samples(target: Path) -> None:
 
 def index(origin: Origin) -> CatchUp:
     """Bring the search index up to the store's change feed."""
-    from origin_search import catchup
-
-    return catchup.catch_up(origin.store, origin.index)
+    return origin.searcher.catch_up()
 
 
 def reindex(origin: Origin) -> CatchUp:
     """Empty the search index and build it again from the store (the index is derived)."""
-    from origin_search import catchup
-
-    writer = origin.index.writer()
-    try:
-        writer.delete_all()
-        writer.commit()
-    finally:
-        writer.close()
-    origin.store.write(lambda txn: origin.store.meta_put(txn, catchup.INDEXED_SEQ, 0))
-    return catchup.catch_up(origin.store, origin.index)
+    return origin.searcher.rebuild()
 
 
 # -- checks ----------------------------------------------------------------------------------
@@ -151,12 +140,10 @@ def replace_token(origin: Origin, name: str, scope: str = "write") -> str:
 
 def restore(origin: Origin, tombstone: str) -> dict[str, Any]:
     """Undo a forget: what the tombstone hid becomes visible and citable again."""
-    from origin_search import catchup
-
     store = origin.store
     try:
         result: dict[str, Any] = store.write(lambda txn: store_entries.restore(store, txn, tombstone), durable=True)
     except NotFound:
         raise not_found(f"Unknown tombstone {tombstone}.") from None
-    catchup.catch_up(store, origin.index)
+    origin.searcher.catch_up()
     return result

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from origin_store import Store
 from origin_store.reader import event_ids_at
 
-from .catchup import CatchUp, Doc, catch_up, unindexed_tail
+from .catchup import INDEXED_SEQ, CatchUp, Doc, catch_up, unindexed_tail
 from .errors import QueryError
 from .filters import Filters
 from .index import ANY, SearchIndex
@@ -68,6 +68,18 @@ class Searcher:
         """Index what the feed announced since the last indexed sequence, if this process can
         take the writer (otherwise see other processes' commits)."""
         return catch_up(self.store, self.index)
+
+    def rebuild(self) -> CatchUp:
+        """Empty the index and build it again from the store's change feed: the index is
+        derived, so this loses nothing (and mends an index damaged or built by another analyzer)."""
+        writer = self.index.writer()
+        try:
+            writer.delete_all()
+            writer.commit()
+        finally:
+            writer.close()
+        self.store.write(lambda txn: self.store.meta_put(txn, INDEXED_SEQ, 0))
+        return self.catch_up()
 
     def snapshot(self) -> Snapshot:
         """Catch up, then read the unindexed tail: what every search of the snapshot scans."""
