@@ -23,11 +23,17 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="100,000 events instead of 1,000,000")
     parser.add_argument("--huge", action="store_true", help="10,000,000 events")
     parser.add_argument("--events", type=int, help="any corpus size")
-    parser.add_argument("--no-trigram", action="store_true", help="skip the FTS5 trigram baseline (slow to build)")
-    parser.add_argument("--no-mcp", action="store_true", help="skip the measurements through origin mcp")
+    parser.add_argument(
+        "--no-trigram", action="store_true", help="skip the FTS5 trigram baseline (slow to build)"
+    )
+    parser.add_argument(
+        "--no-mcp", action="store_true", help="skip the measurements through origin mcp"
+    )
     parser.add_argument("--no-hub", action="store_true", help="skip the hub load run")
     parser.add_argument("--hub-seconds", type=int, default=30)
-    parser.add_argument("--workers", type=int, default=0, help="ingest worker processes (0: Origin decides)")
+    parser.add_argument(
+        "--workers", type=int, default=0, help="ingest worker processes (0: Origin decides)"
+    )
     args = parser.parse_args()
     events = args.events or (10_000_000 if args.huge else 100_000 if args.quick else 1_000_000)
     os.environ["TZ"] = "UTC"
@@ -37,11 +43,15 @@ def main() -> None:
     started = time.perf_counter()
     corpus_dir = corpus.cached_corpus(events)
     info = corpus.load_info(corpus_dir)
-    print(f"  {info.events:,} events, {info.lines:,} lines, {info.bytes / 1e6:,.1f} MB of JSONL in {info.files:,} files, "
-          f"{info.cjk_fraction:.1%} mostly CJK ({time.perf_counter() - started:.1f} s, cached at {corpus_dir})")
+    print(
+        f"  {info.events:,} events, {info.lines:,} lines, {info.bytes / 1e6:,.1f} MB of JSONL in {info.files:,} files, "
+        f"{info.cjk_fraction:.1%} mostly CJK ({time.perf_counter() - started:.1f} s, cached at {corpus_dir})"
+    )
     mix = queries.query_mix(corpus_dir)
     cjk = queries.cjk_queries(mix)
-    print(f"  query mix: {len(mix)} queries ({len(cjk)} CJK; {sum(1 for q in mix if q.filters)} with filters)")
+    print(
+        f"  query mix: {len(mix)} queries ({len(cjk)} CJK; {sum(1 for q in mix if q.filters)} with filters)"
+    )
 
     results: dict = {"events": events, "corpus": asdict(info)}
     section("Baselines: SQLite FTS5 (cached per corpus)")
@@ -50,39 +60,57 @@ def main() -> None:
         started = time.perf_counter()
         baselines[tokenizer] = fts5.run_baseline(corpus_dir, mix, tokenizer, fresh_query=mix[0])
         b = baselines[tokenizer]
-        print(f"  {tokenizer:10} build {b['build']['seconds']:.1f} s ({b['build']['events_per_s']:,.0f} ev/s), "
-              f"{b['build']['bytes'] / info.bytes:.2f}x raw; {fmt(b['latency_all'])}; CJK recall {b['cjk_recall']:.0%} "
-              f"({time.perf_counter() - started:.0f} s)")
+        print(
+            f"  {tokenizer:10} build {b['build']['seconds']:.1f} s ({b['build']['events_per_s']:,.0f} ev/s), "
+            f"{b['build']['bytes'] / info.bytes:.2f}x raw; {fmt(b['latency_all'])}; CJK recall {b['cjk_recall']:.0%} "
+            f"({time.perf_counter() - started:.0f} s)"
+        )
     results["fts5"] = baselines
 
     section("Origin: ingest and index")
     home = CACHE / f"origin-{events}"
     built = origin_run.build(corpus_dir, home, workers=args.workers)
     ing, idx = built["ingest"], built["index"]
-    print(f"  ingest   {ing['events']:,} events in {ing['seconds']:.1f} s: {ing['events_per_s']:,.0f} events/s, "
-          f"{ing['mb_per_s']:.1f} MB/s (target >= 50,000 events/s); peak RSS {ing['peak_rss_bytes'] / 2**20:,.0f} MiB")
-    print(f"  store    {ing['store_bytes'] / 1e6:,.1f} MB = {ing['store_bytes'] / info.bytes:.2f}x raw; mirrors "
-          f"{ing['mirror_bytes'] / 1e6:,.1f} MB = {ing['mirror_bytes'] / info.bytes:.1%} of raw (target <= 25%)")
-    print(f"  index    {idx['docs']:,} docs in {idx['seconds']:.1f} s: {idx['events_per_s']:,.0f} events/s (target >= 15,000); "
-          f"{idx['index_bytes'] / 1e6:,.1f} MB = {idx['index_bytes'] / info.bytes:.2f}x raw (target <= 0.8x); "
-          f"peak RSS {idx['peak_rss_bytes'] / 2**20:,.0f} MiB")
+    print(
+        f"  ingest   {ing['events']:,} events in {ing['seconds']:.1f} s: {ing['events_per_s']:,.0f} events/s, "
+        f"{ing['mb_per_s']:.1f} MB/s (target >= 50,000 events/s); peak RSS {ing['peak_rss_bytes'] / 2**20:,.0f} MiB"
+    )
+    print(
+        f"  store    {ing['store_bytes'] / 1e6:,.1f} MB = {ing['store_bytes'] / info.bytes:.2f}x raw; mirrors "
+        f"{ing['mirror_bytes'] / 1e6:,.1f} MB = {ing['mirror_bytes'] / info.bytes:.1%} of raw (target <= 25%)"
+    )
+    print(
+        f"  index    {idx['docs']:,} docs in {idx['seconds']:.1f} s: {idx['events_per_s']:,.0f} events/s (target >= 15,000); "
+        f"{idx['index_bytes'] / 1e6:,.1f} MB = {idx['index_bytes'] / info.bytes:.2f}x raw (target <= 0.8x); "
+        f"peak RSS {idx['peak_rss_bytes'] / 2**20:,.0f} MiB"
+    )
     base = baselines["unicode61"]["build"]
-    print(f"           vs FTS5 unicode61 build: {idx['events_per_s'] / base['events_per_s']:.2f}x the rate, "
-          f"{idx['index_bytes'] / base['bytes']:.2f}x the size")
+    print(
+        f"           vs FTS5 unicode61 build: {idx['events_per_s'] / base['events_per_s']:.2f}x the rate, "
+        f"{idx['index_bytes'] / base['bytes']:.2f}x the size"
+    )
     results["origin_build"] = built
 
     section("Search latency (top 20, snippets, same queries)")
     ours = origin_run.in_process(corpus_dir, home, mix)
     ours["fresh_process_ms"] = origin_run.fresh_process(corpus_dir, home, mix[0].text)
     results["origin_search"] = ours
-    print(f"  Origin           {fmt(ours['latency_all'])}  (target p50 <= 2, p95 <= 10, p99 <= 20 ms)")
-    print(f"                   CJK recall {ours['cjk_recall']:.0%} of {ours['cjk_queries']} (target >= 95%); "
-          f"fresh process to first answer {ours['fresh_process_ms']:.0f} ms (target <= 150)")
+    print(
+        f"  Origin           {fmt(ours['latency_all'])}  (target p50 <= 2, p95 <= 10, p99 <= 20 ms)"
+    )
+    print(
+        f"                   CJK recall {ours['cjk_recall']:.0%} of {ours['cjk_queries']} (target >= 95%); "
+        f"fresh process to first answer {ours['fresh_process_ms']:.0f} ms (target <= 150)"
+    )
     for tokenizer, b in baselines.items():
         lat, mine = b["latency_all"], ours["latency_all"]
-        print(f"  FTS5 {tokenizer:10}  {fmt(lat)}; CJK recall {b['cjk_recall']:.0%}; fresh process {b.get('fresh_process_ms', 0):.0f} ms")
-        print(f"    Origin is {lat['p50'] / mine['p50']:.1f}x / {lat['p95'] / mine['p95']:.1f}x / {lat['p99'] / mine['p99']:.1f}x "
-              f"faster (p50 / p95 / p99)")
+        print(
+            f"  FTS5 {tokenizer:10}  {fmt(lat)}; CJK recall {b['cjk_recall']:.0%}; fresh process {b.get('fresh_process_ms', 0):.0f} ms"
+        )
+        print(
+            f"    Origin is {lat['p50'] / mine['p50']:.1f}x / {lat['p95'] / mine['p95']:.1f}x / {lat['p99'] / mine['p99']:.1f}x "
+            f"faster (p50 / p95 / p99)"
+        )
     for category, lat in ours["per_category"].items():
         print(f"    {category:8} {fmt(lat)}")
 
@@ -92,9 +120,13 @@ def main() -> None:
         results["origin_mcp"] = mcp
         lat, mine = mcp["latency_all"], ours["latency_all"]
         print(f"  origin mcp       {fmt(lat)}")
-        print(f"    overhead over in-process: p50 +{lat['p50'] - mine['p50']:.2f} ms (target <= 1 ms), "
-              f"p95 +{lat['p95'] - mine['p95']:.2f}, p99 +{lat['p99'] - mine['p99']:.2f}")
-        print(f"  start to first answered search: {mcp['first_answer_ms']:.0f} ms (target <= 400 ms)")
+        print(
+            f"    overhead over in-process: p50 +{lat['p50'] - mine['p50']:.2f} ms (target <= 1 ms), "
+            f"p95 +{lat['p95'] - mine['p95']:.2f}, p99 +{lat['p99'] - mine['p99']:.2f}"
+        )
+        print(
+            f"  start to first answered search: {mcp['first_answer_ms']:.0f} ms (target <= 400 ms)"
+        )
 
     if not args.no_hub:
         try:

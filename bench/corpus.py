@@ -28,9 +28,25 @@ from origin_api.samples import (
 CACHE_ROOT = Path(__file__).resolve().parent / ".cache"
 
 __all__ = [
-    "CACHE_ROOT", "EVENTS_FILE", "GENERATOR_VERSION", "INFO_FILE", "JA_NOUNS", "JA_VERBS", "KO_NOUNS",
-    "MAX_TEXT", "ZH_NOUNS", "ZH_VERBS", "CorpusInfo", "build_vocab",
-    "cache_dir", "cached_corpus", "generate", "iter_event_lines", "iter_events", "load_info", "mostly_cjk",
+    "CACHE_ROOT",
+    "EVENTS_FILE",
+    "GENERATOR_VERSION",
+    "INFO_FILE",
+    "JA_NOUNS",
+    "JA_VERBS",
+    "KO_NOUNS",
+    "MAX_TEXT",
+    "ZH_NOUNS",
+    "ZH_VERBS",
+    "CorpusInfo",
+    "build_vocab",
+    "cache_dir",
+    "cached_corpus",
+    "generate",
+    "iter_event_lines",
+    "iter_events",
+    "load_info",
+    "mostly_cjk",
 ]
 
 

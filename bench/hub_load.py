@@ -36,8 +36,15 @@ TOKEN_NAME = "bench-hub-load"
 PLAIN_PATH = "/bench/search"
 
 
-def load_run(origin_home: Path | str, queries: Sequence[Any], clients: int = 16, seconds: float = 30,
-             *, fast: bool = True, warmup_s: float | None = None) -> dict:
+def load_run(
+    origin_home: Path | str,
+    queries: Sequence[Any],
+    clients: int = 16,
+    seconds: float = 30,
+    *,
+    fast: bool = True,
+    warmup_s: float | None = None,
+) -> dict:
     """Start a hub over `origin_home`, run `clients` concurrent clients for `seconds` against
     MCP `tools/call search` and then against the plain handler; report requests/s, p50/p99 (ms),
     errors (which must be 0) and the ratios. `queries` are bench Query objects, dicts of search
@@ -49,8 +56,12 @@ def load_run(origin_home: Path | str, queries: Sequence[Any], clients: int = 16,
     warmup = min(3.0, seconds / 10) if warmup_s is None else warmup_s
     server = _HubProcess(Path(origin_home), fast=fast)
     try:
-        mcp = asyncio.run(_drive(server.port, server.token, args, clients, seconds, warmup, mcp=True))
-        plain = asyncio.run(_drive(server.port, server.token, args, clients, seconds, warmup, mcp=False))
+        mcp = asyncio.run(
+            _drive(server.port, server.token, args, clients, seconds, warmup, mcp=True)
+        )
+        plain = asyncio.run(
+            _drive(server.port, server.token, args, clients, seconds, warmup, mcp=False)
+        )
     finally:
         server.stop()
     return {
@@ -83,8 +94,12 @@ def _search_args(query: Any) -> dict:
 
 class _HubProcess:
     def __init__(self, home: Path, *, fast: bool) -> None:
-        command = [sys.executable, "-m", "bench.hub_load", "--serve", str(home)] + ([] if fast else ["--asyncio"])
-        self.proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        command = [sys.executable, "-m", "bench.hub_load", "--serve", str(home)] + (
+            [] if fast else ["--asyncio"]
+        )
+        self.proc = subprocess.Popen(
+            command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
         if not line:
@@ -96,7 +111,9 @@ class _HubProcess:
 
     def stop(self) -> None:
         if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)  # uvicorn shuts down gracefully; the child then revokes its token
+            self.proc.send_signal(
+                signal.SIGINT
+            )  # uvicorn shuts down gracefully; the child then revokes its token
         try:
             self.proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
@@ -111,17 +128,24 @@ def _serve(home: Path, fast: bool) -> None:
 
     import uvicorn
 
-    from origin_api.runtime import Origin
     from origin_api.hub import create_app
     from origin_api.hub.server import uvicorn_config
+    from origin_api.runtime import Origin
     from origin_api.service import Caller, call
     from origin_api.settings import Settings
     from origin_store import tokens as store_tokens
 
     empty = home / "bench-no-logs"
-    env = {**os.environ, "ORIGIN_HOME": str(home), "HOME": str(empty), "CLAUDE_CONFIG_DIR": str(empty / "claude"),
-           "CODEX_HOME": str(empty / "codex"), "ORIGIN_WATCH_INTERVAL_MS": "0",
-           "ORIGIN_SEARCH_INGEST_INTERVAL_MS": str(7 * 24 * 3600 * 1000), "ORIGIN_HUB_REQUEST_TIMEOUT_MS": "120000"}
+    env = {
+        **os.environ,
+        "ORIGIN_HOME": str(home),
+        "HOME": str(empty),
+        "CLAUDE_CONFIG_DIR": str(empty / "claude"),
+        "CODEX_HOME": str(empty / "codex"),
+        "ORIGIN_WATCH_INTERVAL_MS": "0",
+        "ORIGIN_SEARCH_INGEST_INTERVAL_MS": str(7 * 24 * 3600 * 1000),
+        "ORIGIN_HUB_REQUEST_TIMEOUT_MS": "120000",
+    }
     settings = Settings.from_env(env)
     origin = Origin.open(settings)
     origin.last_ingest = time.monotonic()  # nothing to ingest: the home is already built
@@ -131,12 +155,22 @@ def _serve(home: Path, fast: bool) -> None:
     secret = store_tokens.create(origin.store, TOKEN_NAME, "read")
     caller = Caller("bench", "")
 
-    @post(PLAIN_PATH, sync_to_thread=True, status_code=200, signature_namespace={"Request": Request, "Response": Response})
+    @post(
+        PLAIN_PATH,
+        sync_to_thread=True,
+        status_code=200,
+        signature_namespace={"Request": Request, "Response": Response},
+    )
     def plain_search(request: Request, data: dict[str, Any]) -> Response:
         scheme, _, given = request.headers.get("authorization", "").partition(" ")
         if scheme.lower() != "bearer" or store_tokens.verify(origin.store, given.strip()) is None:
-            return Response(content=b'{"error":"unauthorized"}', status_code=401, media_type="application/json")
-        return Response(content=orjson.dumps(call(origin, "search", data, caller)), media_type="application/json")
+            return Response(
+                content=b'{"error":"unauthorized"}', status_code=401, media_type="application/json"
+            )
+        return Response(
+            content=orjson.dumps(call(origin, "search", data, caller)),
+            media_type="application/json",
+        )
 
     app = create_app(origin, settings, ingest=False)
     app.register(plain_search)
@@ -157,11 +191,28 @@ def _serve(home: Path, fast: bool) -> None:
 # -- the clients -----------------------------------------------------------------------------
 
 
-async def _drive(port: int, token: str, args: list[dict], clients: int, seconds: float, warmup: float, *, mcp: bool) -> dict:
+async def _drive(
+    port: int,
+    token: str,
+    args: list[dict],
+    clients: int,
+    seconds: float,
+    warmup: float,
+    *,
+    mcp: bool,
+) -> dict:
     bodies = [_body(a, i, mcp) for i, a in enumerate(args)]
     path = b"/mcp" if mcp else PLAIN_PATH.encode()
-    head = (b"POST " + path + b" HTTP/1.1\r\nHost: 127.0.0.1:" + str(port).encode() + b"\r\nContent-Type: application/json\r\n"
-            b"Accept: application/json, text/event-stream\r\nAuthorization: Bearer " + token.encode() + b"\r\n")
+    head = (
+        b"POST "
+        + path
+        + b" HTTP/1.1\r\nHost: 127.0.0.1:"
+        + str(port).encode()
+        + b"\r\nContent-Type: application/json\r\n"
+        b"Accept: application/json, text/event-stream\r\nAuthorization: Bearer "
+        + token.encode()
+        + b"\r\n"
+    )
     latencies: list[float] = []
     errors: list[str] = []
     counted = {"requests": 0}
@@ -174,7 +225,9 @@ async def _drive(port: int, token: str, args: list[dict], clients: int, seconds:
                 if phase["stop"]:
                     return
                 started = time.perf_counter()
-                writer.write(head + b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+                writer.write(
+                    head + b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+                )
                 status, payload = await _response(reader)
                 elapsed = (time.perf_counter() - started) * 1000
                 problem = _problem(status, payload, mcp)
@@ -207,7 +260,14 @@ async def _drive(port: int, token: str, args: list[dict], clients: int, seconds:
 def _body(args: dict, i: int, mcp: bool) -> bytes:
     if not mcp:
         return orjson.dumps(args)
-    return orjson.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {"name": "search", "arguments": args}})
+    return orjson.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": i,
+            "method": "tools/call",
+            "params": {"name": "search", "arguments": args},
+        }
+    )
 
 
 async def _response(reader: asyncio.StreamReader) -> tuple[int, bytes]:
@@ -244,7 +304,11 @@ def _problem(status: int, payload: bytes, mcp: bool) -> str | None:
     except orjson.JSONDecodeError:
         return f"not JSON: {payload[:200]!r}"
     if not mcp:
-        return None if isinstance(reply, dict) and "events" in reply else f"unexpected: {payload[:200]!r}"
+        return (
+            None
+            if isinstance(reply, dict) and "events" in reply
+            else f"unexpected: {payload[:200]!r}"
+        )
     if "error" in reply:
         return f"JSON-RPC error: {reply['error']}"
     if reply.get("result", {}).get("isError"):
@@ -253,20 +317,44 @@ def _problem(status: int, payload: bytes, mcp: bool) -> str | None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench.hub_load", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("home", type=Path, help="an ORIGIN_HOME that is already ingested and indexed")
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.hub_load",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "home", type=Path, help="an ORIGIN_HOME that is already ingested and indexed"
+    )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--asyncio", action="store_true", help="serve with asyncio + h11 instead of uvloop + httptools")
+    parser.add_argument(
+        "--asyncio",
+        action="store_true",
+        help="serve with asyncio + h11 instead of uvloop + httptools",
+    )
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--clients", type=int, default=16)
-    parser.add_argument("--query", action="append", help="a query (repeatable); default: a few common words")
+    parser.add_argument(
+        "--query", action="append", help="a query (repeatable); default: a few common words"
+    )
     options = parser.parse_args()
     if options.serve:
         _serve(options.home, fast=not options.asyncio)
         return
-    queries = options.query or ["error", "test", "config file", "timeout", "build", "request handler"]
-    result = load_run(options.home, queries, clients=options.clients, seconds=options.seconds, fast=not options.asyncio)
+    queries = options.query or [
+        "error",
+        "test",
+        "config file",
+        "timeout",
+        "build",
+        "request handler",
+    ]
+    result = load_run(
+        options.home,
+        queries,
+        clients=options.clients,
+        seconds=options.seconds,
+        fast=not options.asyncio,
+    )
     print(json.dumps(result, indent=2))
 
 

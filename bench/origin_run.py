@@ -41,9 +41,17 @@ def build(corpus_dir: Path, home: Path, workers: int | None = None) -> dict:
     home.mkdir(parents=True)
     env = corpus_env(corpus_dir, home)
     args = [sys.executable, "-m", "bench.origin_run", "ingest", str(workers or 0)]
-    ingest = json.loads(subprocess.run(args, env=env, check=True, capture_output=True, text=True).stdout)
+    ingest = json.loads(
+        subprocess.run(args, env=env, check=True, capture_output=True, text=True).stdout
+    )
     index = json.loads(
-        subprocess.run([sys.executable, "-m", "bench.origin_run", "index"], env=env, check=True, capture_output=True, text=True).stdout
+        subprocess.run(
+            [sys.executable, "-m", "bench.origin_run", "index"],
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
     )
     ingest["store_bytes"] = disk_usage(home / "store")
     ingest["mirror_bytes"] = disk_usage(home / "raw")
@@ -64,9 +72,14 @@ def _child_ingest(workers: int) -> dict:
     finally:
         store.close()
     return {
-        "events": report.events, "lines": report.lines, "raw_bytes": report.bytes, "seconds": seconds,
-        "events_per_s": report.events / seconds, "mb_per_s": report.bytes / seconds / 1e6,
-        "skipped": dict(report.problems), "errors": report.errors[:5],
+        "events": report.events,
+        "lines": report.lines,
+        "raw_bytes": report.bytes,
+        "seconds": seconds,
+        "events_per_s": report.events / seconds,
+        "mb_per_s": report.bytes / seconds / 1e6,
+        "skipped": dict(report.problems),
+        "errors": report.errors[:5],
         "peak_rss_bytes": _peak_rss(),
     }
 
@@ -86,7 +99,12 @@ def _child_index() -> dict:
         index.close() if hasattr(index, "close") else None
     finally:
         store.close()
-    return {"docs": result.docs, "seconds": seconds, "events_per_s": result.docs / seconds, "peak_rss_bytes": _peak_rss()}
+    return {
+        "docs": result.docs,
+        "seconds": seconds,
+        "events_per_s": result.docs / seconds,
+        "peak_rss_bytes": _peak_rss(),
+    }
 
 
 def _peak_rss() -> int:
@@ -122,7 +140,9 @@ def in_process(corpus_dir: Path, home: Path, queries: list) -> dict:
             per_category[category] = asdict(summarize(picked))
         return {
             "latency_all": asdict(summarize(samples)),
-            "latency": asdict(summarize([s for s, q in zip(samples, queries, strict=True) if q.category != "cjk"])),
+            "latency": asdict(
+                summarize([s for s, q in zip(samples, queries, strict=True) if q.category != "cjk"])
+            ),
             "per_category": per_category,
             "cjk_recall": hit_rate(run, cjk),
             "cjk_queries": len(cjk),
@@ -153,7 +173,9 @@ def byte_compile() -> None:
         spec = importlib.util.find_spec(package)
         if spec is not None and spec.submodule_search_locations:
             dirs.extend(spec.submodule_search_locations)
-    subprocess.run([sys.executable, "-m", "compileall", "-q", *dirs], check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", *dirs], check=True, capture_output=True
+    )
 
 
 def fresh_process(corpus_dir: Path, home: Path, query: str, runs: int = 5) -> float:
@@ -164,7 +186,9 @@ def fresh_process(corpus_dir: Path, home: Path, query: str, runs: int = 5) -> fl
     times = []
     for _ in range(runs + 1):
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-c", FIRST_QUERY, query], env=env, check=True, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-c", FIRST_QUERY, query], env=env, check=True, capture_output=True
+        )
         times.append((time.perf_counter() - started) * 1000)
     return median(times[1:])
 
@@ -174,13 +198,24 @@ class _StdioPeer:
 
     def __init__(self, env: dict[str, str]) -> None:
         self.started = time.perf_counter()
-        self.proc = subprocess.Popen([ORIGIN, "mcp"], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            [ORIGIN, "mcp"],
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
         self.next_id = 0
 
     def request(self, method: str, params: dict) -> dict:
         self.next_id += 1
         assert self.proc.stdin and self.proc.stdout
-        self.proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}).encode() + b"\n")
+        self.proc.stdin.write(
+            json.dumps(
+                {"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}
+            ).encode()
+            + b"\n"
+        )
         self.proc.stdin.flush()
         while True:
             reply = json.loads(self.proc.stdout.readline())
@@ -188,7 +223,14 @@ class _StdioPeer:
                 return reply
 
     def handshake(self) -> None:
-        self.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}})
+        self.request(
+            "initialize",
+            {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "bench", "version": "1"},
+            },
+        )
         assert self.proc.stdin
         self.proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
         self.proc.stdin.flush()
@@ -212,6 +254,7 @@ def through_mcp(corpus_dir: Path, home: Path, queries: list, starts: int = 5) ->
     peer = _StdioPeer(env)
     peer.handshake()
     try:
+
         def run(query: Any) -> dict:
             reply = peer.request("tools/call", {"name": "search", "arguments": search_args(query)})
             assert not reply["result"]["isError"], reply

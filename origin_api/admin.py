@@ -35,9 +35,26 @@ Progress = Callable[[int], None]
 S = TypeVar("S", bound=StoreSettings)
 
 __all__ = [
-    "IngestPlan", "IngestReport", "Progress", "Token", "VerifyReport", "create_token", "find_logs", "index", "ingest",
-    "list_tokens", "plan_ingest", "reindex", "replace_token", "restore", "revoke_token", "sample_settings",
-    "samples_written", "status", "verify", "write_samples",
+    "IngestPlan",
+    "IngestReport",
+    "Progress",
+    "Token",
+    "VerifyReport",
+    "create_token",
+    "find_logs",
+    "index",
+    "ingest",
+    "list_tokens",
+    "plan_ingest",
+    "reindex",
+    "replace_token",
+    "restore",
+    "revoke_token",
+    "sample_settings",
+    "samples_written",
+    "status",
+    "verify",
+    "write_samples",
 ]
 
 
@@ -62,7 +79,9 @@ def plan_ingest(origin: Origin) -> IngestPlan:
     return IngestPlan(files, total_pending_bytes(origin.store, files))
 
 
-def ingest(origin: Origin, progress: Progress | None = None, *, plan: IngestPlan | None = None) -> IngestReport:
+def ingest(
+    origin: Origin, progress: Progress | None = None, *, plan: IngestPlan | None = None
+) -> IngestReport:
     """One ingest pass of every log's new lines; a large backfill is shared by worker processes."""
     files = (plan or plan_ingest(origin)).files
     return origin.ingester.run(progress, files, workers=None)
@@ -71,7 +90,11 @@ def ingest(origin: Origin, progress: Progress | None = None, *, plan: IngestPlan
 def sample_settings(settings: S) -> tuple[S, Path]:
     """Settings under which the agents' logs are Origin's generated samples, and where they live."""
     target = settings.home / "samples"
-    environ = {**settings.environ, "CLAUDE_CONFIG_DIR": str(target / "claude"), "CODEX_HOME": str(target / "codex")}
+    environ = {
+        **settings.environ,
+        "CLAUDE_CONFIG_DIR": str(target / "claude"),
+        "CODEX_HOME": str(target / "codex"),
+    }
     return type(settings).from_env(environ), target
 
 
@@ -142,7 +165,9 @@ def restore(origin: Origin, tombstone: str) -> dict[str, Any]:
     """Undo a forget: what the tombstone hid becomes visible and citable again."""
     store = origin.store
     try:
-        result: dict[str, Any] = store.write(lambda txn: store_entries.restore(store, txn, tombstone), durable=True)
+        result: dict[str, Any] = store.write(
+            lambda txn: store_entries.restore(store, txn, tombstone), durable=True
+        )
     except NotFound:
         raise not_found(f"Unknown tombstone {tombstone}.") from None
     origin.searcher.catch_up()

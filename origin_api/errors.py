@@ -8,13 +8,22 @@ from __future__ import annotations
 
 #: What kind of failure an error is, for clients that act on it (the hub sends it with every tool
 #: error); docs/hub.md lists them.
-CATEGORIES = ("not_found", "forbidden", "quota_exceeded", "conflict", "validation_error", "upstream_failure")
+CATEGORIES = (
+    "not_found",
+    "forbidden",
+    "quota_exceeded",
+    "conflict",
+    "validation_error",
+    "upstream_failure",
+)
 
 
 class OriginError(Exception):
     def __init__(self, message: str, category: str = "validation_error") -> None:
         if category not in CATEGORIES:
-            raise ValueError(f"Unknown error category {category!r}; one of {', '.join(CATEGORIES)}.")
+            raise ValueError(
+                f"Unknown error category {category!r}; one of {', '.join(CATEGORIES)}."
+            )
         super().__init__(message)
         self.message = message
         self.category = category

@@ -16,7 +16,7 @@ def ingest_now(origin: Origin) -> None:
     """Ingest and index new lines; background work reports its failures and carries on."""
     try:
         refresh(origin, force=True)
-    except Exception:  # noqa: BLE001 - the edge of a background thread
+    except Exception:
         traceback.print_exc(file=sys.stderr)
 
 
@@ -47,7 +47,7 @@ class Freshness:
         while not self._stop.wait(self.interval_s):
             try:
                 changed = self.origin.ingester.changed()
-            except Exception:  # noqa: BLE001
+            except Exception:
                 traceback.print_exc(file=sys.stderr)
                 continue
             if changed:

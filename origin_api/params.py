@@ -40,13 +40,23 @@ class Param:
                 "items": {
                     "type": "object",
                     "properties": {
-                        "event_id": {"type": "string", "description": "An event id (<source>:…) to cite."},
-                        "quote": {"type": "string", "maxLength": 2000, "description": "An exact quote from the event (whitespace and case are ignored)."},
+                        "event_id": {
+                            "type": "string",
+                            "description": "An event id (<source>:…) to cite.",
+                        },
+                        "quote": {
+                            "type": "string",
+                            "maxLength": 2000,
+                            "description": "An exact quote from the event (whitespace and case are ignored).",
+                        },
                     },
                     "additionalProperties": False,
                 },
             }
-        out: dict[str, Any] = {"type": _JSON_TYPES.get(self.type, self.type), "description": self.description}
+        out: dict[str, Any] = {
+            "type": _JSON_TYPES.get(self.type, self.type),
+            "description": self.description,
+        }
         if self.enum:
             out["enum"] = list(self.enum)
         if self.default is not None:
@@ -84,7 +94,9 @@ def validate(tool: str, params: tuple[Param, ...], args: Any) -> dict[str, Any]:
     known = {p.name for p in params}
     unknown = sorted(set(args) - known)
     if unknown:
-        raise invalid(f"Unknown argument {unknown[0]!r} for {tool}; it takes {', '.join(p.name for p in params)}.")
+        raise invalid(
+            f"Unknown argument {unknown[0]!r} for {tool}; it takes {', '.join(p.name for p in params)}."
+        )
     out: dict[str, Any] = {}
     for p in params:
         value = args.get(p.name)
@@ -108,7 +120,9 @@ def _check_time(p: Param, value: Any) -> str:
     if not isinstance(value, str):
         raise invalid(f"{p.name} must be a string: {_TIME_HINT}.")
     if not value.strip():
-        raise invalid(f"{p.name} must not be empty: give a time such as {_TIME_HINT}, or leave it out.")
+        raise invalid(
+            f"{p.name} must not be empty: give a time such as {_TIME_HINT}, or leave it out."
+        )
     _check_max_length(p, value)
     return value
 
@@ -130,7 +144,9 @@ def _check_string(p: Param, value: Any) -> str:
 
 def _check_max_length(p: Param, value: str) -> None:
     if p.max_length is not None and len(value) > p.max_length:
-        raise invalid(f"{p.name} must have at most {p.max_length:,} characters; it has {len(value):,}.")
+        raise invalid(
+            f"{p.name} must have at most {p.max_length:,} characters; it has {len(value):,}."
+        )
 
 
 def _check_boolean(p: Param, value: Any) -> bool:
@@ -141,7 +157,9 @@ def _check_boolean(p: Param, value: Any) -> bool:
 
 def _check_number(p: Param, value: Any) -> int | float:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise invalid(f"{p.name} must be a number." if p.type == "number" else f"{p.name} must be an integer.")
+        raise invalid(
+            f"{p.name} must be a number." if p.type == "number" else f"{p.name} must be an integer."
+        )
     number: int | float = value
     if p.type == "integer" and isinstance(number, float):
         if not number.is_integer():
@@ -149,7 +167,9 @@ def _check_number(p: Param, value: Any) -> int | float:
         number = int(number)
     if isinstance(number, float) and not math.isfinite(number):
         raise invalid(f"{p.name} must be a finite number.")
-    if (p.minimum is not None and number < p.minimum) or (p.maximum is not None and number > p.maximum):
+    if (p.minimum is not None and number < p.minimum) or (
+        p.maximum is not None and number > p.maximum
+    ):
         lo, hi = _fmt(p.minimum), _fmt(p.maximum)
         raise invalid(f"{p.name} must be between {lo} and {hi}; got {number}.")
     return number

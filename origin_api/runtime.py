@@ -65,7 +65,7 @@ class Origin:
         """The search index (of :attr:`searcher`), for rebuilds and catch-up reports."""
         return self.searcher.index
 
-    def ingest(self, progress=None, *, timeout: float | None = None):  # noqa: ANN001, ANN201
+    def ingest(self, progress=None, *, timeout: float | None = None):
         """One ingest pass; threads of one process share a single pass at a time.
 
         With a `timeout`, gives up (returns None) when another thread's pass is still running

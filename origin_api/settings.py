@@ -16,14 +16,42 @@ from origin_store.settings import Setting, read
 
 OWN: tuple[Setting, ...] = (
     Setting("ORIGIN_DEVICE", "", "This device's name in entry authors; the host name when empty."),
-    Setting("ORIGIN_WATCH_INTERVAL_MS", "60000", "How often `origin mcp` and the hub look for changed logs; 0 turns it off."),
-    Setting("ORIGIN_SEARCH_INGEST_INTERVAL_MS", "10000", "Least time between the ingests that search and timeline start."),
-    Setting("ORIGIN_HUB_HOST", "127.0.0.1", "The address `origin hub` binds; loopback unless told otherwise."),
+    Setting(
+        "ORIGIN_WATCH_INTERVAL_MS",
+        "60000",
+        "How often `origin mcp` and the hub look for changed logs; 0 turns it off.",
+    ),
+    Setting(
+        "ORIGIN_SEARCH_INGEST_INTERVAL_MS",
+        "10000",
+        "Least time between the ingests that search and timeline start.",
+    ),
+    Setting(
+        "ORIGIN_HUB_HOST",
+        "127.0.0.1",
+        "The address `origin hub` binds; loopback unless told otherwise.",
+    ),
     Setting("ORIGIN_HUB_PORT", "8765", "The port `origin hub` listens on."),
-    Setting("ORIGIN_HUB_ALLOWED_HOSTS", "", "More Host names the hub answers to, comma-separated (loopback always; * for any)."),
-    Setting("ORIGIN_HUB_MAX_BODY", "1048576", "The largest request body the hub reads, in bytes; larger gets 413."),
-    Setting("ORIGIN_HUB_REQUEST_TIMEOUT_MS", "30000", "How long one hub request may take before it is cut off."),
-    Setting("ORIGIN_HUB_RATE_LIMIT", "", "Tool calls per token, as N/s, N/min or N/h (N alone: per minute); empty is off."),
+    Setting(
+        "ORIGIN_HUB_ALLOWED_HOSTS",
+        "",
+        "More Host names the hub answers to, comma-separated (loopback always; * for any).",
+    ),
+    Setting(
+        "ORIGIN_HUB_MAX_BODY",
+        "1048576",
+        "The largest request body the hub reads, in bytes; larger gets 413.",
+    ),
+    Setting(
+        "ORIGIN_HUB_REQUEST_TIMEOUT_MS",
+        "30000",
+        "How long one hub request may take before it is cut off.",
+    ),
+    Setting(
+        "ORIGIN_HUB_RATE_LIMIT",
+        "",
+        "Tool calls per token, as N/s, N/min or N/h (N alone: per minute); empty is off.",
+    ),
 )
 TABLE: tuple[Setting, ...] = (*store_settings.TABLE, *OWN)
 
@@ -50,7 +78,9 @@ class Settings(store_settings.Settings):
             "search_ingest_interval_ms": int(values["ORIGIN_SEARCH_INGEST_INTERVAL_MS"]),
             "hub_host": values["ORIGIN_HUB_HOST"],
             "hub_port": int(values["ORIGIN_HUB_PORT"]),
-            "hub_allowed_hosts": tuple(h.strip() for h in values["ORIGIN_HUB_ALLOWED_HOSTS"].split(",") if h.strip()),
+            "hub_allowed_hosts": tuple(
+                h.strip() for h in values["ORIGIN_HUB_ALLOWED_HOSTS"].split(",") if h.strip()
+            ),
             "hub_max_body": int(values["ORIGIN_HUB_MAX_BODY"]),
             "hub_request_timeout_ms": int(values["ORIGIN_HUB_REQUEST_TIMEOUT_MS"]),
             "hub_rate_limit": values["ORIGIN_HUB_RATE_LIMIT"].strip(),

@@ -18,7 +18,9 @@ _UNIT_MS = {"m": 60_000, "h": 3_600_000, "d": 86_400_000, "w": 7 * 86_400_000}
 def parse_time(value: str, name: str, *, now_ms: int | None = None) -> int:
     """UTC epoch ms for a time argument; a readable error naming the argument otherwise."""
     if not isinstance(value, str) or not value.strip():
-        raise invalid(f"{name} must be a time such as 30m, 24h, 7d, 2w, 2026-10-20 or 2026-10-20T09:12:30+08:00.")
+        raise invalid(
+            f"{name} must be a time such as 30m, 24h, 7d, 2w, 2026-10-20 or 2026-10-20T09:12:30+08:00."
+        )
     text = value.strip()
     match = _RELATIVE.match(text)
     if match:

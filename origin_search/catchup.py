@@ -47,17 +47,32 @@ def _indexed_in(store: Store, txn: Any) -> int:
 def event_doc(event: dict[str, Any], seq: int = 0) -> Doc:
     """The index document of an event; `seq` is the feed item announcing it, if known."""
     return {
-        "id": event["id"], "doc": "event", "kind": event["kind"], "role": event["role"],
-        "source": event["source"], "project": event["project"], "session": event["session"],
-        "time": event["time"], "valid_to": None, "text": event["text"], "seq": seq,
+        "id": event["id"],
+        "doc": "event",
+        "kind": event["kind"],
+        "role": event["role"],
+        "source": event["source"],
+        "project": event["project"],
+        "session": event["session"],
+        "time": event["time"],
+        "valid_to": None,
+        "text": event["text"],
+        "seq": seq,
     }
 
 
 def entry_doc(entry: dict[str, Any]) -> Doc:
     return {
-        "id": entry["id"], "doc": "entry", "kind": entry["kind"], "role": None,
-        "source": None, "project": entry.get("project"), "session": None,
-        "time": entry["created"], "valid_to": entry.get("valid_to"), "text": entry["text"],
+        "id": entry["id"],
+        "doc": "entry",
+        "kind": entry["kind"],
+        "role": None,
+        "source": None,
+        "project": entry.get("project"),
+        "session": None,
+        "time": entry["created"],
+        "valid_to": entry.get("valid_to"),
+        "text": entry["text"],
     }
 
 
@@ -68,7 +83,9 @@ def catch_up(store: Store, index: SearchIndex) -> CatchUp:
         done = _indexed_in(store, txn)
         behind = store.feed_last(txn) > done
     if not behind and not index.rebuilt:
-        return CatchUp(current=True, seq=done)  # the common case before every search: one read transaction
+        return CatchUp(
+            current=True, seq=done
+        )  # the common case before every search: one read transaction
     writer = index.try_writer()
     if writer is None:
         index.reload()

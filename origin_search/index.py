@@ -251,12 +251,20 @@ def _field_filters(schema: Schema, filters: Filters) -> Iterator[Query]:
     since, until = filters.since_ms, filters.until_ms
     if since is not None or until is not None:
         yield Query.range_query(
-            schema, "time", FieldType.Integer, lower_bound=since, upper_bound=until,
-            include_lower=True, include_upper=until is None,
+            schema,
+            "time",
+            FieldType.Integer,
+            lower_bound=since,
+            upper_bound=until,
+            include_lower=True,
+            include_upper=until is None,
         )
     if filters.valid_at_ms is not None:
         yield Query.range_query(
-            schema, "valid_to", FieldType.Integer, lower_bound=filters.valid_at_ms,
+            schema,
+            "valid_to",
+            FieldType.Integer,
+            lower_bound=filters.valid_at_ms,
             include_lower=False,
         )
 

@@ -48,7 +48,9 @@ class Snapshot:
         for doc in reversed(self.tail):
             if len(found) >= limit:
                 return list(found)
-            if filters.admits(doc) and (clause_list is None or matches(doc["text"] or "", clause_list)):
+            if filters.admits(doc) and (
+                clause_list is None or matches(doc["text"] or "", clause_list)
+            ):
                 found[doc["id"]] = None
         for hit, _ in self._index.search(clause_list, filters, limit):
             if len(found) >= limit:

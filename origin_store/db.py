@@ -188,7 +188,9 @@ class Store:
     def put(self, txn: lmdb.Transaction, db: str, key: bytes, value: Any) -> None:
         txn.put(key, dumps(value), db=self.dbs[db])
 
-    def feed_append(self, txn: lmdb.Transaction, items: Sequence[FeedItem] | Sequence[bytes]) -> int:
+    def feed_append(
+        self, txn: lmdb.Transaction, items: Sequence[FeedItem] | Sequence[bytes]
+    ) -> int:
         """Add changes (dicts, or their bytes already made) to the feed with the next sequence
         numbers; returns the last one."""
         cursor = txn.cursor(db=self.dbs["feed"])
@@ -202,7 +204,9 @@ class Store:
         cursor = txn.cursor(db=self.dbs["feed"])
         return feed_seq(cursor_key(cursor)) if cursor.last() else 0
 
-    def feed_since(self, txn: lmdb.Transaction, after: int, limit: int | None = None) -> Iterator[tuple[int, FeedItem]]:
+    def feed_since(
+        self, txn: lmdb.Transaction, after: int, limit: int | None = None
+    ) -> Iterator[tuple[int, FeedItem]]:
         cursor = txn.cursor(db=self.dbs["feed"])
         if not cursor.set_range(feed_key(after + 1)):
             return

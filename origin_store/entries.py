@@ -61,7 +61,9 @@ class Lineage:
 
 def lineage(store: Store, txn: lmdb.Transaction, root: str) -> Lineage:
     record = store.get(txn, "roots", root.encode()) or {"versions": []}
-    versions = [v for v in (store.get(txn, "entries", vid.encode()) for vid in record["versions"]) if v]
+    versions = [
+        v for v in (store.get(txn, "entries", vid.encode()) for vid in record["versions"]) if v
+    ]
     versions.sort(key=lambda v: (v["created"], v["id"]))
     corrected = {v["supersedes"] for v in versions if v.get("supersedes")}
     heads = [v for v in versions if v["id"] not in corrected]
@@ -100,10 +102,15 @@ def put_version(store: Store, txn: lmdb.Transaction, version: EntryVersion) -> N
 
 def citing_entries(store: Store, txn: lmdb.Transaction, event_id: str) -> list[str]:
     prefix = keys.cites_prefix(event_id)
-    return [keys.cite_entry_id(prefix, key) for key, _ in prefixed(txn.cursor(db=store.dbs["cites"]), prefix)]
+    return [
+        keys.cite_entry_id(prefix, key)
+        for key, _ in prefixed(txn.cursor(db=store.dbs["cites"]), prefix)
+    ]
 
 
-def forget(store: Store, txn: lmdb.Transaction, target: str, reason: str, author: str) -> dict[str, Any]:
+def forget(
+    store: Store, txn: lmdb.Transaction, target: str, reason: str, author: str
+) -> dict[str, Any]:
     """Hide an entry (every version and the events it cites) or an event (and every entry
     citing it). Returns the contract's result; records nothing when all was hidden already."""
     entry_ids: list[str] = []
@@ -134,15 +141,27 @@ def forget(store: Store, txn: lmdb.Transaction, target: str, reason: str, author
         txn,
         "tombstones",
         tombstone.encode(),
-        {"id": tombstone, "target": target, "reason": reason, "author": author, "created": now_ms(),
-         "entries": new_entries, "events": new_events, "restored": None},
+        {
+            "id": tombstone,
+            "target": target,
+            "reason": reason,
+            "author": author,
+            "created": now_ms(),
+            "entries": new_entries,
+            "events": new_events,
+            "restored": None,
+        },
     )
     for item in new_entries + new_events:
         txn.put(item.encode(), tombstone.encode(), db=store.dbs["hidden"])
     _count_visible(store, txn, new_events, -1)
     change: FeedItem = {"t": "hide", "tombstone": tombstone, "ids": new_entries + new_events}
     store.feed_append(txn, [change])
-    return {"tombstone": tombstone, "forgotten_entries": new_entries, "excluded_events": len(new_events)}
+    return {
+        "tombstone": tombstone,
+        "forgotten_entries": new_entries,
+        "excluded_events": len(new_events),
+    }
 
 
 def restore(store: Store, txn: lmdb.Transaction, tombstone: str) -> dict[str, Any]:
@@ -162,7 +181,11 @@ def restore(store: Store, txn: lmdb.Transaction, tombstone: str) -> dict[str, An
     store.put(txn, "tombstones", tombstone.encode(), record)
     change: FeedItem = {"t": "unhide", "tombstone": tombstone, "ids": back}
     store.feed_append(txn, [change])
-    return {"tombstone": tombstone, "restored_entries": [e for e in record["entries"] if e in back], "restored_events": len(events)}
+    return {
+        "tombstone": tombstone,
+        "restored_entries": [e for e in record["entries"] if e in back],
+        "restored_events": len(events),
+    }
 
 
 def _count_visible(store: Store, txn: lmdb.Transaction, event_ids: list[str], delta: int) -> None:
@@ -179,6 +202,15 @@ def _count_visible(store: Store, txn: lmdb.Transaction, event_ids: list[str], de
 
 
 __all__ = [
-    "Lineage", "anything_hidden", "citing_entries", "forget", "get_entry", "is_hidden", "lineage", "new_entry_id",
-    "now_ms", "put_version", "restore",
+    "Lineage",
+    "anything_hidden",
+    "citing_entries",
+    "forget",
+    "get_entry",
+    "is_hidden",
+    "lineage",
+    "new_entry_id",
+    "now_ms",
+    "put_version",
+    "restore",
 ]

@@ -72,7 +72,9 @@ class MirrorWriter:
         self.state: MirrorState = state.copy()
         self.zst_path, self.tail_path = paths(raw_root, state["rel"])
         self.zst_path.parent.mkdir(parents=True, exist_ok=True)
-        self._cctx = zstandard.ZstdCompressor(level=LEVEL, write_checksum=True, write_content_size=True)
+        self._cctx = zstandard.ZstdCompressor(
+            level=LEVEL, write_checksum=True, write_content_size=True
+        )
         self._tail: bytes | None = None
 
     def recover(self, original_slice: Callable[[], bytes | None]) -> bool:
@@ -187,7 +189,11 @@ class MirrorWriter:
 
     def _current_tail(self) -> bytes:
         if self._tail is None:
-            self._tail = self.tail_path.read_bytes()[: self.state["tail"]] if self.tail_path.exists() else b""
+            self._tail = (
+                self.tail_path.read_bytes()[: self.state["tail"]]
+                if self.tail_path.exists()
+                else b""
+            )
         return self._tail
 
     def _seal(self, chunks: list[list[bytes]]) -> list[Frame]:
@@ -222,7 +228,9 @@ class MirrorWriter:
         self.state["crc"] = zlib.crc32(data)
 
 
-def read_line(raw_root: Path, state: MirrorState, frame: Frame | None, line: int, limit: int = 1 << 20) -> bytes | None:
+def read_line(
+    raw_root: Path, state: MirrorState, frame: Frame | None, line: int, limit: int = 1 << 20
+) -> bytes | None:
     """Line `line` (1-based) of a mirror as committed in `state`, without its newline.
 
     `frame` is the frame holding the line when it is sealed (looked up by the caller in LMDB).

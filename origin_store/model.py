@@ -60,7 +60,9 @@ class SessionFact:
     prompt: str | None = None
     cwd: str | None = None
     parent: str | None = None
-    time: int | None = None  # when the line was written: of two titles of equal rank, the later wins
+    time: int | None = (
+        None  # when the line was written: of two titles of equal rank, the later wins
+    )
 
 
 @dataclass(slots=True)
@@ -80,9 +82,18 @@ PROMPT_CHARS = 2000
 def new_session(source: str, session: str) -> SessionDoc:
     """A session before anything is known of it."""
     return {
-        "session": session, "source": source, "project": None, "cwd": None,
-        "title": None, "title_rank": -1, "title_time": 0, "prompt": None,
-        "parent": None, "started": None, "ended": None, "events": 0,
+        "session": session,
+        "source": source,
+        "project": None,
+        "cwd": None,
+        "title": None,
+        "title_rank": -1,
+        "title_time": 0,
+        "prompt": None,
+        "parent": None,
+        "started": None,
+        "ended": None,
+        "events": 0,
     }
 
 

@@ -12,7 +12,11 @@ def project_of(cwd: str | None) -> str | None:
     if not cwd:
         return None
     root = _git_root(cwd) or cwd
-    path = PureWindowsPath(root) if (":\\" in root[:3] or root.startswith("\\\\")) else PurePosixPath(root)
+    path = (
+        PureWindowsPath(root)
+        if (":\\" in root[:3] or root.startswith("\\\\"))
+        else PurePosixPath(root)
+    )
     name = path.name
     return name or str(path) or None
 

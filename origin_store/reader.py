@@ -28,7 +28,9 @@ def get_event(store: Store, txn: lmdb.Transaction, event_id: str) -> dict[str, A
     return found
 
 
-def get_session(store: Store, txn: lmdb.Transaction, source: str, session: str) -> dict[str, Any] | None:
+def get_session(
+    store: Store, txn: lmdb.Transaction, source: str, session: str
+) -> dict[str, Any] | None:
     found: dict[str, Any] | None = store.get(txn, "sessions", keys.session_key(source, session))
     return found
 
@@ -38,7 +40,9 @@ def iter_sessions(store: Store, txn: lmdb.Transaction) -> Iterator[dict[str, Any
         yield loads(value)
 
 
-def session_event_ids(store: Store, txn: lmdb.Transaction, source: str, session: str) -> Iterator[str]:
+def session_event_ids(
+    store: Store, txn: lmdb.Transaction, source: str, session: str
+) -> Iterator[str]:
     """A session's event ids oldest first."""
     prefix = keys.session_events_prefix(source, session)
     for key, _ in prefixed(txn.cursor(db=store.dbs["sess_ev"]), prefix):
@@ -55,7 +59,9 @@ def mirror_state(store: Store, txn: lmdb.Transaction, original_file: str) -> Mir
     return None if cursor is None else cursor["mirror"]
 
 
-def read_mirror_text(store: Store, home: Path, mirror_id: int, line: int, keep: int) -> tuple[str, int] | None:
+def read_mirror_text(
+    store: Store, home: Path, mirror_id: int, line: int, keep: int
+) -> tuple[str, int] | None:
     """The first `keep` characters of line `line` of a mirror and the line's length in
     characters, both of the line decoded as UTF-8 with undecodable bytes replaced (as
     `bytes.decode(errors="replace")` does). A line sealed in a frame of its own, which is how
@@ -77,7 +83,9 @@ def read_mirror_text(store: Store, home: Path, mirror_id: int, line: int, keep: 
     return None
 
 
-def locate(store: Store, mirror_id: int, line: int) -> tuple[MirrorState, mirrors.Frame | None] | None:
+def locate(
+    store: Store, mirror_id: int, line: int
+) -> tuple[MirrorState, mirrors.Frame | None] | None:
     """The mirror's committed state and the frame holding the line (None: not sealed)."""
     with store.read() as txn:
         info = mirror_info(store, txn, mirror_id)
@@ -131,7 +139,9 @@ def _stream_text(zst_path: Path, frame: mirrors.Frame, keep: int) -> tuple[str, 
     return "".join(kept), count
 
 
-def _frame_for(store: Store, txn: lmdb.Transaction, mirror_id: int, line: int) -> mirrors.Frame | None:
+def _frame_for(
+    store: Store, txn: lmdb.Transaction, mirror_id: int, line: int
+) -> mirrors.Frame | None:
     prefix = keys.mirror_key(mirror_id)
     cursor = txn.cursor(db=store.dbs["frames"])
     target = keys.mirror_line_key(mirror_id, line)
@@ -171,7 +181,9 @@ def status(store: Store, home: Path) -> dict[str, Any]:
         "events": events,
         "sessions": sum(sessions.values()),
         "files": files,
-        "by_source": {k: {"events": by_source[k], "sessions": sessions[k]} for k in sorted(sessions)},
+        "by_source": {
+            k: {"events": by_source[k], "sessions": sessions[k]} for k in sorted(sessions)
+        },
         "by_project": dict(by_project.most_common()),
         "skipped_lines": dict(problems),
         "store_bytes": disk_usage(store.path),

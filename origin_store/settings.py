@@ -24,7 +24,9 @@ class Setting:
 
 TABLE: tuple[Setting, ...] = (
     Setting("ORIGIN_HOME", "~/.origin", "Where the store, the mirrors and the index live."),
-    Setting("ORIGIN_MAP_SIZE", "1073741824", "Initial LMDB map size in bytes; it doubles when full."),
+    Setting(
+        "ORIGIN_MAP_SIZE", "1073741824", "Initial LMDB map size in bytes; it doubles when full."
+    ),
 )
 
 

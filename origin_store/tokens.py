@@ -50,8 +50,13 @@ class Token:
         return self.revoked is None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "scope": self.scope, "created": self.created,
-                "last_used": self.last_used, "revoked": self.revoked}
+        return {
+            "name": self.name,
+            "scope": self.scope,
+            "created": self.created,
+            "last_used": self.last_used,
+            "revoked": self.revoked,
+        }
 
 
 def digest(raw: str) -> str:
@@ -60,7 +65,9 @@ def digest(raw: str) -> str:
 
 def check_name(name: str) -> str:
     if not isinstance(name, str) or NAME.fullmatch(name) is None:
-        raise TokenError(f"A token name is 1 to 64 letters, digits, dots, dashes or underscores; got {name!r}.")
+        raise TokenError(
+            f"A token name is 1 to 64 letters, digits, dots, dashes or underscores; got {name!r}."
+        )
     return name
 
 
@@ -73,12 +80,20 @@ def create(store: Store, name: str, scope: str = "write", *, now_ms: int | None 
     if scope not in SCOPES:
         raise TokenError(f"A token's scope is read or write; got {scope!r}.")
     raw = PREFIX + secrets.token_urlsafe(_SECRET_BYTES)
-    record: TokenDoc = {"hash": digest(raw), "scope": scope, "created": _now(now_ms), "last_used": None, "revoked": None}
+    record: TokenDoc = {
+        "hash": digest(raw),
+        "scope": scope,
+        "created": _now(now_ms),
+        "last_used": None,
+        "revoked": None,
+    }
 
     def work(txn: lmdb.Transaction) -> None:
         found = store.get(txn, "tokens", name.encode())
         if found is not None and found.get("revoked") is None:
-            raise TokenError(f"A token named {name} exists already; revoke it first (origin token revoke {name}).")
+            raise TokenError(
+                f"A token named {name} exists already; revoke it first (origin token revoke {name})."
+            )
         store.put(txn, "tokens", name.encode(), record)
 
     store.write(work)
@@ -122,7 +137,10 @@ def verify(store: Store, raw: str) -> Token | None:
         cursor = txn.cursor(db=store.dbs["tokens"])
         for key, value in pairs(cursor):
             record = loads(value)
-            if hmac.compare_digest(wanted, str(record.get("hash", ""))) and record.get("revoked") is None:
+            if (
+                hmac.compare_digest(wanted, str(record.get("hash", "")))
+                and record.get("revoked") is None
+            ):
                 match = _token(key.decode(), record)
     return match
 
@@ -141,8 +159,13 @@ def touch(store: Store, name: str, *, now_ms: int | None = None) -> None:
 
 
 def _token(name: str, record: TokenDoc) -> Token:
-    return Token(name=name, scope=record.get("scope", "read"), created=record.get("created", 0),
-                 last_used=record.get("last_used"), revoked=record.get("revoked"))
+    return Token(
+        name=name,
+        scope=record.get("scope", "read"),
+        created=record.get("created", 0),
+        last_used=record.get("last_used"),
+        revoked=record.get("revoked"),
+    )
 
 
 def _now(now_ms: int | None) -> int:

@@ -40,7 +40,9 @@ class Report:
 class _Check:
     """One verification: its report, the mirrors' line counts, the events the feed announced."""
 
-    def __init__(self, store: Store, txn: lmdb.Transaction, raw_root: Path, max_problems: int) -> None:
+    def __init__(
+        self, store: Store, txn: lmdb.Transaction, raw_root: Path, max_problems: int
+    ) -> None:
         self.store = store
         self.txn = txn
         self.raw_root = raw_root
@@ -64,13 +66,17 @@ class _Check:
             zst, tail = mirrors.paths(self.raw_root, state["rel"])
             counted, zst_bytes = self._frames(state, zst)
             if counted != state["sealed"] or zst_bytes != state["zst"]:
-                self.problem(f"{state['rel']}: frames hold {counted} lines / {zst_bytes} bytes, the cursor says {state['sealed']} / {state['zst']}")
+                self.problem(
+                    f"{state['rel']}: frames hold {counted} lines / {zst_bytes} bytes, the cursor says {state['sealed']} / {state['zst']}"
+                )
             body = tail.read_bytes()[: state["tail"]] if tail.exists() else b""
             if len(body) != state["tail"] or zlib.crc32(body) != state["crc"]:
                 self.problem(f"{state['rel']}: the tail does not match its checksum")
             counted += body.count(b"\n")
             if counted != cursor["lines"]:
-                self.problem(f"{key.decode(errors='replace')}: mirror has {counted} lines, the cursor says {cursor['lines']}")
+                self.problem(
+                    f"{key.decode(errors='replace')}: mirror has {counted} lines, the cursor says {cursor['lines']}"
+                )
             self.report.lines += counted
 
     def _frames(self, state: MirrorState, zst: Path) -> tuple[int, int]:
@@ -79,13 +85,17 @@ class _Check:
         counted = 0
         expected_offset = 0
         data: bytes | None = None
-        for fkey, fvalue in prefixed(self.txn.cursor(db=self.store.dbs["frames"]), keys.mirror_key(state["id"])):
+        for fkey, fvalue in prefixed(
+            self.txn.cursor(db=self.store.dbs["frames"]), keys.mirror_key(state["id"])
+        ):
             if data is None:
                 data = zst.read_bytes() if zst.exists() else b""
             frame = mirrors.Frame.unpack(keys.line_of(fkey), fvalue)
             self.report.frames += 1
             if frame.first_line != counted + 1 or frame.offset != expected_offset:
-                self.problem(f"{rel}: frame at line {frame.first_line} does not follow line {counted}")
+                self.problem(
+                    f"{rel}: frame at line {frame.first_line} does not follow line {counted}"
+                )
             chunk = data[frame.offset : frame.offset + frame.length]
             if len(chunk) != frame.length:
                 self.problem(f"{rel}: the .zst ends inside the frame at line {frame.first_line}")
@@ -96,7 +106,9 @@ class _Check:
                 text = b""
             held = text.count(b"\n")
             if text and held != frame.lines:
-                self.problem(f"{rel}: frame at line {frame.first_line} holds {held} lines, not {frame.lines}")
+                self.problem(
+                    f"{rel}: frame at line {frame.first_line} holds {held} lines, not {frame.lines}"
+                )
             counted += frame.lines
             expected_offset = frame.offset + frame.length
         return counted, expected_offset
@@ -107,7 +119,9 @@ class _Check:
             if item["t"] == "event":
                 event_id = item.get("id", "")
                 if event_id in self.announced:
-                    self.problem(f"the change feed announces {event_id} twice (seq {keys.feed_seq(key)})")
+                    self.problem(
+                        f"the change feed announces {event_id} twice (seq {keys.feed_seq(key)})"
+                    )
                 self.announced.add(event_id)
 
     def events(self) -> None:
@@ -116,9 +130,13 @@ class _Check:
             self.report.events += 1
             known = self.lines_of.get(event["m"])
             if known is not None and not 1 <= event["line"] <= known:
-                self.problem(f"{event['id']}: points at line {event['line']} of a mirror with {known} lines")
+                self.problem(
+                    f"{event['id']}: points at line {event['line']} of a mirror with {known} lines"
+                )
             if event["id"] not in self.announced:
-                self.problem(f"{event['id']}: never announced on the change feed (the index would miss it)")
+                self.problem(
+                    f"{event['id']}: never announced on the change feed (the index would miss it)"
+                )
             shape = _text_problem(event)
             if shape:
                 self.problem(f"{event['id']}: {shape}")
@@ -139,7 +157,9 @@ def _text_problem(event: EventDoc | dict[str, Any]) -> str | None:
     if not isinstance(text, str):
         return "has no text"
     total = event.get("text_chars")
-    if total is not None and (len(text) != STORED_CHARS or not isinstance(total, int) or total <= STORED_CHARS):
+    if total is not None and (
+        len(text) != STORED_CHARS or not isinstance(total, int) or total <= STORED_CHARS
+    ):
         return f"keeps {len(text):,} characters of a text of {total!r}"
     label = event.get("label")
     if label is None:
@@ -147,8 +167,12 @@ def _text_problem(event: EventDoc | dict[str, Any]) -> str | None:
     at = 0
     for item in label if isinstance(label, list) else [None]:
         if (
-            not isinstance(item, list) or len(item) != 2 or not isinstance(item[0], int)
-            or not isinstance(item[1], str) or not item[1] or not at <= item[0] <= (total or len(text))
+            not isinstance(item, list)
+            or len(item) != 2
+            or not isinstance(item[0], int)
+            or not isinstance(item[1], str)
+            or not item[1]
+            or not at <= item[0] <= (total or len(text))
         ):
             return f"has a label that does not fit its text: {label!r:.200}"
         at = item[0]

@@ -11,7 +11,9 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
 #: The steering repo's fixtures, used only to cross-check the parsers where a checkout has them.
 #: ORIGIN_TEST_SHARED moves it (a missing folder there shows how a lone clone runs).
-SHARED_FIXTURES = Path(os.environ.get("ORIGIN_TEST_SHARED") or ROOT.parent / "shared").resolve() / "fixtures"
+SHARED_FIXTURES = (
+    Path(os.environ.get("ORIGIN_TEST_SHARED") or ROOT.parent / "shared").resolve() / "fixtures"
+)
 #: The logs the tests run over by default.
 FIXTURES = DATA
 

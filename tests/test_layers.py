@@ -36,7 +36,10 @@ def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
                 anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join(anchor + ([base] if base else []))
             # `from package import module` names a module; `from module import name` its module.
-            targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names]
+            targets = [
+                f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
+                for alias in node.names
+            ]
         else:
             continue
         out.update(target for target in targets if target in modules and target != name)
@@ -61,7 +64,7 @@ def test_no_module_imports_itself_through_others():
 
     def visit(name: str, path: list[str]) -> None:
         if name in path:
-            cycle = path[path.index(name):] + [name]
+            cycle = path[path.index(name) :] + [name]
             raise AssertionError("import cycle: " + " → ".join(cycle))
         if name in done:
             return

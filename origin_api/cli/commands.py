@@ -16,4 +16,3 @@ archive_cmds.register(app)
 memory_cmds.register(app)
 server_cmds.register(app)
 hub_cmds.register(app)
-

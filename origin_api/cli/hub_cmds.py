@@ -28,7 +28,9 @@ Settings: ORIGIN_HUB_HOST, ORIGIN_HUB_PORT, ORIGIN_HUB_ALLOWED_HOSTS, ORIGIN_HUB
 ORIGIN_HUB_REQUEST_TIMEOUT_MS, ORIGIN_HUB_RATE_LIMIT (see docs/hub.md).
 """
 
-token_app = typer.Typer(help="Tokens for the hub: create (shown once), list, revoke.", no_args_is_help=True)
+token_app = typer.Typer(
+    help="Tokens for the hub: create (shown once), list, revoke.", no_args_is_help=True
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -45,10 +47,18 @@ def _settings(home: Path | None) -> Settings:
 
 
 def hub(
-    host: str | None = typer.Option(None, "--host", help="Address to bind (default 127.0.0.1; 0.0.0.0 for every interface)."),
+    host: str | None = typer.Option(
+        None, "--host", help="Address to bind (default 127.0.0.1; 0.0.0.0 for every interface)."
+    ),
     port: int | None = typer.Option(None, "--port", help="Port to listen on (default 8765)."),
-    allowed_host: list[str] = typer.Option([], "--allowed-host", help="A Host name clients use to reach the hub (repeatable; * for any)."),
-    home: Path | None = typer.Option(None, "--home", help="The Origin home to serve (default ORIGIN_HOME, ~/.origin)."),
+    allowed_host: list[str] = typer.Option(
+        [],
+        "--allowed-host",
+        help="A Host name clients use to reach the hub (repeatable; * for any).",
+    ),
+    home: Path | None = typer.Option(
+        None, "--home", help="The Origin home to serve (default ORIGIN_HOME, ~/.origin)."
+    ),
 ) -> None:
     settings = _settings(home)
     settings = dataclasses.replace(
@@ -69,14 +79,23 @@ def hub(
         origin = Origin.open(settings)
         active = [t for t in admin.list_tokens(origin) if t.active]
         shown = f"[{settings.hub_host}]" if ":" in settings.hub_host else settings.hub_host
-        console.print(f"Origin hub at [bold]http://{shown}:{settings.hub_port}/mcp[/bold] (store {origin.home})")
+        console.print(
+            f"Origin hub at [bold]http://{shown}:{settings.hub_port}/mcp[/bold] (store {origin.home})"
+        )
         if not active:
-            console.print("  No tokens yet: create one with [bold]origin token create <name>[/bold].")
-        console.print(f"  Register it: claude mcp add --scope user --transport http origin http://{shown}:{settings.hub_port}/mcp "
-                      '--header "Authorization: Bearer ogn_…" --header "X-Origin-Client: claude-code"', soft_wrap=True)
+            console.print(
+                "  No tokens yet: create one with [bold]origin token create <name>[/bold]."
+            )
+        console.print(
+            f"  Register it: claude mcp add --scope user --transport http origin http://{shown}:{settings.hub_port}/mcp "
+            '--header "Authorization: Bearer ogn_…" --header "X-Origin-Client: claude-code"',
+            soft_wrap=True,
+        )
         if settings.hub_host not in ("127.0.0.1", "localhost", "::1"):
-            console.print(f"  [yellow]Listening beyond loopback on {settings.hub_host}[/yellow]: clients must use a host "
-                          "name given with --allowed-host, and should reach it through TLS.")
+            console.print(
+                f"  [yellow]Listening beyond loopback on {settings.hub_host}[/yellow]: clients must use a host "
+                "name given with --allowed-host, and should reach it through TLS."
+            )
         closed = serve(origin, settings, host=settings.hub_host, port=settings.hub_port)
         if closed:
             origin.close()
@@ -84,18 +103,26 @@ def hub(
 
 @token_app.command("create")
 def token_create(
-    name: str = typer.Argument(..., help="The token's name: the device or agent it is for (1–64 of A-Z a-z 0-9 . _ -)."),
-    scope: str = typer.Option("write", "--scope", help="read (search, timeline, get, sources) or write (every tool)."),
+    name: str = typer.Argument(
+        ..., help="The token's name: the device or agent it is for (1–64 of A-Z a-z 0-9 . _ -)."
+    ),
+    scope: str = typer.Option(
+        "write", "--scope", help="read (search, timeline, get, sources) or write (every tool)."
+    ),
     home: Path | None = typer.Option(None, "--home", help="The Origin home (default ORIGIN_HOME)."),
 ) -> None:
     """Create a token and print it once; only its hash is kept."""
     with edge(), Origin.open(_settings(home)) as origin:
         secret = admin.create_token(origin, name, scope)
-    err_console.print(f"Created the {scope} token [bold]{name}[/bold]. It is shown only now; keep it somewhere safe.")
+    err_console.print(
+        f"Created the {scope} token [bold]{name}[/bold]. It is shown only now; keep it somewhere safe."
+    )
     typer.echo(secret)
     if sys.stderr.isatty():
-        err_console.print(f'Use it as the header  Authorization: Bearer {secret[:8]}…  (entries it writes are signed '
-                          f"<agent>@{name}).")
+        err_console.print(
+            f"Use it as the header  Authorization: Bearer {secret[:8]}…  (entries it writes are signed "
+            f"<agent>@{name})."
+        )
 
 
 @token_app.command("list")
@@ -113,10 +140,16 @@ def token_list(
         console.print("No tokens. Create one with [bold]origin token create <name>[/bold].")
         return
     for token in found:
-        state = f"[red]revoked {_when(token.revoked)}[/red]" if token.revoked else "[green]active[/green]"
+        state = (
+            f"[red]revoked {_when(token.revoked)}[/red]"
+            if token.revoked
+            else "[green]active[/green]"
+        )
         used = _when(token.last_used) if token.last_used else "never"
-        console.print(f"[bold]{token.name:24}[/bold] {token.scope:5}  created {_when(token.created)}  "
-                      f"last used {used}  {state}")
+        console.print(
+            f"[bold]{token.name:24}[/bold] {token.scope:5}  created {_when(token.created)}  "
+            f"last used {used}  {state}"
+        )
 
 
 @token_app.command("revoke")

@@ -14,7 +14,11 @@ from ..service import Caller, call
 from .output import console, edge, print_json
 
 #: The entry kinds as help text says them: "memory, knowledge or cognition".
-KINDS = f"{', '.join(ENTRY_KINDS[:-1])} or {ENTRY_KINDS[-1]}" if len(ENTRY_KINDS) > 1 else ENTRY_KINDS[0]
+KINDS = (
+    f"{', '.join(ENTRY_KINDS[:-1])} or {ENTRY_KINDS[-1]}"
+    if len(ENTRY_KINDS) > 1
+    else ENTRY_KINDS[0]
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -37,27 +41,46 @@ def _highlight(snippet: str) -> str:
 
 
 def search(
-    query: str = typer.Argument(..., help="Words or phrases; every word must occur, in any language."),
+    query: str = typer.Argument(
+        ..., help="Words or phrases; every word must occur, in any language."
+    ),
     scope: str = typer.Option("all", help="all, entries or events."),
     kind: str | None = typer.Option(None, help=f"Entries of this kind only: {KINDS}."),
     since: str | None = typer.Option(None, help="Since: 30m, 24h, 7d, 2w, a date or ISO 8601."),
     until: str | None = typer.Option(None, help="Until: 30m, 24h, 7d, 2w, a date or ISO 8601."),
-    source: str | None = typer.Option(None, help="Events of this source only (claude-code, codex, …)."),
+    source: str | None = typer.Option(
+        None, help="Events of this source only (claude-code, codex, …)."
+    ),
     project: str | None = typer.Option(None, help="Entries and events of this project only."),
-    include_tools: bool = typer.Option(False, "--include-tools", help="Also search tool calls and results."),
+    include_tools: bool = typer.Option(
+        False, "--include-tools", help="Also search tool calls and results."
+    ),
     limit: int = typer.Option(20, help="At most this many entries, and this many events (1–100)."),
     json: bool = typer.Option(False, "--json", help="Print the tool's JSON result."),
 ) -> None:
     """Search entries and events, best match first."""
-    args = {"query": query, "scope": scope, "kind": kind, "since": since, "until": until, "source": source,
-            "project": project, "include_tools": include_tools, "limit": limit}
+    args = {
+        "query": query,
+        "scope": scope,
+        "kind": kind,
+        "since": since,
+        "until": until,
+        "source": source,
+        "project": project,
+        "include_tools": include_tools,
+        "limit": limit,
+    }
     with edge(), Origin.open() as origin:
-        result = call(origin, "search", {k: v for k, v in args.items() if v is not None}, _caller(origin))
+        result = call(
+            origin, "search", {k: v for k, v in args.items() if v is not None}, _caller(origin)
+        )
     if json:
         print_json(result)
         return
     for entry in result["entries"]:
-        console.print(f"[bold green]{entry['id']}[/bold green] [dim]{entry['kind']} · {entry['created']} · {entry['author']}[/dim]")
+        console.print(
+            f"[bold green]{entry['id']}[/bold green] [dim]{entry['kind']} · {entry['created']} · {entry['author']}[/dim]"
+        )
         console.print(f"  {entry['text']}")
     for event in result["events"]:
         console.print(
@@ -69,7 +92,9 @@ def search(
         console.print("[dim]nothing found[/dim]")
 
 
-def get(item_id: str = typer.Argument(..., metavar="ID", help="An entry id (ent_…) or an event id.")) -> None:
+def get(
+    item_id: str = typer.Argument(..., metavar="ID", help="An entry id (ent_…) or an event id."),
+) -> None:
     """An entry with its sources and history, or an event with its full text (JSON)."""
     with edge(), Origin.open() as origin:
         print_json(call(origin, "get", {"id": item_id}, _caller(origin)))
@@ -115,7 +140,9 @@ def correct(
 
 def forget(
     item_id: str = typer.Argument(..., metavar="ID", help="An entry id or an event id."),
-    reason: str = typer.Option(..., "--reason", help="Why it should be forgotten (kept with the record)."),
+    reason: str = typer.Option(
+        ..., "--reason", help="Why it should be forgotten (kept with the record)."
+    ),
 ) -> None:
     """Hide an entry and the events it cites, or an event and the entries citing it."""
     with edge(), Origin.open() as origin:

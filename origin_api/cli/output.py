@@ -56,8 +56,12 @@ def run_with_progress(label: str, total: int, work: Callable[[Callable[[int], No
     )
 
     with Progress(
-        "[progress.description]{task.description}", BarColumn(), DownloadColumn(), TransferSpeedColumn(),
-        TimeRemainingColumn(), console=err_console,
+        "[progress.description]{task.description}",
+        BarColumn(),
+        DownloadColumn(),
+        TransferSpeedColumn(),
+        TimeRemainingColumn(),
+        console=err_console,
     ) as progress:
         task = progress.add_task(label, total=total)
         return work(lambda n: progress.advance(task, n))

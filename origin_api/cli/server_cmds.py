@@ -26,7 +26,11 @@ def register(app: typer.Typer) -> None:
     app.command(help=MCP_HELP)(mcp)
 
 
-def mcp(sdk: bool = typer.Option(False, "--sdk", help="Serve through the MCP SDK's stdio server (slower start).")) -> None:
+def mcp(
+    sdk: bool = typer.Option(
+        False, "--sdk", help="Serve through the MCP SDK's stdio server (slower start)."
+    ),
+) -> None:
     from ..mcp import serve
 
     serve(sdk=sdk)

@@ -23,10 +23,10 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
 from origin_store import tokens as store_tokens
 
-from ..runtime import Origin
 from ..errors import OriginError
 from ..freshness import Freshness
 from ..mcp.sdk import build_server
+from ..runtime import Origin
 from ..service import Caller
 from ..settings import Settings
 from ..tools import BY_NAME
@@ -39,7 +39,9 @@ from .transport import McpEndpoint, host_names, security_settings
 TOUCH_EVERY_S = 60.0
 
 
-def create_app(origin: Origin, settings: Settings | None = None, *, ingest: bool = True) -> Litestar:
+def create_app(
+    origin: Origin, settings: Settings | None = None, *, ingest: bool = True
+) -> Litestar:
     """The hub over an open Origin. `settings` (default: the Origin's) gives the hub's host names,
     limits and rate; with `ingest`, the hub reads its own machine's agent logs in the background.
     Each app owns a fresh SDK session manager, which can run only once."""
@@ -59,29 +61,49 @@ def create_app(origin: Origin, settings: Settings | None = None, *, ingest: bool
         if grant is None:
             return OriginError("This request was not authenticated.", "forbidden"), {}
         if name in BY_NAME and name not in grant.allowed:
-            return OriginError(f"The tool {name} is not available: {grant.hidden_because()}, so only search, "
-                               "timeline, get and sources can be called.", "forbidden"), {}
+            return OriginError(
+                f"The tool {name} is not available: {grant.hidden_because()}, so only search, "
+                "timeline, get and sources can be called.",
+                "forbidden",
+            ), {}
         return limiter.take(grant.token) if limiter is not None else None
 
     server = build_server(origin, access, gate)
     manager = StreamableHTTPSessionManager(
-        app=server, json_response=True, stateless=True, security_settings=security_settings(names),
+        app=server,
+        json_response=True,
+        stateless=True,
+        security_settings=security_settings(names),
         max_request_body_size=settings.hub_max_body + 1,
     )
     toucher = _Toucher(origin)
-    endpoint = McpEndpoint(manager, origin.store, names=names, max_body=settings.hub_max_body,
-                           timeout_s=settings.hub_request_timeout_ms / 1000, on_auth=toucher.used)
+    endpoint = McpEndpoint(
+        manager,
+        origin.store,
+        names=names,
+        max_body=settings.hub_max_body,
+        timeout_s=settings.hub_request_timeout_ms / 1000,
+        on_auth=toucher.used,
+    )
 
     @asgi("/mcp", is_mount=True, copy_scope=True)
     async def mcp(scope: Scope, receive: Receive, send: Send) -> None:
         # Litestar's TypedDicts, handed over as the plain ASGI mappings the endpoint and the SDK take.
-        await endpoint(cast("transport.Scope", scope), cast("transport.Receive", receive), cast("transport.Send", send))
+        await endpoint(
+            cast("transport.Scope", scope),
+            cast("transport.Receive", receive),
+            cast("transport.Send", send),
+        )
 
     @get("/health", sync_to_thread=False)
     def health() -> dict[str, str]:
         return {"status": "ok"}
 
-    freshness = Freshness(origin, settings.watch_interval_ms / 1000, "origin-hub-ingest") if ingest else None
+    freshness = (
+        Freshness(origin, settings.watch_interval_ms / 1000, "origin-hub-ingest")
+        if ingest
+        else None
+    )
 
     @asynccontextmanager
     async def lifespan(_app: Litestar) -> AsyncIterator[None]:
@@ -95,8 +117,13 @@ def create_app(origin: Origin, settings: Settings | None = None, *, ingest: bool
                 freshness.stop()
             toucher.close()
 
-    app = HubApp(hub_names=names, route_handlers=[mcp, health], lifespan=[lifespan], openapi_config=None,
-                 logging_config=None)
+    app = HubApp(
+        hub_names=names,
+        route_handlers=[mcp, health],
+        lifespan=[lifespan],
+        openapi_config=None,
+        logging_config=None,
+    )
     app.state.hub_background = freshness
     return app
 
@@ -126,7 +153,7 @@ class _Toucher:
     def _touch(self, token: str) -> None:
         try:
             store_tokens.touch(self.origin.store, token)
-        except Exception:  # noqa: BLE001 - bookkeeping must never fail a request
+        except Exception:
             traceback.print_exc(file=sys.stderr)
 
     def close(self) -> None:

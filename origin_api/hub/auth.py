@@ -28,7 +28,9 @@ EVERY_TOOL = frozenset(BY_NAME)
 CLIENT_MAX = 100
 #: `x-mcp-readonly` values, compared without regard to case; anything else is refused.
 _SWITCH = {"true": True, "false": False}
-_RATE = re.compile(r"\s*(\d+)\s*(?:/\s*(\d*)\s*(s|sec|second|m|min|minute|h|hour)\s*)?", re.IGNORECASE)
+_RATE = re.compile(
+    r"\s*(\d+)\s*(?:/\s*(\d*)\s*(s|sec|second|m|min|minute|h|hour)\s*)?", re.IGNORECASE
+)
 _UNITS = {"s": 1, "sec": 1, "second": 1, "m": 60, "min": 60, "minute": 60, "h": 3600, "hour": 3600}
 
 
@@ -52,7 +54,13 @@ def shown(value: bytes | str) -> str:
 def _escaped(code: int) -> str:
     if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8, kept by surrogateescape
         return f"\\x{code - 0xDC00:02x}"
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+    return (
+        f"\\x{code:02x}"
+        if code < 0x100
+        else f"\\u{code:04x}"
+        if code < 0x10000
+        else f"\\U{code:08x}"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,11 +88,15 @@ class Grant:
         return "this endpoint is read-only"
 
 
-def authenticate(store: Store, headers: dict[str, list[str]], *, read_only_endpoint: bool, request_id: str) -> Grant:
+def authenticate(
+    store: Store, headers: dict[str, list[str]], *, read_only_endpoint: bool, request_id: str
+) -> Grant:
     """Check the bearer token and the optional headers; raise `Refusal` (401/403/400) if wrong."""
     given = headers.get("authorization", [])
     if not given:
-        raise _unauthorized("Authorization: Bearer <token> is required; create a token with `origin token create <name>`.")
+        raise _unauthorized(
+            "Authorization: Bearer <token> is required; create a token with `origin token create <name>`."
+        )
     if len(given) > 1:
         raise _unauthorized("Send one Authorization header.")
     scheme, _, secret = given[0].strip().partition(" ")
@@ -95,18 +107,31 @@ def authenticate(store: Store, headers: dict[str, list[str]], *, read_only_endpo
         raise _unauthorized("The token is not valid: unknown, mistyped or revoked.")
     device = header_text(headers, "X-Origin-Device")
     if device is not None and device != token.name:
-        raise Refusal(403, f"X-Origin-Device names {device!r}, but this token belongs to {token.name}.")
+        raise Refusal(
+            403, f"X-Origin-Device names {device!r}, but this token belongs to {token.name}."
+        )
     client = header_text(headers, "X-Origin-Client")
     if client is not None:
         if len(client) > CLIENT_MAX:
-            raise Refusal(400, f"X-Origin-Client is the agent's name, at most {CLIENT_MAX} characters; "
-                               f"this one has {len(client)}.")
+            raise Refusal(
+                400,
+                f"X-Origin-Client is the agent's name, at most {CLIENT_MAX} characters; "
+                f"this one has {len(client)}.",
+            )
         if "@" in client:
-            raise Refusal(400, f"X-Origin-Client is the agent's name, without @ (the hub adds @<token name>): "
-                               f"{client!r}.")
+            raise Refusal(
+                400,
+                f"X-Origin-Client is the agent's name, without @ (the hub adds @<token name>): "
+                f"{client!r}.",
+            )
     read_only = read_only_switch(headers)
-    return Grant(token=token.name, scope=token.scope, client=client, read_only_endpoint=read_only_endpoint or read_only,
-                 request_id=request_id)
+    return Grant(
+        token=token.name,
+        scope=token.scope,
+        client=client,
+        read_only_endpoint=read_only_endpoint or read_only,
+        request_id=request_id,
+    )
 
 
 def header_text(headers: dict[str, list[str]], name: str) -> str | None:
@@ -126,8 +151,11 @@ def header_text(headers: dict[str, list[str]], name: str) -> str | None:
         raise Refusal(400, f"{name} must be UTF-8 text; its bytes are not.") from None
     if not text.isprintable():
         bad = next(char for char in text if not char.isprintable())
-        raise Refusal(400, f"{name} must be printable text; it contains U+{ord(bad):04X} at character "
-                           f"{text.index(bad) + 1}.")
+        raise Refusal(
+            400,
+            f"{name} must be printable text; it contains U+{ord(bad):04X} at character "
+            f"{text.index(bad) + 1}.",
+        )
     return text or None
 
 
@@ -140,8 +168,11 @@ def read_only_switch(headers: dict[str, list[str]]) -> bool:
         return False
     switch = _SWITCH.get(value.strip(" \t").lower())
     if switch is None:
-        raise Refusal(400, f"x-mcp-readonly is true or false, not {shown(value.encode('latin-1'))}; the request was "
-                           "refused rather than guessed at.")
+        raise Refusal(
+            400,
+            f"x-mcp-readonly is true or false, not {shown(value.encode('latin-1'))}; the request was "
+            "refused rather than guessed at.",
+        )
     return switch
 
 
@@ -168,7 +199,11 @@ class Rate:
 
     def describe(self) -> str:
         unit = {1: "second", 60: "minute", 3600: "hour"}.get(self.window_s)
-        return f"{self.limit} tool calls per {unit}" if unit else f"{self.limit} tool calls per {self.window_s} s"
+        return (
+            f"{self.limit} tool calls per {unit}"
+            if unit
+            else f"{self.limit} tool calls per {self.window_s} s"
+        )
 
 
 def parse_rate(text: str) -> Rate | None:
@@ -177,11 +212,15 @@ def parse_rate(text: str) -> Rate | None:
         return None
     found = _RATE.fullmatch(text)
     if found is None:
-        raise ValueError(f"ORIGIN_HUB_RATE_LIMIT is N, N/s, N/min or N/h (e.g. 120/min); got {text!r}.")
+        raise ValueError(
+            f"ORIGIN_HUB_RATE_LIMIT is N, N/s, N/min or N/h (e.g. 120/min); got {text!r}."
+        )
     limit = int(found.group(1))
     if limit == 0:
         return None
-    window = (int(found.group(2)) if found.group(2) else 1) * _UNITS[(found.group(3) or "min").lower()]
+    window = (int(found.group(2)) if found.group(2) else 1) * _UNITS[
+        (found.group(3) or "min").lower()
+    ]
     if window <= 0:
         raise ValueError(f"ORIGIN_HUB_RATE_LIMIT needs a window longer than zero; got {text!r}.")
     return Rate(limit, window)
@@ -201,7 +240,9 @@ class RateLimiter:
         self._buckets: dict[str, tuple[float, float]] = {}
         self._lock = threading.Lock()
 
-    def take(self, token: str, now: float | None = None) -> tuple[OriginError, dict[str, Any]] | None:
+    def take(
+        self, token: str, now: float | None = None
+    ) -> tuple[OriginError, dict[str, Any]] | None:
         """Spend one call, or return the quota error and its retry data if none is left."""
         now = time.monotonic() if now is None else now
         with self._lock:
@@ -214,8 +255,14 @@ class RateLimiter:
             wait = (1.0 - level) / self._per_second
         retry = max(1, math.ceil(wait))
         error = OriginError(
-            f"Rate limit reached for the token {token}: {self.rate.describe()}. Retry in {retry} s.", "quota_exceeded")
+            f"Rate limit reached for the token {token}: {self.rate.describe()}. Retry in {retry} s.",
+            "quota_exceeded",
+        )
         return error, {
             "retryAfterSeconds": retry,
-            "rateLimit": {"limit": self.rate.limit, "windowSeconds": self.rate.window_s, "remaining": 0},
+            "rateLimit": {
+                "limit": self.rate.limit,
+                "windowSeconds": self.rate.window_s,
+                "remaining": 0,
+            },
         }

@@ -50,13 +50,16 @@ class HubApp(Litestar):
 
     __slots__ = ("hub_names",)
 
-    def __init__(self, *, hub_names: frozenset[str], **config: Any) -> None:  # noqa: ANN401 - Litestar's own options
+    def __init__(self, *, hub_names: frozenset[str], **config: Any) -> None:
         self.hub_names = hub_names
         handlers: ExceptionHandlersMap = {HTTPException: _http_error, Exception: _bug}
         super().__init__(exception_handlers=handlers, **config)
 
     async def __call__(
-        self, scope: Scope | LifeSpanScope, receive: Receive | LifeSpanReceive, send: Send | LifeSpanSend,
+        self,
+        scope: Scope | LifeSpanScope,
+        receive: Receive | LifeSpanReceive,
+        send: Send | LifeSpanSend,
     ) -> None:
         if scope["type"] != ScopeType.HTTP:
             await super().__call__(scope, receive, send)
@@ -83,9 +86,14 @@ def check_host_syntax(headers: Iterable[tuple[bytes, bytes]], *, any_host: bool)
     if not hosts or _HOST_SYNTAX.fullmatch(hosts[0]) is not None:
         return
     if any_host:
-        raise Refusal(400, f"The Host header {shown(hosts[0])} is not a host name (and optional port).")
-    raise Refusal(421, f"This hub does not answer to the host {shown(hosts[0])}: a Host header is an ASCII host "
-                       "name or address (an internationalised name in its xn-- form).")
+        raise Refusal(
+            400, f"The Host header {shown(hosts[0])} is not a host name (and optional port)."
+        )
+    raise Refusal(
+        421,
+        f"This hub does not answer to the host {shown(hosts[0])}: a Host header is an ASCII host "
+        "name or address (an internationalised name in its xn-- form).",
+    )
 
 
 def _http_error(request: AnyRequest, exc: HTTPException) -> Response[bytes]:
@@ -94,7 +102,9 @@ def _http_error(request: AnyRequest, exc: HTTPException) -> Response[bytes]:
         message = f"Not found: {request.url.path}. The hub serves POST /mcp, POST /mcp/readonly and GET /health."
     elif isinstance(exc, MethodNotAllowedException):
         allowed = (exc.headers or {}).get("allow", "")
-        message = f"{request.method} is not allowed on {request.url.path}" + (f"; it takes {allowed}." if allowed else ".")
+        message = f"{request.method} is not allowed on {request.url.path}" + (
+            f"; it takes {allowed}." if allowed else "."
+        )
     else:
         message = exc.detail
     return error_response(request.scope, exc.status_code, message, exc.headers)
@@ -102,11 +112,19 @@ def _http_error(request: AnyRequest, exc: HTTPException) -> Response[bytes]:
 
 def _bug(request: AnyRequest, exc: Exception) -> Response[bytes]:
     traceback.print_exception(exc, file=sys.stderr)
-    return error_response(request.scope, 500, "The hub failed while answering this request; this is a bug. "
-                                               "Please report it with the request id.")
+    return error_response(
+        request.scope,
+        500,
+        "The hub failed while answering this request; this is a bug. "
+        "Please report it with the request id.",
+    )
 
 
-def error_response(scope: Scope, status: int, message: str, headers: dict[str, str] | None = None) -> Response[bytes]:
+def error_response(
+    scope: Scope, status: int, message: str, headers: dict[str, str] | None = None
+) -> Response[bytes]:
     request_id = cast("transport.Scope", scope).get(REQUEST_ID_KEY) or new_request_id()
     body = orjson.dumps({"error": {"status": status, "message": message, "requestId": request_id}})
-    return Response(content=body, status_code=status, media_type="application/json", headers=headers or {})
+    return Response(
+        content=body, status_code=status, media_type="application/json", headers=headers or {}
+    )

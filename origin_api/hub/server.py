@@ -22,11 +22,22 @@ from ..settings import Settings
 from .app import create_app
 
 
-def uvicorn_config(app: Litestar, host: str, port: int, *, fast: bool = True, log_level: str = "warning") -> uvicorn.Config:
+def uvicorn_config(
+    app: Litestar, host: str, port: int, *, fast: bool = True, log_level: str = "warning"
+) -> uvicorn.Config:
     return uvicorn.Config(
-        app, host=host, port=port, loop="uvloop" if fast else "asyncio", http="httptools" if fast else "h11",
-        ws="none", lifespan="on", log_level=log_level, access_log=False, server_header=False,
-        timeout_graceful_shutdown=5, timeout_keep_alive=15,
+        app,
+        host=host,
+        port=port,
+        loop="uvloop" if fast else "asyncio",
+        http="httptools" if fast else "h11",
+        ws="none",
+        lifespan="on",
+        log_level=log_level,
+        access_log=False,
+        server_header=False,
+        timeout_graceful_shutdown=5,
+        timeout_keep_alive=15,
     )
 
 
@@ -35,7 +46,9 @@ def serve(origin: Origin, settings: Settings, *, host: str, port: int) -> bool:
     was still running at the end, in which case the caller must not close the store."""
     app = create_app(origin, settings)
     server = uvicorn.Server(uvicorn_config(app, host, port, log_level="info"))
-    with contextlib.suppress(KeyboardInterrupt):  # uvicorn re-raises the Ctrl-C it handled by shutting down
+    with contextlib.suppress(
+        KeyboardInterrupt
+    ):  # uvicorn re-raises the Ctrl-C it handled by shutting down
         server.run()
     background = app.state.hub_background
     return background is None or not background.busy
@@ -72,8 +85,15 @@ class RunningHub:
 
 
 def start_in_thread(
-    origin: Origin, settings: Settings | None = None, *, host: str = "127.0.0.1", port: int = 0,
-    ingest: bool = True, fast: bool = True, app: Litestar | None = None, timeout_s: float = 15.0,
+    origin: Origin,
+    settings: Settings | None = None,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    ingest: bool = True,
+    fast: bool = True,
+    app: Litestar | None = None,
+    timeout_s: float = 15.0,
 ) -> RunningHub:
     """Start a real hub (uvicorn on a real socket) and return once it accepts requests.
     Port 0 picks a free one. Pass `app` to serve an app built (and extended) by the caller."""
@@ -83,7 +103,9 @@ def start_in_thread(
     sock.bind((host, port))
     bound = sock.getsockname()[1]
     server = uvicorn.Server(uvicorn_config(app, host, bound, fast=fast))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name=f"origin-hub-{bound}", daemon=True)
+    thread = threading.Thread(
+        target=server.run, kwargs={"sockets": [sock]}, name=f"origin-hub-{bound}", daemon=True
+    )
     thread.start()
     deadline = time.monotonic() + timeout_s
     while not server.started:

@@ -45,7 +45,10 @@ READ_ONLY_PATH = "/readonly"
 #: The key under which a request's id lives in its ASGI scope (set by `edge.HubApp`).
 REQUEST_ID_KEY = "origin.hub.request_id"
 #: What the SDK is handed once the hub has checked the request's own headers.
-_SDK_HEADERS = ((b"content-type", b"application/json"), (b"accept", b"application/json, text/event-stream"))
+_SDK_HEADERS = (
+    (b"content-type", b"application/json"),
+    (b"accept", b"application/json, text/event-stream"),
+)
 #: How specific a media range that matches application/json is (RFC 9110, section 12.5.1).
 _JSON_RANGES = {"application/json": 2, "application/*": 1, "*/*": 0}
 
@@ -72,13 +75,15 @@ def security_settings(names: frozenset[str]) -> TransportSecuritySettings:
         return TransportSecuritySettings(enable_dns_rebinding_protection=False)
     hosts = [form for name in sorted(names) for form in (_bracketed(name), f"{_bracketed(name)}:*")]
     origins = [f"{scheme}://{host}" for scheme in ("http", "https") for host in hosts]
-    return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins)
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins
+    )
 
 
 def _bare(host: str) -> str:
     """A Host header's name without its port; IPv6 literals lose their brackets."""
     if host.startswith("["):
-        return host[1:host.find("]")] if "]" in host else host
+        return host[1 : host.find("]")] if "]" in host else host
     if host.count(":") == 1:
         return host.split(":", 1)[0]
     return host
@@ -92,8 +97,14 @@ class McpEndpoint:
     """The ASGI app mounted at /mcp (and /mcp/readonly)."""
 
     def __init__(
-        self, manager: StreamableHTTPSessionManager, store: Store, *, names: frozenset[str], max_body: int,
-        timeout_s: float, on_auth: Callable[[str], None] | None = None,
+        self,
+        manager: StreamableHTTPSessionManager,
+        store: Store,
+        *,
+        names: frozenset[str],
+        max_body: int,
+        timeout_s: float,
+        on_auth: Callable[[str], None] | None = None,
     ) -> None:
         self.manager = manager
         self.store = store
@@ -113,24 +124,37 @@ class McpEndpoint:
         except Refusal as refusal:
             await refuse(send, refusal, request_id)
 
-    async def _handle(self, scope: Scope, receive: Receive, send: Send, request_id: str, started: float) -> None:
+    async def _handle(
+        self, scope: Scope, receive: Receive, send: Send, request_id: str, started: float
+    ) -> None:
         if scope["type"] != "http":
             raise Refusal(404, "Not an HTTP request.")
         path = scope.get("path", "/").rstrip("/")
         if path not in ("", READ_ONLY_PATH):
             raise Refusal(404, "Not found: the hub serves POST /mcp and POST /mcp/readonly.")
         if scope["method"] != "POST":
-            raise Refusal(405, f"{scope['method']} is not allowed: the hub takes MCP messages as POST only "
-                               "(stateless JSON, no event streams).", {"allow": "POST"})
+            raise Refusal(
+                405,
+                f"{scope['method']} is not allowed: the hub takes MCP messages as POST only "
+                "(stateless JSON, no event streams).",
+                {"allow": "POST"},
+            )
         headers = _headers(scope)
         self._check_host(headers)
         content_type = (_first(headers, "content-type") or "").split(";", 1)[0].strip().lower()
         if content_type != "application/json":
-            raise Refusal(415, f"Content-Type must be application/json, not {content_type or 'missing'}.")
+            raise Refusal(
+                415, f"Content-Type must be application/json, not {content_type or 'missing'}."
+            )
         if not accepts_json(headers.get("accept", [])):
-            raise Refusal(406, f"Accept {shown(', '.join(headers['accept']).encode('latin-1'))} excludes application/json, the only "
-                               "type the hub answers with; send Accept: application/json, text/event-stream (or none).")
-        grant = authenticate(self.store, headers, read_only_endpoint=path == READ_ONLY_PATH, request_id=request_id)
+            raise Refusal(
+                406,
+                f"Accept {shown(', '.join(headers['accept']).encode('latin-1'))} excludes application/json, the only "
+                "type the hub answers with; send Accept: application/json, text/event-stream (or none).",
+            )
+        grant = authenticate(
+            self.store, headers, read_only_endpoint=path == READ_ONLY_PATH, request_id=request_id
+        )
         if self.on_auth is not None:
             self.on_auth(grant.token)
         declared = _first(headers, "content-length")
@@ -141,7 +165,9 @@ class McpEndpoint:
         scope[SCOPE_KEY] = grant
         # Both were checked above; the SDK compares the content type case-sensitively and wants an
         # Accept header, so it gets the spellings it expects.
-        kept = [(k, v) for k, v in scope["headers"] if k.lower() not in (b"content-type", b"accept")]
+        kept = [
+            (k, v) for k, v in scope["headers"] if k.lower() not in (b"content-type", b"accept")
+        ]
         scope["headers"] = [*kept, *_SDK_HEADERS]
         await self._run(scope, receive, send, body, deadline, request_id)
 
@@ -150,8 +176,11 @@ class McpEndpoint:
             return
         host = _first(headers, "host") or ""
         if _bare(host.strip().lower()) not in self.names:
-            raise Refusal(421, f"This hub does not answer to the host {host or '(none)'}; start it with "
-                               "--allowed-host NAME to add one.")
+            raise Refusal(
+                421,
+                f"This hub does not answer to the host {host or '(none)'}; start it with "
+                "--allowed-host NAME to add one.",
+            )
         origin = _first(headers, "origin")
         if origin is not None:
             name = origin.strip().lower().split("://", 1)[-1].split("/", 1)[0]
@@ -159,8 +188,11 @@ class McpEndpoint:
                 raise Refusal(403, f"Requests from the web origin {origin} are not allowed.")
 
     def _too_large(self) -> Refusal:
-        return Refusal(413, f"The request body is larger than the hub's limit of {self.max_body:,} bytes "
-                            "(ORIGIN_HUB_MAX_BODY).")
+        return Refusal(
+            413,
+            f"The request body is larger than the hub's limit of {self.max_body:,} bytes "
+            "(ORIGIN_HUB_MAX_BODY).",
+        )
 
     async def _read_body(self, receive: Receive, deadline: float) -> bytes:
         chunks: list[bytes] = []
@@ -178,11 +210,23 @@ class McpEndpoint:
                 if not message.get("more_body", False):
                     break
         if timer.cancelled_caught:
-            raise Refusal(408, f"The request body did not arrive within {self.timeout_s:g} s "
-                               "(ORIGIN_HUB_REQUEST_TIMEOUT_MS).", {"connection": "close"})
+            raise Refusal(
+                408,
+                f"The request body did not arrive within {self.timeout_s:g} s "
+                "(ORIGIN_HUB_REQUEST_TIMEOUT_MS).",
+                {"connection": "close"},
+            )
         return b"".join(chunks)
 
-    async def _run(self, scope: Scope, receive: Receive, send: Send, body: bytes, deadline: float, request_id: str) -> None:
+    async def _run(
+        self,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        body: bytes,
+        deadline: float,
+        request_id: str,
+    ) -> None:
         """Let the SDK answer, unless the time limit passes first: then the client gets a 504 at
         once and whatever the SDK still sends is dropped."""
         state = {"started": False, "cut": False}
@@ -217,15 +261,24 @@ class McpEndpoint:
             if not finished.is_set():
                 if not state["started"]:
                     state["cut"] = True
-                    await refuse(send, Refusal(504, f"The request took longer than the hub's limit of "
-                                                    f"{self.timeout_s:g} s (ORIGIN_HUB_REQUEST_TIMEOUT_MS) and was "
-                                                    "cut off; what it was doing may still complete.",
-                                               {"connection": "close"}), request_id)
+                    await refuse(
+                        send,
+                        Refusal(
+                            504,
+                            f"The request took longer than the hub's limit of "
+                            f"{self.timeout_s:g} s (ORIGIN_HUB_REQUEST_TIMEOUT_MS) and was "
+                            "cut off; what it was doing may still complete.",
+                            {"connection": "close"},
+                        ),
+                        request_id,
+                    )
                 group.cancel_scope.cancel()
 
 
 async def refuse(send: Send, refusal: Refusal, request_id: str) -> None:
-    body = orjson.dumps({"error": {"status": refusal.status, "message": refusal.message, "requestId": request_id}})
+    body = orjson.dumps(
+        {"error": {"status": refusal.status, "message": refusal.message, "requestId": request_id}}
+    )
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     headers += [(k.encode("latin-1"), v.encode("latin-1")) for k, v in refusal.headers.items()]
     await send({"type": "http.response.start", "status": refusal.status, "headers": headers})
@@ -277,4 +330,3 @@ def with_header(send: Send, name: bytes, value: bytes) -> Send:
         await send(message)
 
     return wrapped
-

@@ -13,8 +13,8 @@ from typing import Any
 
 import orjson
 
-from ..runtime import Origin
 from ..errors import OriginError
+from ..runtime import Origin
 from ..service import Caller, call
 
 NAME = "origin"
@@ -45,30 +45,46 @@ def server_info() -> dict[str, str]:
     return {"name": NAME, "title": TITLE, "version": version()}
 
 
-def tool_result(payload: Any, *, error: OriginError | None = None, request_id: str | None = None) -> dict[str, Any]:
+def tool_result(
+    payload: Any, *, error: OriginError | None = None, request_id: str | None = None
+) -> dict[str, Any]:
     """One JSON text item; errors carry the readable message (and the hub's structured data)."""
     if error is None:
-        return {"content": [{"type": "text", "text": orjson.dumps(payload).decode()}], "isError": False}
+        return {
+            "content": [{"type": "text", "text": orjson.dumps(payload).decode()}],
+            "isError": False,
+        }
     message = error.message + (f" (request {request_id})" if request_id else "")
     result: dict[str, Any] = {"content": [{"type": "text", "text": message}], "isError": True}
     if request_id:
-        result["structuredContent"] = {"data": {"category": error.category, "message": error.message, "requestId": request_id}}
+        result["structuredContent"] = {
+            "data": {"category": error.category, "message": error.message, "requestId": request_id}
+        }
     return result
 
 
 def run_tool(
-    origin: Origin, name: str, arguments: Any, caller: Caller, allowed: frozenset[str] | None = None,
+    origin: Origin,
+    name: str,
+    arguments: Any,
+    caller: Caller,
+    allowed: frozenset[str] | None = None,
     request_id: str | None = None,
 ) -> dict[str, Any]:
     """Call a tool and shape its MCP result; every failure becomes a tool error, never a crash.
     With a request id (the hub), errors carry it and their category as structured data."""
     if allowed is not None and name not in allowed:
-        return tool_result(None, error=OriginError(f"Unknown tool {name!r}.", "not_found"), request_id=request_id)
+        return tool_result(
+            None, error=OriginError(f"Unknown tool {name!r}.", "not_found"), request_id=request_id
+        )
     try:
         return tool_result(call(origin, name, arguments, caller))
     except OriginError as error:
         return tool_result(None, error=error, request_id=request_id)
-    except Exception as error:  # noqa: BLE001 - the edge: report, keep serving
+    except Exception as error:
         traceback.print_exc(file=sys.stderr)
-        failed = OriginError(f"Origin failed while running {name}: {type(error).__name__}: {error}", "upstream_failure")
+        failed = OriginError(
+            f"Origin failed while running {name}: {type(error).__name__}: {error}",
+            "upstream_failure",
+        )
         return tool_result(None, error=failed, request_id=request_id)

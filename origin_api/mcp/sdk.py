@@ -12,8 +12,8 @@ import anyio
 import mcp.types as types
 from mcp.server.lowlevel import Server
 
-from ..runtime import Origin
 from ..errors import OriginError
+from ..runtime import Origin
 from ..service import Caller
 from ..tools import INSTRUCTIONS, TOOLS
 from .results import run_tool, server_info, tool_result
@@ -28,7 +28,9 @@ Gate = Callable[[Any, str], tuple[OriginError, dict[str, Any]] | None]
 def build_server(origin: Origin, access: Access, gate: Gate | None = None) -> Server:
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         _, allowed, _ = access(ctx)
-        return types.ListToolsResult(tools=[types.Tool.model_validate(t.as_mcp()) for t in TOOLS if t.name in allowed])
+        return types.ListToolsResult(
+            tools=[types.Tool.model_validate(t.as_mcp()) for t in TOOLS if t.name in allowed]
+        )
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         caller, allowed, request_id = access(ctx)
@@ -39,7 +41,9 @@ def build_server(origin: Origin, access: Access, gate: Gate | None = None) -> Se
             if "structuredContent" in result:
                 result["structuredContent"]["data"].update(extra)
         else:
-            result = await anyio.to_thread.run_sync(run_tool, origin, params.name, params.arguments, caller, allowed, request_id)
+            result = await anyio.to_thread.run_sync(
+                run_tool, origin, params.name, params.arguments, caller, allowed, request_id
+            )
         return types.CallToolResult.model_validate(result)
 
     info = server_info()

@@ -20,9 +20,9 @@ from typing import Any, BinaryIO
 
 import orjson
 
-from ..runtime import Origin
 from ..errors import OriginError
 from ..freshness import Freshness, ingest_now
+from ..runtime import Origin
 from ..service import Caller
 from ..tools import INSTRUCTIONS, TOOLS
 from .results import run_tool, server_info, tool_result
@@ -33,7 +33,9 @@ EXIT_INGEST_SECONDS = 5.0
 
 def serve(origin: Origin) -> None:
     """Serve on this process's stdin and stdout until the agent closes stdin."""
-    StdioServer(origin, sys.stdin.buffer, os.fdopen(sys.stdout.fileno(), "wb", buffering=0, closefd=False)).serve()
+    StdioServer(
+        origin, sys.stdin.buffer, os.fdopen(sys.stdout.fileno(), "wb", buffering=0, closefd=False)
+    ).serve()
 
 
 class StdioServer:
@@ -58,7 +60,9 @@ class StdioServer:
         finally:
             freshness.stop(wait_s=0)
             self._pool.shutdown(wait=True)
-            final = threading.Thread(target=ingest_now, args=(self.origin,), name="origin-exit-ingest", daemon=True)
+            final = threading.Thread(
+                target=ingest_now, args=(self.origin,), name="origin-exit-ingest", daemon=True
+            )
             final.start()
             final.join(EXIT_INGEST_SECONDS)
 
@@ -66,7 +70,13 @@ class StdioServer:
         try:
             message = orjson.loads(line)
         except orjson.JSONDecodeError:
-            self._send({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error: not JSON."}})
+            self._send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": None,
+                    "error": {"code": -32700, "message": "Parse error: not JSON."},
+                }
+            )
             return
         if isinstance(message, list):
             for item in message:
@@ -75,11 +85,23 @@ class StdioServer:
         self._dispatch(message)
 
     def _dispatch(self, message: Any) -> None:
-        if not isinstance(message, dict) or message.get("jsonrpc") != "2.0" or not isinstance(message.get("method"), str):
+        if (
+            not isinstance(message, dict)
+            or message.get("jsonrpc") != "2.0"
+            or not isinstance(message.get("method"), str)
+        ):
             if isinstance(message, dict) and ("result" in message or "error" in message):
                 return  # a response to nothing we asked: ignore
-            self._send({"jsonrpc": "2.0", "id": message.get("id") if isinstance(message, dict) else None,
-                        "error": {"code": -32600, "message": "Invalid request: expected a JSON-RPC 2.0 message."}})
+            self._send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": message.get("id") if isinstance(message, dict) else None,
+                    "error": {
+                        "code": -32600,
+                        "message": "Invalid request: expected a JSON-RPC 2.0 message.",
+                    },
+                }
+            )
             return
         method, request_id, params = message["method"], message.get("id"), message.get("params")
         if "id" not in message:
@@ -90,7 +112,13 @@ class StdioServer:
         try:
             result = self._answer(method, params)
         except _RpcError as error:
-            self._send({"jsonrpc": "2.0", "id": request_id, "error": {"code": error.code, "message": error.message}})
+            self._send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": request_id,
+                    "error": {"code": error.code, "message": error.message},
+                }
+            )
             return
         self._send({"jsonrpc": "2.0", "id": request_id, "result": result})
 
@@ -98,7 +126,11 @@ class StdioServer:
         if method == "initialize":
             params = params if isinstance(params, dict) else {}
             client = params.get("clientInfo")
-            if isinstance(client, dict) and isinstance(client.get("name"), str) and client["name"].strip():
+            if (
+                isinstance(client, dict)
+                and isinstance(client.get("name"), str)
+                and client["name"].strip()
+            ):
                 self.caller = Caller(client["name"].strip()[:100], self.origin.settings.device)
             asked = params.get("protocolVersion")
             version = asked if asked in PROTOCOL_VERSIONS else PROTOCOL_VERSIONS[0]
@@ -119,11 +151,13 @@ class StdioServer:
     def _call_tool(self, request_id: Any, params: Any) -> None:
         try:
             if not isinstance(params, dict) or not isinstance(params.get("name"), str):
-                result = tool_result(None, error=OriginError("tools/call needs a tool name and its arguments."))
+                result = tool_result(
+                    None, error=OriginError("tools/call needs a tool name and its arguments.")
+                )
             else:
                 result = run_tool(self.origin, params["name"], params.get("arguments"), self.caller)
             self._send({"jsonrpc": "2.0", "id": request_id, "result": result})
-        except Exception:  # noqa: BLE001 - never let a worker die silently
+        except Exception:
             traceback.print_exc(file=sys.stderr)
 
     def _send(self, message: dict[str, Any]) -> None:
@@ -138,4 +172,3 @@ class _RpcError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
-

@@ -84,7 +84,12 @@ class CodexSession(Session):
 
     def agent_message(self, text: str, phase: str) -> None:
         """The event_msg mirror of an assistant message (not an event)."""
-        payload = {"type": "agent_message", "message": text, "phase": phase, "memory_citation": None}
+        payload = {
+            "type": "agent_message",
+            "message": text,
+            "phase": phase,
+            "memory_citation": None,
+        }
         self._emit("event_msg", payload)
 
     # -- a session: its opening lines, then turns -----------------------------------------
@@ -222,7 +227,11 @@ class CodexSession(Session):
         self._emit("event_msg", done)
         if first and self.budget > 0:
             name = t.description()[:60]
-            payload = {"type": "thread_name_updated", "thread_id": self.session_id, "thread_name": name}
+            payload = {
+                "type": "thread_name_updated",
+                "thread_id": self.session_id,
+                "thread_name": name,
+            }
             cjk = self.plan.lang != "en"
             self.event("event_msg", payload, f"thread name: {name}", "meta", "system", cjk)
 
@@ -241,7 +250,12 @@ class CodexSession(Session):
         runner = _exec_command if self.rng.random() < 0.6 else _shell
         name, args, output, text_out = runner(self, cmd, out, code)
         arguments = dump(args).decode()
-        payload = {"type": "function_call", "name": name, "arguments": arguments, "call_id": call_id}
+        payload = {
+            "type": "function_call",
+            "name": name,
+            "arguments": arguments,
+            "call_id": call_id,
+        }
         self.event("response_item", payload, f"{name} {arguments}", "tool_use", "assistant", False)
         if self.budget <= 0:
             return

@@ -71,7 +71,9 @@ _ERRORS: tuple[_Template, ...] = (
     lambda n: f"TypeError: {n.c(n.snake)}() missing 1 required positional argument: '{n.noun()}'",
     lambda n: f"AttributeError: '{n.c(n.pascal)}' object has no attribute '{n.c(n.snake)}'",
     lambda n: f"ValueError: invalid {n.noun()}: {n.num(1000)}",
-    lambda n: f"TypeError: Cannot read properties of undefined (reading '{n.noun()}{cap(n.noun())}')",
+    lambda n: (
+        f"TypeError: Cannot read properties of undefined (reading '{n.noun()}{cap(n.noun())}')"
+    ),
     lambda n: f"Error: connect ECONNREFUSED 127.0.0.1:{n.c((5432, 6379, 8080, 3000, 9200))}",
 )
 
@@ -81,7 +83,9 @@ _CODE: dict[str, tuple[_Template, ...]] = {
         lambda n: f"def {n.c(n.snake)}({n.c(n.keys)}, {n.c(n.keys)}=None):",
         lambda n: f"    {n.c(n.keys)} = {n.c(n.snake)}({n.c(n.keys)})",
         lambda n: f"    if {n.c(n.keys)} is None:",
-        lambda n: f'        raise {n.c(("ValueError", "KeyError", "RuntimeError"))}("{n.c(n.phrases)}")',
+        lambda n: (
+            f'        raise {n.c(("ValueError", "KeyError", "RuntimeError"))}("{n.c(n.phrases)}")'
+        ),
         lambda n: f"    return {n.c(n.snake)}({n.c(n.keys)}, timeout={n.num(1, 120)})",
         lambda n: f"class {n.c(n.pascal)}({n.c(n.pascal)}):",
         lambda n: f'    """{cap(n.c(n.phrases))}."""',
@@ -96,7 +100,9 @@ _CODE: dict[str, tuple[_Template, ...]] = {
         lambda n: "",
     ),
     "ts": (
-        lambda n: f"export async function {n.c(n.camel)}({n.c(n.keys)}: {n.c(n.pascal)}): Promise<{n.c(n.pascal)}> {{",
+        lambda n: (
+            f"export async function {n.c(n.camel)}({n.c(n.keys)}: {n.c(n.pascal)}): Promise<{n.c(n.pascal)}> {{"
+        ),
         lambda n: f"  const {n.c(n.camel)} = await {n.c(n.camel)}({n.c(n.keys)});",
         lambda n: f"  if (!{n.c(n.keys)}) throw new Error(`{n.c(n.phrases)}`);",
         lambda n: f"  return {{ ...{n.c(n.keys)}, count: {n.num(100)} }};",

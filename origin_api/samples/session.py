@@ -53,7 +53,9 @@ class Session:
     ) -> None:
         when = self.now if at is None else at
         self.rows.append(
-            dump((eid, text, self.plan.source, self.project.name, self.session_id, kind, role, when))
+            dump(
+                (eid, text, self.plan.source, self.project.name, self.session_id, kind, role, when)
+            )
         )
         self.budget -= 1
         if cjk and mostly_cjk(text):

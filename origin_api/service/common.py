@@ -31,7 +31,6 @@ class Caller:
         return f"{self.agent}@{self.device}" if self.device else self.agent
 
 
-
 def now_ms() -> int:
     return int(time.time() * 1000)
 

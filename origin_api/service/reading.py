@@ -39,8 +39,18 @@ from .views import entry_view, event_view, session_view
 
 
 def search(
-    origin: Origin, *, caller: Caller, query: str | None, scope: str, kind: str | None, since: str | None,
-    until: str | None, source: str | None, project: str | None, include_tools: bool, limit: int,
+    origin: Origin,
+    *,
+    caller: Caller,
+    query: str | None,
+    scope: str,
+    kind: str | None,
+    since: str | None,
+    until: str | None,
+    source: str | None,
+    project: str | None,
+    include_tools: bool,
+    limit: int,
 ) -> dict[str, Any]:
     now = now_ms()
     since_ms = parse_time(since, "since", now_ms=now) if since else None
@@ -53,12 +63,24 @@ def search(
     seen = origin.searcher.snapshot()  # catches the index up; one look at the feed for both
     result: dict[str, list[dict[str, Any]]] = {"entries": [], "events": []}
     if scope in ("all", "entries"):
-        entries = Filters(doc="entry", kinds=frozenset([kind]) if kind else None, project=project,
-                          since_ms=since_ms, until_ms=until_ms, valid_at_ms=now)
+        entries = Filters(
+            doc="entry",
+            kinds=frozenset([kind]) if kind else None,
+            project=project,
+            since_ms=since_ms,
+            until_ms=until_ms,
+            valid_at_ms=now,
+        )
         result["entries"] = _entries_out(origin, seen.find(found, entries, limit), limit, now)
     if scope in ("all", "events") and (found is not None or scope == "events"):
-        events = Filters(doc="event", kinds=None if include_tools else MESSAGE_KINDS, source=source,
-                         project=project, since_ms=since_ms, until_ms=until_ms)
+        events = Filters(
+            doc="event",
+            kinds=None if include_tools else MESSAGE_KINDS,
+            source=source,
+            project=project,
+            since_ms=since_ms,
+            until_ms=until_ms,
+        )
         result["events"] = _events_out(origin, seen.find(found, events, limit), limit, found)
     return result
 
@@ -83,7 +105,9 @@ def _entries_out(origin: Origin, ids: list[str], limit: int, now: int) -> list[d
     return out
 
 
-def _events_out(origin: Origin, ids: list[str], limit: int, found: list[Clause] | None) -> list[dict[str, Any]]:
+def _events_out(
+    origin: Origin, ids: list[str], limit: int, found: list[Clause] | None
+) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     seen: set[str] = set()
     with origin.store.read() as txn:
@@ -104,8 +128,16 @@ def _events_out(origin: Origin, ids: list[str], limit: int, found: list[Clause] 
 
 
 def timeline(
-    origin: Origin, *, caller: Caller, since: str, until: str | None, source: str | None, project: str | None,
-    session: str | None, include_tools: bool, limit: int,
+    origin: Origin,
+    *,
+    caller: Caller,
+    since: str,
+    until: str | None,
+    source: str | None,
+    project: str | None,
+    session: str | None,
+    include_tools: bool,
+    limit: int,
 ) -> dict[str, Any]:
     now = now_ms()
     since_ms = parse_time(since, "since", now_ms=now) if since else None
@@ -120,7 +152,9 @@ def timeline(
                 if found is not None:
                     break
             if found is None:
-                raise not_found(f"Unknown session {session}." + (f" (source {source})" if source else ""))
+                raise not_found(
+                    f"Unknown session {session}." + (f" (source {source})" if source else "")
+                )
             events: list[dict[str, Any]] = []
             for event_id in session_event_ids(store, txn, found["source"], session):
                 if len(events) >= limit:
@@ -163,13 +197,17 @@ def _lookup(origin: Origin, txn: lmdb.Transaction, item_id: str) -> tuple[str, d
     return kind, found
 
 
-def get(origin: Origin, *, caller: Caller, id: str) -> dict[str, Any]:  # noqa: A002 - the contract's name
+def get(origin: Origin, *, caller: Caller, id: str) -> dict[str, Any]:
     store = origin.store
     with store.read() as txn:
         kind, found = _lookup(origin, txn, id)
         if kind == "event":
             view = event_view(found, GET_TEXT)
-            view.update(cwd=found.get("cwd"), git_branch=found.get("git_branch"), agent_version=found.get("agent_version"))
+            view.update(
+                cwd=found.get("cwd"),
+                git_branch=found.get("git_branch"),
+                agent_version=found.get("agent_version"),
+            )
             return view
         line = store_entries.lineage(store, txn, found["root"])
         sources = []
@@ -179,18 +217,25 @@ def get(origin: Origin, *, caller: Caller, id: str) -> dict[str, Any]:  # noqa: 
                 continue
             sources.append({"quote": cited.get("quote"), **event_view(event, SOURCE_TEXT)})
         history = [
-            {"id": v["id"], "supersedes": v.get("supersedes"), "author": v["author"],
-             "created": render(v["created"]), "status": line.status_of(v)["status"]}
+            {
+                "id": v["id"],
+                "supersedes": v.get("supersedes"),
+                "author": v["author"],
+                "created": render(v["created"]),
+                "status": line.status_of(v)["status"],
+            }
             for v in line.versions
         ]
         return {"entry": entry_view(found, line), "sources": sources, "history": history}
 
 
-def sources(origin: Origin, *, caller: Caller, id: str) -> list[dict[str, Any]]:  # noqa: A002
+def sources(origin: Origin, *, caller: Caller, id: str) -> list[dict[str, Any]]:
     store = origin.store
     with store.read() as txn:
         kind, found = _lookup(origin, txn, id)
-        cited: list[dict[str, Any]] = [{"event_id": id, "quote": None}] if kind == "event" else found["sources"]
+        cited: list[dict[str, Any]] = (
+            [{"event_id": id, "quote": None}] if kind == "event" else found["sources"]
+        )
         items = []
         for citation in cited:
             event = get_event(store, txn, citation["event_id"])
@@ -202,13 +247,15 @@ def sources(origin: Origin, *, caller: Caller, id: str) -> list[dict[str, Any]]:
     for citation, event, mirror in items:
         # The cut counts the characters of the whole line, which is streamed when it is huge.
         raw = read_mirror_text(origin.store, origin.home, event["m"], event["line"], RAW_TEXT)
-        out.append({
-            "event_id": event["id"],
-            "time": render(event["time"]),
-            "quote": citation.get("quote"),
-            "original_file": mirror.get("original_file"),
-            "mirror_file": mirror.get("mirror_file"),
-            "line": event["line"],
-            "raw": cut_counted(raw[0], raw[1], RAW_TEXT) if raw is not None else None,
-        })
+        out.append(
+            {
+                "event_id": event["id"],
+                "time": render(event["time"]),
+                "quote": citation.get("quote"),
+                "original_file": mirror.get("original_file"),
+                "mirror_file": mirror.get("mirror_file"),
+                "line": event["line"],
+                "raw": cut_counted(raw[0], raw[1], RAW_TEXT) if raw is not None else None,
+            }
+        )
     return out

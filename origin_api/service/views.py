@@ -88,7 +88,9 @@ def _visible_prompt(origin: Origin, txn: lmdb.Transaction, session: dict[str, An
         return shown
     forgotten = False
     first_visible: str | None = None
-    for n, event_id in enumerate(session_event_ids(store, txn, session["source"], session["session"])):
+    for n, event_id in enumerate(
+        session_event_ids(store, txn, session["source"], session["session"])
+    ):
         if n >= _PROMPT_SCAN:
             break
         event = get_event(store, txn, event_id)

@@ -39,7 +39,9 @@ def _resolve_sources(origin: Origin, cited: list[dict[str, Any]]) -> list[dict[s
                 if event is None:
                     raise not_found(f"Unknown entry or event {event_id}.")
                 if store_entries.is_hidden(store, txn, event_id):
-                    raise OriginError(f"Event {event_id} has been forgotten and cannot be cited.", "conflict")
+                    raise OriginError(
+                        f"Event {event_id} has been forgotten and cannot be cited.", "conflict"
+                    )
             if quote is not None and not _quoted(quote, event):
                 raise not_found(f'Quote not found in event {event_id}: "{quote}"')
             resolved.append({"event_id": event_id, "quote": quote})
@@ -72,29 +74,45 @@ def _find_quote(origin: Origin, quote: str) -> str:
         seen = origin.searcher.snapshot()
         store = origin.store
         for kinds in (frozenset({"message"}), frozenset({"tool_result"})):
-            candidates = seen.find(found, Filters(doc="event", kinds=kinds, newest_first=True), _QUOTE_CANDIDATES)
+            candidates = seen.find(
+                found, Filters(doc="event", kinds=kinds, newest_first=True), _QUOTE_CANDIDATES
+            )
             best: tuple[int, str] | None = None
             with store.read() as txn:
                 for candidate in candidates:
                     event = get_event(store, txn, candidate)
                     if event is None or store_entries.is_hidden(store, txn, event["id"]):
                         continue
-                    if wanted in _norm(event["text"]) and (best is None or (event["time"], event["id"]) > best):
+                    if wanted in _norm(event["text"]) and (
+                        best is None or (event["time"], event["id"]) > best
+                    ):
                         best = (event["time"], event["id"])
             if best is not None:
                 return best[1]
-    raise not_found(f'No event contains the quote "{quote}". Search for the event and cite its id instead.')
+    raise not_found(
+        f'No event contains the quote "{quote}". Search for the event and cite its id instead.'
+    )
 
 
 def _entry_project(origin: Origin, cited: list[dict[str, Any]]) -> str | None:
     with origin.store.read() as txn:
-        projects = {(get_event(origin.store, txn, c["event_id"]) or {}).get("project") for c in cited}
+        projects = {
+            (get_event(origin.store, txn, c["event_id"]) or {}).get("project") for c in cited
+        }
     return projects.pop() if len(projects) == 1 else None
 
 
 def remember(
-    origin: Origin, *, caller: Caller, kind: str, text: str, sources: list[dict[str, Any]], confidence: float,
-    project: str | None, valid_from: str | None, valid_to: str | None,
+    origin: Origin,
+    *,
+    caller: Caller,
+    kind: str,
+    text: str,
+    sources: list[dict[str, Any]],
+    confidence: float,
+    project: str | None,
+    valid_from: str | None,
+    valid_to: str | None,
 ) -> dict[str, Any]:
     now = now_ms()
     valid_from_ms = parse_time(valid_from, "valid_from", now_ms=now) if valid_from else None
@@ -103,12 +121,23 @@ def remember(
     cited = _resolve_sources(origin, sources)
     entry_id = store_entries.new_entry_id()
     version = {
-        "id": entry_id, "kind": kind, "text": text.strip(), "confidence": float(confidence),
+        "id": entry_id,
+        "kind": kind,
+        "text": text.strip(),
+        "confidence": float(confidence),
         "project": project if project is not None else _entry_project(origin, cited),
-        "author": caller.author, "created": now, "valid_from": valid_from_ms, "valid_to": valid_to_ms,
-        "supersedes": None, "root": entry_id, "imported": False, "sources": cited,
+        "author": caller.author,
+        "created": now,
+        "valid_from": valid_from_ms,
+        "valid_to": valid_to_ms,
+        "supersedes": None,
+        "root": entry_id,
+        "imported": False,
+        "sources": cited,
     }
-    origin.store.write(lambda txn: store_entries.put_version(origin.store, txn, version), durable=True)
+    origin.store.write(
+        lambda txn: store_entries.put_version(origin.store, txn, version), durable=True
+    )
     origin.searcher.catch_up()
     with origin.store.read() as txn:
         line = store_entries.lineage(origin.store, txn, entry_id)
@@ -116,8 +145,16 @@ def remember(
 
 
 def correct(
-    origin: Origin, *, caller: Caller, id: str, text: str, kind: str | None, confidence: float | None,  # noqa: A002
-    sources: list[dict[str, Any]] | None, valid_from: str | None, valid_to: str | None,
+    origin: Origin,
+    *,
+    caller: Caller,
+    id: str,
+    text: str,
+    kind: str | None,
+    confidence: float | None,
+    sources: list[dict[str, Any]] | None,
+    valid_from: str | None,
+    valid_to: str | None,
 ) -> dict[str, Any]:
     now = now_ms()
     valid_from_ms = parse_time(valid_from, "valid_from", now_ms=now) if valid_from else None
@@ -140,18 +177,27 @@ def correct(
     def work(txn: lmdb.Transaction) -> dict[str, Any]:
         line = store_entries.lineage(store, txn, old["root"])
         if line.current != id:
-            raise conflict(f"Entry {id} was already corrected; its current version is {line.current}. Correct that one instead.")
+            raise conflict(
+                f"Entry {id} was already corrected; its current version is {line.current}. Correct that one instead."
+            )
         carried = list(old["sources"])
         for item in added:
             if item not in carried:
                 carried.append(item)
         version = {
-            "id": new_id, "kind": kind or old["kind"], "text": text.strip(),
+            "id": new_id,
+            "kind": kind or old["kind"],
+            "text": text.strip(),
             "confidence": float(confidence) if confidence is not None else old["confidence"],
-            "project": old.get("project"), "author": caller.author, "created": max(now, old["created"] + 1),
+            "project": old.get("project"),
+            "author": caller.author,
+            "created": max(now, old["created"] + 1),
             "valid_from": valid_from_ms if valid_from is not None else old.get("valid_from"),
             "valid_to": valid_to_ms if valid_to is not None else old.get("valid_to"),
-            "supersedes": id, "root": old["root"], "imported": False, "sources": carried,
+            "supersedes": id,
+            "root": old["root"],
+            "imported": False,
+            "sources": carried,
         }
         store_entries.put_version(store, txn, version)
         return version
@@ -163,10 +209,13 @@ def correct(
     return {"entry": entry_view(version, line)}
 
 
-def forget(origin: Origin, *, caller: Caller, id: str, reason: str) -> dict[str, Any]:  # noqa: A002
+def forget(origin: Origin, *, caller: Caller, id: str, reason: str) -> dict[str, Any]:
     store = origin.store
     try:
-        result = store.write(lambda txn: store_entries.forget(store, txn, id, reason.strip(), caller.author), durable=True)
+        result = store.write(
+            lambda txn: store_entries.forget(store, txn, id, reason.strip(), caller.author),
+            durable=True,
+        )
     except NotFound:
         raise not_found(f"Unknown entry or event {id}.") from None
     origin.searcher.catch_up()

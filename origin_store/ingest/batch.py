@@ -46,12 +46,19 @@ def pending_events(batch: Batch) -> tuple[dict[bytes, Pending], int]:
             continue
         text = event.text
         record: EventDoc = {
-            "id": event.id, "time": event.time, "source": event.source,
+            "id": event.id,
+            "time": event.time,
+            "source": event.source,
             "project": project_of(event.cwd) if event.cwd else None,
-            "session": event.session, "role": event.role, "kind": event.kind,
-            "text": text, "cwd": event.cwd,
-            "git_branch": event.git_branch, "agent_version": event.agent_version,
-            "m": mirror_id, "line": number,
+            "session": event.session,
+            "role": event.role,
+            "kind": event.kind,
+            "text": text,
+            "cwd": event.cwd,
+            "git_branch": event.git_branch,
+            "agent_version": event.agent_version,
+            "m": mirror_id,
+            "line": number,
         }
         # The first characters and the original length answer every cut exactly; the
         # mirror has the whole line. Extra fields only where needed, to keep records small.

@@ -83,15 +83,28 @@ class _Commit:
         for key, sess in self.sessions.items():
             txn.put(key, dumps(sess), db=dbs["sessions"])
         for frame in batch.frames:
-            txn.put(keys.mirror_line_key(batch.mirror_id, frame.first_line), frame.pack(), db=dbs["frames"])
+            txn.put(
+                keys.mirror_line_key(batch.mirror_id, frame.first_line),
+                frame.pack(),
+                db=dbs["frames"],
+            )
         for number, problem in batch.problems:
             detail = problem.detail[:PROBLEM_DETAIL_CHARS]
-            txn.put(keys.mirror_line_key(batch.mirror_id, number), dumps({"reason": problem.reason, "detail": detail}), db=dbs["problems"])
+            txn.put(
+                keys.mirror_line_key(batch.mirror_id, number),
+                dumps({"reason": problem.reason, "detail": detail}),
+                db=dbs["problems"],
+            )
         txn.put(file_key, dumps(cursor), db=dbs["files"])
 
 
 def write_batch(
-    store: Store, batch: Batch, pending: dict[bytes, Pending], order: list[bytes], file_key: bytes, cursor: Cursor
+    store: Store,
+    batch: Batch,
+    pending: dict[bytes, Pending],
+    order: list[bytes],
+    file_key: bytes,
+    cursor: Cursor,
 ) -> int:
     """Record a batch and the file's new cursor; returns how many of its events were new.
     `order` is the pending keys sorted, made before the transaction."""

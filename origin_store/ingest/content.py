@@ -19,14 +19,16 @@ class Content:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.compressed = path.name.endswith(".zst")
-        self.raw = open(path, "rb")  # noqa: SIM115 - closed by __exit__
+        self.raw = open(path, "rb")
         self.stream: io.BufferedReader = self._fresh()
 
     def _fresh(self) -> io.BufferedReader:
         if not self.compressed:
             return io.BufferedReader(self.raw, buffer_size=READ_CHUNK)
         self.raw.seek(0)
-        reader = zstandard.ZstdDecompressor().stream_reader(self.raw, read_across_frames=True, closefd=False)
+        reader = zstandard.ZstdDecompressor().stream_reader(
+            self.raw, read_across_frames=True, closefd=False
+        )
         return io.BufferedReader(reader, buffer_size=READ_CHUNK)
 
     def __enter__(self) -> Content:

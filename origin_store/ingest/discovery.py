@@ -79,7 +79,11 @@ def total_pending_bytes(store: Store, files: list[LogFile]) -> int:
 
 def unchanged(cursor: Cursor | None, st: os.stat_result) -> bool:
     """Whether a file's size, mtime and inode are those its cursor remembers."""
-    return cursor is not None and (cursor["size"], cursor["mtime"], cursor["ino"]) == (st.st_size, st.st_mtime_ns, st.st_ino)
+    return cursor is not None and (cursor["size"], cursor["mtime"], cursor["ino"]) == (
+        st.st_size,
+        st.st_mtime_ns,
+        st.st_ino,
+    )
 
 
 def changed_files(store: Store, logs: list[LogFile]) -> list[LogFile]:

@@ -37,7 +37,10 @@ class Ingester:
         self._touched: dict[int, mirrors.MirrorWriter] = {}
 
     def run(
-        self, progress: Progress | None = None, files: list[LogFile] | None = None, workers: int | None = 1
+        self,
+        progress: Progress | None = None,
+        files: list[LogFile] | None = None,
+        workers: int | None = 1,
     ) -> IngestReport:
         """One pass over every log file, in this process by default.
 
@@ -58,7 +61,9 @@ class Ingester:
         report.seconds = time.perf_counter() - started
         if report.files_changed:
             summary = {"time": int(time.time() * 1000), **report.as_dict()}
-            self.store.write(lambda txn: self.store.meta_put(txn, "last_ingest", summary), durable=True)
+            self.store.write(
+                lambda txn: self.store.meta_put(txn, "last_ingest", summary), durable=True
+            )
         return report
 
     def ingest_group(self, logs: list[LogFile], progress: Progress | None) -> IngestReport:
@@ -84,7 +89,11 @@ class Ingester:
         if count is None:
             pending = total_pending_bytes(self.store, logs)
             # One more process than cores: while one waits for LMDB's writer lock, the cores stay busy.
-            count = min((os.cpu_count() or 1) + 1, 4) if pending >= PARALLEL_BYTES and len(logs) > 1 else 1
+            count = (
+                min((os.cpu_count() or 1) + 1, 4)
+                if pending >= PARALLEL_BYTES and len(logs) > 1
+                else 1
+            )
         return balance(logs, count)
 
     def _make_durable(self) -> None:
@@ -116,7 +125,9 @@ class Ingester:
             report.files_changed = 1
             with Content(log.path) as content:
                 cursor, writer = self._recovered(log, content, cursor, report)
-                FilePass(self.store, log, content, cursor, writer, st, report, self._touch).run(progress)
+                FilePass(self.store, log, content, cursor, writer, st, report, self._touch).run(
+                    progress
+                )
         return report
 
     def _recovered(
@@ -148,4 +159,3 @@ def worker_main(environ: dict[str, str], logs: list[LogFile], queue: Any, parent
         queue.put(report.as_dict())
     finally:
         store.close()
-

@@ -109,8 +109,17 @@ class FilePass:
         frames = self.writer.append(lines, seal=seal)
         self.touched(self.writer)
         new_offset = offset + sum(len(line) for line in lines)
-        head = head_of(lines) if offset == 0 else None  # the batch holds the file's head: not read again
-        self._record(Batch(self.cursor["mirror"]["id"], self.log.source.name, events, facts, problems, frames), len(lines), new_offset, head)
+        head = (
+            head_of(lines) if offset == 0 else None
+        )  # the batch holds the file's head: not read again
+        self._record(
+            Batch(
+                self.cursor["mirror"]["id"], self.log.source.name, events, facts, problems, frames
+            ),
+            len(lines),
+            new_offset,
+            head,
+        )
         self.report.lines += len(lines)
         self.report.bytes += new_offset - offset
 
@@ -136,13 +145,22 @@ class FilePass:
         frames = self.writer.append_big(chunks())
         self.touched(self.writer)
         problem = ParseProblem("oversized-line", f"{size:,} bytes, mirrored but not parsed")
-        batch = Batch(self.cursor["mirror"]["id"], self.log.source.name, [], [], [(self.cursor["lines"] + 1, problem)], frames)
+        batch = Batch(
+            self.cursor["mirror"]["id"],
+            self.log.source.name,
+            [],
+            [],
+            [(self.cursor["lines"] + 1, problem)],
+            frames,
+        )
         self._record(batch, 1, offset + size)
         self.report.lines += 1
         self.report.bytes += size
         return size
 
-    def _record(self, batch: Batch, line_count: int, new_offset: int, head_bytes: bytes | None = None) -> None:
+    def _record(
+        self, batch: Batch, line_count: int, new_offset: int, head_bytes: bytes | None = None
+    ) -> None:
         """One LMDB transaction for the batch and the cursor past it."""
         new_cursor = self._advanced(line_count, new_offset, head_bytes)
         pending, duplicates = pending_events(batch)
@@ -165,7 +183,13 @@ class FilePass:
             head, head_len = head_digest(head_bytes), len(head_bytes)
         st = self.st
         return {
-            **cursor, "offset": new_offset, "lines": cursor["lines"] + line_count, "size": st.st_size,
-            "mtime": st.st_mtime_ns, "ino": st.st_ino, "head": head, "head_len": head_len,
+            **cursor,
+            "offset": new_offset,
+            "lines": cursor["lines"] + line_count,
+            "size": st.st_size,
+            "mtime": st.st_mtime_ns,
+            "ino": st.st_ino,
+            "head": head,
+            "head_len": head_len,
             "mirror": self.writer.state.copy(),
         }

@@ -58,7 +58,10 @@ def new_version(store: Store, raw_root: Path, log: LogFile, old: Cursor | None) 
         mirror_id: int = (store.meta_get(txn, "next_mirror") or 0) + 1
         store.meta_put(txn, "next_mirror", mirror_id)
         doc: MirrorDoc = {
-            "original_file": str(log.path), "mirror_file": str(raw_root / rel), "source": log.source.name, "version": version,
+            "original_file": str(log.path),
+            "mirror_file": str(raw_root / rel),
+            "source": log.source.name,
+            "version": version,
         }
         store.put(txn, "mirrors", keys.mirror_key(mirror_id), doc)
         return mirror_id

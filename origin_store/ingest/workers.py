@@ -29,7 +29,9 @@ class Child:
                 item = self.queue.get(timeout=0.2) if block else self.queue.get_nowait()
             except queue_module.Empty:
                 if block and not self.process.is_alive():
-                    self.result = {"errors": [f"an ingest worker ended with code {self.process.exitcode}"]}
+                    self.result = {
+                        "errors": [f"an ingest worker ended with code {self.process.exitcode}"]
+                    }
                 return
             if isinstance(item, int):
                 if progress:
@@ -49,7 +51,9 @@ def spawn(settings: Settings, logs: list[LogFile], main: WorkerMain) -> Child:
 
     context = multiprocessing.get_context("spawn")
     queue = context.Queue()
-    process = context.Process(target=main, args=(dict(settings.environ), logs, queue, os.getpid()), daemon=True)
+    process = context.Process(
+        target=main, args=(dict(settings.environ), logs, queue, os.getpid()), daemon=True
+    )
     process.start()
     return Child(process, queue)
 

@@ -52,7 +52,14 @@ _HOURS: dict[str, int] = {}
 def _utc_z_millis(text: str) -> int | None:
     """The agents' usual `2026-10-20T09:14:03.118Z`, with each hour's epoch cached: consecutive
     log lines share it, and this runs once per line of every backfill."""
-    if len(text) != 24 or text[10] != "T" or text[13] != ":" or text[16] != ":" or text[19] != "." or text[23] != "Z":
+    if (
+        len(text) != 24
+        or text[10] != "T"
+        or text[13] != ":"
+        or text[16] != ":"
+        or text[19] != "."
+        or text[23] != "Z"
+    ):
         return None
     rest = text[14:16] + text[17:19] + text[20:23]  # minutes, seconds, milliseconds
     if not (rest.isascii() and rest.isdigit()):
@@ -182,8 +189,17 @@ def build_events(
             words, label = text  # built by Words or labelled, which scrub the log's words
         out.append(
             EventRecord(
-                id=f"{base_id}#{index}" if several else base_id, time=time, source=source, session=session,
-                role=role, kind=kind, text=words, cwd=cwd, git_branch=branch, agent_version=version, label=label,
+                id=f"{base_id}#{index}" if several else base_id,
+                time=time,
+                source=source,
+                session=session,
+                role=role,
+                kind=kind,
+                text=words,
+                cwd=cwd,
+                git_branch=branch,
+                agent_version=version,
+                label=label,
             )
         )
     return out

@@ -108,7 +108,9 @@ def _parse(line: bytes, state: dict[str, Any]) -> list[Record]:
         return out
     uuid = nonempty_str(obj.get("uuid"))
     base = f"{NAME}:{uuid}" if uuid else f"{NAME}:{session}:{rtype}:{line_digest(line)}"
-    out.extend(build_events(base, events, source=NAME, time=time, session=session, cwd=cwd, state=state))
+    out.extend(
+        build_events(base, events, source=NAME, time=time, session=session, cwd=cwd, state=state)
+    )
     return out
 
 
@@ -137,7 +139,12 @@ _META_FIELDS = {"mode": "mode", "permission-mode": "permissionMode", "agent-name
 
 
 def _other_events(
-    rtype: str, obj: dict[str, Any], session: str, parent: str | None, fact_time: int | None, out: list[Record]
+    rtype: str,
+    obj: dict[str, Any],
+    session: str,
+    parent: str | None,
+    fact_time: int | None,
+    out: list[Record],
 ) -> list[_Event]:
     """Events of every line type but a user's; a title also goes to `out` as a SessionFact."""
     if rtype == "assistant":
@@ -147,11 +154,17 @@ def _other_events(
     if rtype == "attachment":
         return _attachment_events(obj)
     if rtype in ("ai-title", "custom-title"):
-        field, rank = ("customTitle", CUSTOM_TITLE_RANK) if rtype == "custom-title" else ("aiTitle", AI_TITLE_RANK)
+        field, rank = (
+            ("customTitle", CUSTOM_TITLE_RANK)
+            if rtype == "custom-title"
+            else ("aiTitle", AI_TITLE_RANK)
+        )
         title = nonempty_str(obj.get(field))
         if title is None:
             return []
-        out.append(SessionFact(session, NAME, title=title, title_rank=rank, parent=parent, time=fact_time))
+        out.append(
+            SessionFact(session, NAME, title=title, title_rank=rank, parent=parent, time=fact_time)
+        )
         return [(0, "system", "meta", labelled(f"{rtype}: ", title))]
     if rtype in _META_FIELDS:
         value = nonempty_str(obj.get(_META_FIELDS[rtype]))
@@ -200,7 +213,9 @@ def _user_events(
         and not is_summary
         and not has_tool_result
     ):
-        prompt = next((text for _, role, _, text in events if role == "user" and isinstance(text, str)), None)
+        prompt = next(
+            (text for _, role, _, text in events if role == "user" and isinstance(text, str)), None
+        )
         if prompt is not None and prompt.strip():
             out.append(
                 SessionFact(
@@ -346,7 +361,9 @@ def _system_events(obj: dict[str, Any]) -> list[_Event]:
         return [(0, "system", "system", words.build())]
     if content is None:
         if subtype == "api_error" and obj.get("error") is not None:
-            return [(0, "system", "system", labelled("api_error: ", compact_json(obj.get("error"))))]
+            return [
+                (0, "system", "system", labelled("api_error: ", compact_json(obj.get("error"))))
+            ]
         return []
     # `/model`-style local commands are bookkeeping; everything else the harness says is system.
     kind = "meta" if subtype == "local_command" else "system"

@@ -185,11 +185,23 @@ def _parse_rollout(line: bytes, lineno: int, state: dict[str, Any]) -> list[Reco
         state["cwd_sent"] = True
 
     items = [(index, role, kind, text) for index, (role, kind, text) in enumerate(events)]
-    out.extend(build_events(f"{NAME}:{sid}:L{lineno}", items, source=NAME, time=time, session=sid, cwd=cwd, state=state))
+    out.extend(
+        build_events(
+            f"{NAME}:{sid}:L{lineno}",
+            items,
+            source=NAME,
+            time=time,
+            session=sid,
+            cwd=cwd,
+            state=state,
+        )
+    )
     return out
 
 
-def _session_meta(payload: dict[str, Any], state: dict[str, Any], time: int, out: list[Record]) -> list[_Event]:
+def _session_meta(
+    payload: dict[str, Any], state: dict[str, Any], time: int, out: list[Record]
+) -> list[_Event]:
     state["meta"] = True
     thread = nonempty_str(payload.get("id"))
     if thread is not None:
@@ -230,7 +242,9 @@ def _session_meta(payload: dict[str, Any], state: dict[str, Any], time: int, out
     return [("system", "meta", session_start(payload, source, spawn, parent, cwd))]
 
 
-def _response_item(payload: dict[str, Any], state: dict[str, Any], time: int, out: list[Record]) -> list[_Event]:
+def _response_item(
+    payload: dict[str, Any], state: dict[str, Any], time: int, out: list[Record]
+) -> list[_Event]:
     itype = payload.get("type")
     if itype == "message":
         role = payload.get("role")
@@ -261,7 +275,9 @@ def _response_item(payload: dict[str, Any], state: dict[str, Any], time: int, ou
         name = itype.removesuffix("_call")
         return [("assistant", "tool_use", f"{name} {compact_json(payload.get('action'))}")]
     if itype == "tool_search_call":
-        return [("assistant", "tool_use", f"tool_search {arguments_text(payload.get('arguments'))}")]
+        return [
+            ("assistant", "tool_use", f"tool_search {arguments_text(payload.get('arguments'))}")
+        ]
     if itype == "image_generation_call":
         prompt = nonempty_str(payload.get("revised_prompt"))  # `result` is base64: never read
         return [("assistant", "tool_use", "image_generation" + (f" {prompt}" if prompt else ""))]
@@ -273,7 +289,9 @@ def _response_item(payload: dict[str, Any], state: dict[str, Any], time: int, ou
     return []  # compaction (encrypted), ghost_snapshot, newer item types
 
 
-def _event_msg(payload: dict[str, Any], state: dict[str, Any], time: int, out: list[Record]) -> list[_Event]:
+def _event_msg(
+    payload: dict[str, Any], state: dict[str, Any], time: int, out: list[Record]
+) -> list[_Event]:
     etype = payload.get("type")
     if etype == "user_message":
         # The mirror of a typed prompt: no event (the response_item is indexed), but it is the
@@ -301,7 +319,15 @@ def _event_msg(payload: dict[str, Any], state: dict[str, Any], time: int, out: l
         return [("system", "meta", labelled("thread name: ", name))]
     if etype == "turn_aborted":
         reason = nonempty_str(payload.get("reason"))
-        return [("system", "system", labelled("turn aborted: ", reason) if reason else labelled("turn aborted: unknown reason"))]
+        return [
+            (
+                "system",
+                "system",
+                labelled("turn aborted: ", reason)
+                if reason
+                else labelled("turn aborted: unknown reason"),
+            )
+        ]
     if etype in ("error", "warning", "stream_error"):
         message = nonempty_str(payload.get("message"))
         return [("system", "system", labelled(f"{etype}: ", message))] if message else []
@@ -310,7 +336,13 @@ def _event_msg(payload: dict[str, Any], state: dict[str, Any], time: int, out: l
     if etype == "thread_rolled_back":
         turns = payload.get("num_turns")
         if isinstance(turns, int) and not isinstance(turns, bool):
-            return [("system", "meta", Words().origin("rolled back ").log(str(turns)).origin(" turn(s)").build())]
+            return [
+                (
+                    "system",
+                    "meta",
+                    Words().origin("rolled back ").log(str(turns)).origin(" turn(s)").build(),
+                )
+            ]
         return [("system", "meta", labelled("rolled back ? turn(s)"))]
     if etype in ("entered_review_mode", "exited_review_mode"):
         return [("system", "meta", labelled(etype.replace("_", " ")))]

@@ -11,7 +11,11 @@ from .base import Labelled, Words, compact_json, image_placeholder, nonempty_str
 
 
 def session_start(
-    payload: dict[str, Any], source: object, spawn: dict[str, Any], parent: str | None, cwd: str | None
+    payload: dict[str, Any],
+    source: object,
+    spawn: dict[str, Any],
+    parent: str | None,
+    cwd: str | None,
 ) -> Labelled | str:
     """A one-line marker of how a session was started; base_instructions are never indexed.
     Values are the log's words, the names Origin gives them are its own (the label)."""
@@ -23,7 +27,10 @@ def session_start(
         items += 1
         return words.sep(", ") if items > 1 else words
 
-    for value in (nonempty_str(payload.get("originator")), nonempty_str(payload.get("cli_version"))):
+    for value in (
+        nonempty_str(payload.get("originator")),
+        nonempty_str(payload.get("cli_version")),
+    ):
         if value:
             item().log(value)
     if isinstance(source, str) and source:

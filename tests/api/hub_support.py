@@ -15,10 +15,10 @@ import httpx2
 from helpers import fixture_env
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
-from mcp_client import tool_json  # noqa: F401 - one definition, re-exported for the hub tests
+from mcp_client import tool_json
 
-from origin_api.runtime import Origin
 from origin_api.hub import create_app, start_in_thread
+from origin_api.runtime import Origin
 from origin_store import Settings
 from origin_store import tokens as store_tokens
 
@@ -47,7 +47,10 @@ class RawResponse:
         assert request_id.startswith("req_"), self.headers
         assert self.headers["content-type"].startswith("application/json"), self.headers
         error = self.json()["error"]
-        assert error["status"] == self.status and error["requestId"] == request_id, (self.status, error)
+        assert error["status"] == self.status and error["requestId"] == request_id, (
+            self.status,
+            error,
+        )
         return error
 
 
@@ -73,21 +76,40 @@ class Hub:
         return self.tokens[name]
 
     def headers(self, token: str | None = "laptop", **extra: str) -> dict[str, str]:
-        headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+        headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+        }
         if token is not None:
             headers["Authorization"] = f"Bearer {self.tokens.get(token, token)}"
         headers.update({k.replace("_", "-"): v for k, v in extra.items()})
         return headers
 
-    def post(self, body: Any, *, token: str | None = "laptop", path: str = "/mcp", headers: dict[str, str] | None = None,
-             **extra: str) -> httpx2.Response:
+    def post(
+        self,
+        body: Any,
+        *,
+        token: str | None = "laptop",
+        path: str = "/mcp",
+        headers: dict[str, str] | None = None,
+        **extra: str,
+    ) -> httpx2.Response:
         content = body if isinstance(body, bytes) else json.dumps(body).encode()
         sent = self.headers(token, **extra) if headers is None else headers
         return self.http.post(self.base + path, content=content, headers=sent)
 
-    def raw(self, body: Any = b"", *, method: str = "POST", path: str = "/mcp", host: bytes | None = b"127.0.0.1",
-            token: str | None = "laptop", content_type: bytes | None = b"application/json",
-            accept: bytes | None = JSON_ACCEPT, extra: Iterable[tuple[bytes, bytes]] = ()) -> RawResponse:
+    def raw(
+        self,
+        body: Any = b"",
+        *,
+        method: str = "POST",
+        path: str = "/mcp",
+        host: bytes | None = b"127.0.0.1",
+        token: str | None = "laptop",
+        content_type: bytes | None = b"application/json",
+        accept: bytes | None = JSON_ACCEPT,
+        extra: Iterable[tuple[bytes, bytes]] = (),
+    ) -> RawResponse:
         """One request with header bytes exactly as given (HTTP clients re-encode or refuse what
         these tests send on purpose); None leaves a header out."""
         content = body if isinstance(body, bytes) else json.dumps(body).encode()
@@ -110,18 +132,29 @@ class Hub:
             connection.endheaders(content)
             response = connection.getresponse()
             answer = response.read()
-            return RawResponse(response.status, {k.lower(): v for k, v in response.getheaders()}, answer)
+            return RawResponse(
+                response.status, {k.lower(): v for k, v in response.getheaders()}, answer
+            )
         finally:
             connection.close()
 
     def raw_call(self, tool: str, args: dict, **kw: Any) -> tuple[RawResponse, dict | None]:
         """`tools/call` through `raw`: the response and, if it is a 200, the tool's result."""
         self._ids += 1
-        response = self.raw({"jsonrpc": "2.0", "id": self._ids, "method": "tools/call",
-                             "params": {"name": tool, "arguments": args}}, **kw)
+        response = self.raw(
+            {
+                "jsonrpc": "2.0",
+                "id": self._ids,
+                "method": "tools/call",
+                "params": {"name": tool, "arguments": args},
+            },
+            **kw,
+        )
         return response, response.json()["result"] if response.status == 200 else None
 
-    def rpc(self, method: str, params: dict | None = None, **kw: Any) -> tuple[httpx2.Response, dict]:
+    def rpc(
+        self, method: str, params: dict | None = None, **kw: Any
+    ) -> tuple[httpx2.Response, dict]:
         self._ids += 1
         body: dict[str, Any] = {"jsonrpc": "2.0", "id": self._ids, "method": method}
         if params is not None:
@@ -150,8 +183,14 @@ class Hub:
 
 
 @contextmanager
-def running_hub(tmp: Path, *, ingest: bool = True, fast: bool = True, routes: Iterable[Any] = (),
-                **settings: str) -> Iterator[Hub]:
+def running_hub(
+    tmp: Path,
+    *,
+    ingest: bool = True,
+    fast: bool = True,
+    routes: Iterable[Any] = (),
+    **settings: str,
+) -> Iterator[Hub]:
     """A hub over fresh copies of the fixture logs; settings are ORIGIN_* overrides. `fast=False`
     serves it with uvicorn's pure-Python stack (h11); `routes` are added to the hub's app."""
     env = {**fixture_env(tmp, copy=True), "ORIGIN_SEARCH_INGEST_INTERVAL_MS": "0", **settings}
@@ -174,12 +213,21 @@ def running_hub(tmp: Path, *, ingest: bool = True, fast: bool = True, routes: It
 
 
 @asynccontextmanager
-async def sdk_client(hub: Hub, token: str = "laptop", *, mode: str = "auto", path: str = "/mcp",
-                     **headers: str) -> AsyncIterator[Client]:
+async def sdk_client(
+    hub: Hub, token: str = "laptop", *, mode: str = "auto", path: str = "/mcp", **headers: str
+) -> AsyncIterator[Client]:
     """The official SDK's Streamable HTTP client, as a cloud agent would connect."""
-    sent = {"Authorization": f"Bearer {hub.tokens.get(token, token)}", **{k.replace("_", "-"): v for k, v in headers.items()}}
+    sent = {
+        "Authorization": f"Bearer {hub.tokens.get(token, token)}",
+        **{k.replace("_", "-"): v for k, v in headers.items()},
+    }
     http = httpx2.AsyncClient(headers=sent, timeout=httpx2.Timeout(10, read=30))
-    async with http, Client(streamable_http_client(hub.base + path, http_client=http, terminate_on_close=False),
-                            read_timeout_seconds=30, mode=mode) as client:
+    async with (
+        http,
+        Client(
+            streamable_http_client(hub.base + path, http_client=http, terminate_on_close=False),
+            read_timeout_seconds=30,
+            mode=mode,
+        ) as client,
+    ):
         yield client
-

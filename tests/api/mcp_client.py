@@ -15,9 +15,18 @@ ORIGIN = str(Path(sys.executable).with_name("origin"))
 
 
 @asynccontextmanager
-async def stdio_client(env: dict[str, str], *, name: str = "claude-code", sdk: bool = False, mode: str = "auto"):
-    params = StdioServerParameters(command=ORIGIN, args=["mcp", "--sdk"] if sdk else ["mcp"], env=env)
-    async with Client(params, client_info=Implementation(name=name, version="1.0"), read_timeout_seconds=60, mode=mode) as client:
+async def stdio_client(
+    env: dict[str, str], *, name: str = "claude-code", sdk: bool = False, mode: str = "auto"
+):
+    params = StdioServerParameters(
+        command=ORIGIN, args=["mcp", "--sdk"] if sdk else ["mcp"], env=env
+    )
+    async with Client(
+        params,
+        client_info=Implementation(name=name, version="1.0"),
+        read_timeout_seconds=60,
+        mode=mode,
+    ) as client:
         yield client
 
 
@@ -30,5 +39,7 @@ async def tool_json(client: Client, name: str, args: dict[str, Any]) -> Any:
 
 async def tool_error(client: Client, name: str, args: dict[str, Any]) -> str:
     result = await client.call_tool(name, args)
-    assert result.is_error, f"expected an error from {name}({args}), got {result.content[0].text[:200]}"
+    assert result.is_error, (
+        f"expected an error from {name}({args}), got {result.content[0].text[:200]}"
+    )
     return result.content[0].text

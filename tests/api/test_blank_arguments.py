@@ -47,7 +47,12 @@ BASE: dict[str, dict] = {
     "timeline": {},
     "get": {"id": EVENT},
     "sources": {"id": EVENT},
-    "remember": {"kind": "memory", "text": "A fact.", "confidence": 0.5, "sources": [{"event_id": EVENT}]},
+    "remember": {
+        "kind": "memory",
+        "text": "A fact.",
+        "confidence": 0.5,
+        "sources": [{"event_id": EVENT}],
+    },
     "correct": {"id": "ent_000000000000", "text": "A fact."},
     "forget": {"id": "ent_000000000000", "reason": "asked"},
 }

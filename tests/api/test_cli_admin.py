@@ -9,10 +9,10 @@ from helpers import fixture_env
 from typer.testing import CliRunner
 
 from origin_api import admin
-from origin_api.runtime import Origin
 from origin_api.cli.commands import app
 from origin_api.cli.memory_cmds import KINDS
 from origin_api.errors import OriginError
+from origin_api.runtime import Origin
 from origin_api.service import Caller, call
 from origin_api.timeargs import render
 from origin_search import SearchIndex
@@ -52,7 +52,9 @@ def test_ingest_status_verify_and_index(opened: Origin):
 def test_tokens(opened: Origin):
     secret = admin.create_token(opened, "laptop", "read")
     assert secret.startswith("ogn_")
-    assert [(t.name, t.scope, t.active) for t in admin.list_tokens(opened)] == [("laptop", "read", True)]
+    assert [(t.name, t.scope, t.active) for t in admin.list_tokens(opened)] == [
+        ("laptop", "read", True)
+    ]
     assert admin.revoke_token(opened, "laptop").revoked
     fresh = admin.replace_token(opened, "run")
     again = admin.replace_token(opened, "run")
@@ -65,8 +67,12 @@ def test_restore_undoes_a_forget_and_refuses_unknown_tombstones(opened: Origin):
     admin.ingest(opened)
     caller = Caller("test", "testbox")
     event = call(opened, "search", {"scope": "events", "limit": 1}, caller)["events"][0]
-    cited = {"kind": "memory", "text": "the cache lives in /var/cache", "sources": [{"event_id": event["id"]}],
-             "confidence": 0.9}
+    cited = {
+        "kind": "memory",
+        "text": "the cache lives in /var/cache",
+        "sources": [{"event_id": event["id"]}],
+        "confidence": 0.9,
+    }
     entry = call(opened, "remember", cited, caller)
     entry_id = entry["entry"]["id"]
     forgotten = call(opened, "forget", {"id": entry_id, "reason": "wrong"}, caller)
@@ -107,7 +113,10 @@ def test_cli_reindex_with_the_index_writer_held_exits_2_with_a_message(env: dict
     finally:
         held.close()
     assert result.exit_code == 2, result.output
-    assert "error:" in result.output and "Another process is writing to the search index" in result.output
+    assert (
+        "error:" in result.output
+        and "Another process is writing to the search index" in result.output
+    )
     assert "Traceback" not in result.output
     assert _cli(env, "reindex").exit_code == 0
 
@@ -132,13 +141,24 @@ def test_cli_reaches_the_lower_layers_only_for_error_types_and_entry_kinds():
     from helpers import ROOT
 
     lower = ("origin_store", "origin_search")
-    allowed = {("origin_store", "StoreError"), ("origin_search", "SearchError"), ("origin_store.model", "ENTRY_KINDS")}
+    allowed = {
+        ("origin_store", "StoreError"),
+        ("origin_search", "SearchError"),
+        ("origin_store.model", "ENTRY_KINDS"),
+    }
     for path in sorted((ROOT / "origin_api" / "cli").glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Import):
                 assert not any(a.name.split(".")[0] in lower for a in node.names), path.name
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] in lower:
-                assert {(node.module, a.name) for a in node.names} <= allowed, (path.name, node.module)
+            elif (
+                isinstance(node, ast.ImportFrom)
+                and node.level == 0
+                and (node.module or "").split(".")[0] in lower
+            ):
+                assert {(node.module, a.name) for a in node.names} <= allowed, (
+                    path.name,
+                    node.module,
+                )
 
 
 def test_cli_modules_and_functions_stay_small():
@@ -151,4 +171,7 @@ def test_cli_modules_and_functions_stay_small():
         assert len(text.splitlines()) <= 400, path.name
         for node in ast.walk(ast.parse(text)):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                assert node.end_lineno is not None and node.end_lineno - node.lineno < 60, (path.name, node.name)
+                assert node.end_lineno is not None and node.end_lineno - node.lineno < 60, (
+                    path.name,
+                    node.name,
+                )

@@ -37,7 +37,19 @@ def test_the_installed_command_answers_help():
 
 def test_every_command_has_working_help():
     commands = _commands()
-    assert {"ingest", "status", "run", "search", "get", "remember", "correct", "forget", "restore", "mcp", "verify"} <= set(commands)
+    assert {
+        "ingest",
+        "status",
+        "run",
+        "search",
+        "get",
+        "remember",
+        "correct",
+        "forget",
+        "restore",
+        "mcp",
+        "verify",
+    } <= set(commands)
     for command in commands:
         assert "Usage" in _help(command), command
 
@@ -66,15 +78,25 @@ def test_origin_run_on_a_machine_without_logs_ingests_samples(tmp_path: Path):
     env = {**os.environ, "HOME": str(tmp_path / "home"), "ORIGIN_HOME": str(tmp_path / "origin")}
     env.pop("CLAUDE_CONFIG_DIR", None)
     env.pop("CODEX_HOME", None)
-    result = subprocess.run([ORIGIN, "run", "--no-hub"], env=env, capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [ORIGIN, "run", "--no-hub"], env=env, capture_output=True, text=True, timeout=300
+    )
     assert result.returncode == 0, result.stderr
     assert "sample logs" in result.stdout
     match = re.search(r"Archive: ([\d,]+) events in ([\d,]+) sessions", result.stdout)
     assert match and int(match.group(1).replace(",", "")) == 20_000
-    again = subprocess.run([ORIGIN, "status", "--json"], env=env, capture_output=True, text=True, check=True)
+    again = subprocess.run(
+        [ORIGIN, "status", "--json"], env=env, capture_output=True, text=True, check=True
+    )
     assert json.loads(again.stdout)["events"] == 20_000
     assert "Indexed 20,0" in result.stdout
-    found = subprocess.run([ORIGIN, "search", "error", "--json", "--include-tools"], env=env, capture_output=True, text=True, check=True)
+    found = subprocess.run(
+        [ORIGIN, "search", "error", "--json", "--include-tools"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert json.loads(found.stdout)["events"]
 
 
@@ -87,10 +109,17 @@ def test_origin_run_ends_serving_the_hub_with_a_fresh_token(tmp_path: Path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    env = {**os.environ, "HOME": str(tmp_path / "home"), "ORIGIN_HOME": str(tmp_path / "origin"), "ORIGIN_HUB_PORT": str(port)}
+    env = {
+        **os.environ,
+        "HOME": str(tmp_path / "home"),
+        "ORIGIN_HOME": str(tmp_path / "origin"),
+        "ORIGIN_HUB_PORT": str(port),
+    }
     env.pop("CLAUDE_CONFIG_DIR", None)
     env.pop("CODEX_HOME", None)
-    proc = subprocess.Popen([ORIGIN, "run"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [ORIGIN, "run"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
     try:
         token = None
         deadline = time.time() + 180
@@ -100,10 +129,27 @@ def test_origin_run_ends_serving_the_hub_with_a_fresh_token(tmp_path: Path):
             found = re.search(r"token: (ogn_\S+)", line)
             token = found.group(1) if found else None
         assert token
-        body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                           "params": {"name": "search", "arguments": {"query": "error", "include_tools": True}}}).encode()
-        request = urllib.request.Request(f"http://127.0.0.1:{port}/mcp", data=body, method="POST", headers={
-            "Authorization": f"Bearer {token}", "Content-Type": "application/json", "Accept": "application/json, text/event-stream"})
+        body = json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "tools/call",
+                "params": {
+                    "name": "search",
+                    "arguments": {"query": "error", "include_tools": True},
+                },
+            }
+        ).encode()
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/mcp",
+            data=body,
+            method="POST",
+            headers={
+                "Authorization": f"Bearer {token}",
+                "Content-Type": "application/json",
+                "Accept": "application/json, text/event-stream",
+            },
+        )
         for _ in range(50):
             try:
                 with urllib.request.urlopen(request, timeout=10) as response:

@@ -13,7 +13,10 @@ from origin_api.errors import CATEGORIES
 from origin_api.settings import TABLE
 from origin_api.tools import TOOLS
 
-DOCS = {path.relative_to(ROOT).as_posix(): path.read_text() for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]}
+DOCS = {
+    path.relative_to(ROOT).as_posix(): path.read_text()
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+}
 ALL = "\n".join(DOCS.values())
 
 
@@ -23,7 +26,9 @@ def test_every_setting_is_in_the_docs():
 
 
 def test_the_architecture_settings_table_is_the_code_table():
-    rows = re.findall(r"^\| `(ORIGIN_[A-Z_]+)` \|\s*`?([^|`]*?)`?\s*\|", DOCS["docs/architecture.md"], flags=re.M)
+    rows = re.findall(
+        r"^\| `(ORIGIN_[A-Z_]+)` \|\s*`?([^|`]*?)`?\s*\|", DOCS["docs/architecture.md"], flags=re.M
+    )
     assert rows == [(s.env, s.default) for s in TABLE]
 
 

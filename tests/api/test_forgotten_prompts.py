@@ -52,7 +52,9 @@ def test_forgetting_the_first_prompt_takes_it_out_of_timeline(tool, origin, sour
     assert after_list["events"] == before["events"] - 1
 
     restore(origin, gone["tombstone"])
-    assert listed(tool("timeline", since="3650d", limit=500), session_id)["prompt"] == before["prompt"]
+    assert (
+        listed(tool("timeline", since="3650d", limit=500), session_id)["prompt"] == before["prompt"]
+    )
     assert tool("timeline", session=session_id)["session"]["prompt"] == before["prompt"]
 
 
@@ -76,7 +78,11 @@ def test_forgetting_another_event_keeps_the_prompt(tool):
 @pytest.mark.anyio
 @pytest.mark.parametrize("anyio_backend", ["asyncio"])
 async def test_over_stdio(tmp_path: Path, fixtures_dir: Path, anyio_backend):
-    env = {**os.environ, **fixture_env(tmp_path, copy=True), "ORIGIN_SEARCH_INGEST_INTERVAL_MS": "0"}
+    env = {
+        **os.environ,
+        **fixture_env(tmp_path, copy=True),
+        "ORIGIN_SEARCH_INGEST_INTERVAL_MS": "0",
+    }
     _, session_id = UNTITLED[0]
     async with stdio_client(env) as client:
         one = await tool_json(client, "timeline", {"session": session_id, "include_tools": True})

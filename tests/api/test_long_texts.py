@@ -19,7 +19,10 @@ from origin_store.textclip import cut
 SESSION = "5e55e55e-0000-4000-8000-00000000a11c"
 THREAD = "019a1111-2222-7333-8444-555566667777"
 SIZES = (19_999, 20_000, 20_001, 26_000, 200_000)
-ALPHABETS = {"ascii": "the quick brown fox jumps over the lazy dog ", "cjk": "数据库迁移完成后请检查索引"}
+ALPHABETS = {
+    "ascii": "the quick brown fox jumps over the lazy dog ",
+    "cjk": "数据库迁移完成后请检查索引",
+}
 #: How each shape of event is written and shown: (source, kind, Origin's label before the text).
 SHAPES = {
     "prompt": ("claude-code", "message", ""),
@@ -78,8 +81,12 @@ FIRST_CODEX = min(case.number for case in CASES if case.shape == "codex error")
 
 
 def _claude_line(case: Case) -> bytes:
-    base = {"sessionId": SESSION, "cwd": "/home/dev/long-app", "uuid": case.uuid,
-            "timestamp": f"2026-10-22T10:{case.number // 60:02d}:{case.number % 60:02d}.000Z"}
+    base = {
+        "sessionId": SESSION,
+        "cwd": "/home/dev/long-app",
+        "uuid": case.uuid,
+        "timestamp": f"2026-10-22T10:{case.number // 60:02d}:{case.number % 60:02d}.000Z",
+    }
     if case.shape == "prompt":
         message = {"role": "user", "content": case.text}
         return orjson.dumps({**base, "type": "user", "message": message})
@@ -90,18 +97,35 @@ def _claude_line(case: Case) -> bytes:
 
 
 def _codex_line(case: Case) -> bytes:
-    return orjson.dumps({"timestamp": f"2026-10-22T11:{case.number // 60:02d}:{case.number % 60:02d}.000Z",
-                         "type": "event_msg", "payload": {"type": "error", "message": case.text}})
+    return orjson.dumps(
+        {
+            "timestamp": f"2026-10-22T11:{case.number // 60:02d}:{case.number % 60:02d}.000Z",
+            "type": "event_msg",
+            "payload": {"type": "error", "message": case.text},
+        }
+    )
 
 
 def write_logs(env: dict[str, str]) -> dict[str, str]:
     """The cases as agents write them; returns each event's original line."""
     claude = Path(env["CLAUDE_CONFIG_DIR"]) / "projects" / "-home-dev-long-app" / f"{SESSION}.jsonl"
-    rollout = Path(env["CODEX_HOME"]) / "sessions/2026/10/22" / f"rollout-2026-10-22T11-00-00-{THREAD}.jsonl"
+    rollout = (
+        Path(env["CODEX_HOME"])
+        / "sessions/2026/10/22"
+        / f"rollout-2026-10-22T11-00-00-{THREAD}.jsonl"
+    )
     claude.parent.mkdir(parents=True)
     rollout.parent.mkdir(parents=True)
-    meta = {"timestamp": "2026-10-22T11:00:00.000Z", "type": "session_meta",
-            "payload": {"id": THREAD, "cwd": "/home/dev/long-app", "cli_version": "0.131.0", "source": "cli"}}
+    meta = {
+        "timestamp": "2026-10-22T11:00:00.000Z",
+        "type": "session_meta",
+        "payload": {
+            "id": THREAD,
+            "cwd": "/home/dev/long-app",
+            "cli_version": "0.131.0",
+            "source": "cli",
+        },
+    }
     claude_lines, codex_lines = [], [orjson.dumps(meta)]
     lines: dict[str, str] = {}
     for case in CASES:
@@ -130,8 +154,13 @@ def long_store(tmp_path_factory):
         def tool(name: str, **args):
             return call(origin, name, args, caller)
 
-        entry = tool("remember", kind="knowledge", text="Long outputs are cut with their counts.", confidence=1,
-                     sources=[{"event_id": case.event_id} for case in CASES])["entry"]
+        entry = tool(
+            "remember",
+            kind="knowledge",
+            text="Long outputs are cut with their counts.",
+            confidence=1,
+            sources=[{"event_id": case.event_id} for case in CASES],
+        )["entry"]
         yield tool, lines, entry["id"]
 
 
@@ -173,7 +202,10 @@ def test_get_of_an_event_cuts_at_20000(long_store, case: Case) -> None:
         assert event["text"] == case.shown
     else:
         kept, note = event["text"][:20_000], event["text"][20_000:]
-        assert kept == case.shown[:20_000] and note == f"… [{len(case.shown) - 20_000:,} characters cut]"
+        assert (
+            kept == case.shown[:20_000]
+            and note == f"… [{len(case.shown) - 20_000:,} characters cut]"
+        )
 
 
 def test_get_of_an_entry_cuts_its_sources_at_500(long_store) -> None:

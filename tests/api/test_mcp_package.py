@@ -30,7 +30,11 @@ def fresh_version():
 
 def test_the_version_is_the_installed_packages(fresh_version):
     assert results.version() == importlib.metadata.version("origin-archive")
-    assert results.server_info() == {"name": "origin", "title": "Origin", "version": results.version()}
+    assert results.server_info() == {
+        "name": "origin",
+        "title": "Origin",
+        "version": results.version(),
+    }
 
 
 def test_a_checkout_never_installed_has_a_version_too(fresh_version, monkeypatch):
@@ -42,8 +46,16 @@ def test_a_checkout_never_installed_has_a_version_too(fresh_version, monkeypatch
 
 
 def test_the_lean_and_sdk_servers_introduce_themselves_alike(origin):
-    request = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-               "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+    request = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"},
+        },
+    }
     out = io.BytesIO()
     StdioServer(origin, io.BytesIO(orjson.dumps(request) + b"\n"), out).serve()
     [reply] = [orjson.loads(line) for line in out.getvalue().splitlines()]
@@ -57,7 +69,11 @@ def test_the_lean_and_sdk_servers_introduce_themselves_alike(origin):
 @pytest.mark.e2e
 def test_origin_mcp_options_are_typers(tmp_path: Path):
     env = {**os.environ, **fixture_env(tmp_path)}
-    done = subprocess.run([ORIGIN, "mcp", "--no-such-option"], env=env, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [ORIGIN, "mcp", "--no-such-option"], env=env, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 2 and "No such option" in done.stderr
-    helped = subprocess.run([ORIGIN, "mcp", "--help"], env=env, capture_output=True, text=True, timeout=60)
+    helped = subprocess.run(
+        [ORIGIN, "mcp", "--help"], env=env, capture_output=True, text=True, timeout=60
+    )
     assert helped.returncode == 0 and "--sdk" in helped.stdout

@@ -18,8 +18,11 @@ def _enums(name: str) -> list[tuple[str, ...]]:
 def test_the_source_enum_offers_exactly_the_agents_origin_ingests():
     enums = _enums("source")
     assert enums and all(enum == tuple(SOURCES) for enum in enums)
-    assert all(tool.as_mcp()["inputSchema"]["properties"]["source"]["enum"] == list(SOURCES)
-               for tool in TOOLS if any(p.name == "source" for p in tool.params))
+    assert all(
+        tool.as_mcp()["inputSchema"]["properties"]["source"]["enum"] == list(SOURCES)
+        for tool in TOOLS
+        if any(p.name == "source" for p in tool.params)
+    )
 
 
 def test_the_kind_enum_is_the_models_entry_kinds():
@@ -28,7 +31,9 @@ def test_the_kind_enum_is_the_models_entry_kinds():
 
 
 def test_a_source_no_parser_reads_is_refused(tool):
-    with pytest.raises(OriginError, match=f"^source must be one of {', '.join(SOURCES)}; got 'cursor'"):
+    with pytest.raises(
+        OriginError, match=f"^source must be one of {', '.join(SOURCES)}; got 'cursor'"
+    ):
         tool("search", query="x", source="cursor")
 
 

@@ -22,7 +22,11 @@ CHANGED = {
     "ORIGIN_SEARCH_INGEST_INTERVAL_MS": ("5", "search_ingest_interval_ms", 5),
     "ORIGIN_HUB_HOST": ("0.0.0.0", "hub_host", "0.0.0.0"),
     "ORIGIN_HUB_PORT": ("9999", "hub_port", 9999),
-    "ORIGIN_HUB_ALLOWED_HOSTS": (" hub.lan, ,10.0.0.2 ", "hub_allowed_hosts", ("hub.lan", "10.0.0.2")),
+    "ORIGIN_HUB_ALLOWED_HOSTS": (
+        " hub.lan, ,10.0.0.2 ",
+        "hub_allowed_hosts",
+        ("hub.lan", "10.0.0.2"),
+    ),
     "ORIGIN_HUB_MAX_BODY": ("10", "hub_max_body", 10),
     "ORIGIN_HUB_REQUEST_TIMEOUT_MS": ("7", "hub_request_timeout_ms", 7),
     "ORIGIN_HUB_RATE_LIMIT": (" 5/s ", "hub_rate_limit", "5/s"),
@@ -34,7 +38,9 @@ def test_one_table_the_stores_settings_first_each_once():
     assert TABLE[: len(store_settings.TABLE)] == store_settings.TABLE
     assert len(names) == len(set(names))
     assert [s.env for s in store_settings.TABLE] == ["ORIGIN_HOME", "ORIGIN_MAP_SIZE"]
-    assert "ORIGIN_HUB_TIMEOUT_MS" not in names  # read and never used; it returns with device↔hub sync
+    assert (
+        "ORIGIN_HUB_TIMEOUT_MS" not in names
+    )  # read and never used; it returns with device↔hub sync
 
 
 def test_every_setting_in_the_table_is_read_and_changes_its_field(tmp_path: Path):
@@ -51,27 +57,43 @@ def test_every_setting_in_the_table_is_read_and_changes_its_field(tmp_path: Path
 
 def test_defaults_come_from_the_table_and_empty_is_unset(tmp_path: Path):
     settings = Settings.from_env({"HOME": str(tmp_path), **{s.env: "" for s in TABLE}})
-    assert settings == dataclasses.replace(Settings.from_env({"HOME": str(tmp_path)}), environ=settings.environ)
+    assert settings == dataclasses.replace(
+        Settings.from_env({"HOME": str(tmp_path)}), environ=settings.environ
+    )
     defaults = {s.env: s.default for s in TABLE}
     assert settings.home == tmp_path / ".origin" and defaults["ORIGIN_HOME"] == "~/.origin"
     assert settings.map_size == int(defaults["ORIGIN_MAP_SIZE"])
     assert settings.watch_interval_ms == int(defaults["ORIGIN_WATCH_INTERVAL_MS"])
     assert settings.search_ingest_interval_ms == int(defaults["ORIGIN_SEARCH_INGEST_INTERVAL_MS"])
-    assert settings.hub_host == defaults["ORIGIN_HUB_HOST"] and settings.hub_port == int(defaults["ORIGIN_HUB_PORT"])
+    assert settings.hub_host == defaults["ORIGIN_HUB_HOST"] and settings.hub_port == int(
+        defaults["ORIGIN_HUB_PORT"]
+    )
     assert settings.hub_max_body == int(defaults["ORIGIN_HUB_MAX_BODY"])
     assert settings.hub_request_timeout_ms == int(defaults["ORIGIN_HUB_REQUEST_TIMEOUT_MS"])
     assert settings.hub_allowed_hosts == () and settings.hub_rate_limit == "" and settings.device
 
 
 def test_the_store_reads_only_its_own_settings(tmp_path: Path):
-    store = StoreSettings.from_env({"HOME": str(tmp_path), "ORIGIN_HUB_PORT": "9999", "ORIGIN_MAP_SIZE": "4096"})
-    assert {f.name for f in dataclasses.fields(store)} == {"home", "map_size", "user_home", "environ"}
+    store = StoreSettings.from_env(
+        {"HOME": str(tmp_path), "ORIGIN_HUB_PORT": "9999", "ORIGIN_MAP_SIZE": "4096"}
+    )
+    assert {f.name for f in dataclasses.fields(store)} == {
+        "home",
+        "map_size",
+        "user_home",
+        "environ",
+    }
     assert store.map_size == 4096 and not hasattr(store, "hub_port")
     assert {s.env for s in OWN}.isdisjoint(s.env for s in store_settings.TABLE)
 
 
 def test_origin_given_the_stores_settings_reads_the_apis_from_the_same_environment(tmp_path: Path):
-    env = {"HOME": str(tmp_path), "ORIGIN_HOME": str(tmp_path / "o"), "ORIGIN_HUB_PORT": "9999", "ORIGIN_DEVICE": "desk"}
+    env = {
+        "HOME": str(tmp_path),
+        "ORIGIN_HOME": str(tmp_path / "o"),
+        "ORIGIN_HUB_PORT": "9999",
+        "ORIGIN_DEVICE": "desk",
+    }
     with Origin.open(StoreSettings.from_env(env)) as origin:
         assert isinstance(origin.settings, Settings)
         assert origin.settings.hub_port == 9999 and origin.settings.device == "desk"

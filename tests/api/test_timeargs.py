@@ -32,14 +32,18 @@ def test_time_forms(value, expected):
     assert parse_time(value, "since", now_ms=NOW) == expected
 
 
-@pytest.mark.parametrize("value", ["yesterday", "7x", "-3d", "2026-13-01", "", "   ", "1e9", "7 days"])
+@pytest.mark.parametrize(
+    "value", ["yesterday", "7x", "-3d", "2026-13-01", "", "   ", "1e9", "7 days"]
+)
 def test_bad_times_are_readable_errors(value):
     with pytest.raises(OriginError) as caught:
         parse_time(value, "since", now_ms=NOW)
     assert caught.value.message.startswith("since ")
 
 
-@pytest.fixture(params=["America/New_York", "Asia/Kathmandu", "America/St_Johns", "Europe/Dublin", "UTC"])
+@pytest.fixture(
+    params=["America/New_York", "Asia/Kathmandu", "America/St_Johns", "Europe/Dublin", "UTC"]
+)
 def zone(request):
     """Daylight saving, quarter- and half-hour offsets, and an offset with seconds (Dublin's
     mean time before 1916)."""
@@ -57,7 +61,9 @@ def zone(request):
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.integers(min_value=-2_500_000_000_000, max_value=4_000_000_000_000))
 def test_render_matches_the_local_zone_across_daylight_saving(zone, ms):
-    assert render(ms) == datetime.fromtimestamp(ms / 1000).astimezone().isoformat(timespec="milliseconds")
+    assert render(ms) == datetime.fromtimestamp(ms / 1000).astimezone().isoformat(
+        timespec="milliseconds"
+    )
 
 
 def test_render_shape():

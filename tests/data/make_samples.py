@@ -68,7 +68,9 @@ class Claude:
     def user(self, n: int, time: str, content: object, **fields) -> str:
         return self.entry(n, time, "user", message={"role": "user", "content": content}, **fields)
 
-    def assistant(self, n: int, time: str, block: dict, msg: str, model: str = "claude-opus-4-5") -> str:
+    def assistant(
+        self, n: int, time: str, block: dict, msg: str, model: str = "claude-opus-4-5"
+    ) -> str:
         message = {"id": msg, "type": "message", "role": "assistant", "model": model, "content": [block],
                    "stop_reason": None, "usage": {"input_tokens": 12, "output_tokens": 80}}  # fmt: skip
         return self.entry(n, time, "assistant", message=message, requestId="req_" + msg[4:])
@@ -77,13 +79,17 @@ class Claude:
         return self.assistant(n, time, {"type": "text", "text": text}, msg, **kw)
 
     def think(self, n: int, time: str, text: str, msg: str) -> str:
-        return self.assistant(n, time, {"type": "thinking", "thinking": text, "signature": "c2lnbmF0dXJl"}, msg)
+        return self.assistant(
+            n, time, {"type": "thinking", "thinking": text, "signature": "c2lnbmF0dXJl"}, msg
+        )
 
     def tool(self, n: int, time: str, tool_id: str, name: str, args: dict, msg: str, **kw) -> str:
         block = {"type": "tool_use", "id": tool_id, "name": name, "input": args}
         return self.assistant(n, time, block, msg, **kw)
 
-    def result(self, n: int, time: str, tool_id: str, content: object, error: bool = False, **fields) -> str:
+    def result(
+        self, n: int, time: str, tool_id: str, content: object, error: bool = False, **fields
+    ) -> str:
         block = {"type": "tool_result", "tool_use_id": tool_id, "content": content}
         if error:
             block["is_error"] = True
@@ -92,17 +98,44 @@ class Claude:
 
 def claude_session_a() -> None:
     s = Claude(A, "a", DEMO, "2.1.241", "feat/rate-limit")
-    s.raw({"type": "summary", "summary": "Earlier work: express skeleton", "leafUuid": "9d8c7b6a-5f4e-4d3c-8b2a-000000000099"})
+    s.raw(
+        {
+            "type": "summary",
+            "summary": "Earlier work: express skeleton",
+            "leafUuid": "9d8c7b6a-5f4e-4d3c-8b2a-000000000099",
+        }
+    )
     s.raw({"type": "permission-mode", "permissionMode": "default", "sessionId": A})
-    s.raw({"type": "file-history-snapshot", "messageId": uid("a", 1), "isSnapshotUpdate": False,
-           "snapshot": {"messageId": uid("a", 1), "trackedFileBackups": {}, "timestamp": "2026-10-20T09:14:03.120Z"}})
+    s.raw(
+        {
+            "type": "file-history-snapshot",
+            "messageId": uid("a", 1),
+            "isSnapshotUpdate": False,
+            "snapshot": {
+                "messageId": uid("a", 1),
+                "trackedFileBackups": {},
+                "timestamp": "2026-10-20T09:14:03.120Z",
+            },
+        }
+    )
     s.user(1, "2026-10-20T09:14:03.118Z", "Add a token-bucket rate limiter to src/server.ts (10 req/s, burst 20) "
            "and cover it with a vitest test.")  # fmt: skip
     s.think(2, "2026-10-20T09:14:07.402Z", "The user wants requests throttled per client; look at the middleware "
             "order before writing anything.", "msg_01SampleLimiterA")  # fmt: skip
-    s.text(3, "2026-10-20T09:14:08.015Z", "I'll check where middleware is mounted.", "msg_01SampleLimiterA")
-    s.tool(4, "2026-10-20T09:14:08.600Z", "toolu_01SampleGrep", "Bash",
-           {"command": "grep -n 'app.use' src/server.ts", "description": "List mounted middleware"}, "msg_01SampleLimiterA")
+    s.text(
+        3,
+        "2026-10-20T09:14:08.015Z",
+        "I'll check where middleware is mounted.",
+        "msg_01SampleLimiterA",
+    )
+    s.tool(
+        4,
+        "2026-10-20T09:14:08.600Z",
+        "toolu_01SampleGrep",
+        "Bash",
+        {"command": "grep -n 'app.use' src/server.ts", "description": "List mounted middleware"},
+        "msg_01SampleLimiterA",
+    )
     s.result(5, "2026-10-20T09:14:09.100Z", "toolu_01SampleGrep", "src/server.ts:9:app.use(requestLog())\n"
              "src/server.ts:10:app.use(bodyJson())")  # fmt: skip
     s.tool(6, "2026-10-20T09:14:12.900Z", "toolu_01SampleTask", "Task",
@@ -115,16 +148,41 @@ def claude_session_a() -> None:
     s.tool(8, "2026-10-20T09:14:50.000Z", "toolu_01SampleWrite", "Write",
            {"file_path": f"{DEMO}/src/mw/rateLimit.ts", "content": "export function rateLimit() { /* bucket */ }\n"},
            "msg_01SampleLimiterC")  # fmt: skip
-    s.result(9, "2026-10-20T09:14:50.400Z", "toolu_01SampleWrite", f"File created successfully at: {DEMO}/src/mw/rateLimit.ts")
-    s.raw({"type": "queue-operation", "operation": "enqueue", "timestamp": "2026-10-20T09:14:55.000Z", "sessionId": A,
-           "content": "note the limiter in the README as well"})
-    s.tool(10, "2026-10-20T09:15:01.000Z", "toolu_01SampleVitest", "Bash",
-           {"command": "npx vitest run", "description": "Run the vitest suite"}, "msg_01SampleLimiterD")
+    s.result(
+        9,
+        "2026-10-20T09:14:50.400Z",
+        "toolu_01SampleWrite",
+        f"File created successfully at: {DEMO}/src/mw/rateLimit.ts",
+    )
+    s.raw(
+        {
+            "type": "queue-operation",
+            "operation": "enqueue",
+            "timestamp": "2026-10-20T09:14:55.000Z",
+            "sessionId": A,
+            "content": "note the limiter in the README as well",
+        }
+    )
+    s.tool(
+        10,
+        "2026-10-20T09:15:01.000Z",
+        "toolu_01SampleVitest",
+        "Bash",
+        {"command": "npx vitest run", "description": "Run the vitest suite"},
+        "msg_01SampleLimiterD",
+    )
     s.result(11, "2026-10-20T09:15:09.000Z", "toolu_01SampleVitest",
              "Output too large (61.0KB). Full output saved to: /home/dev/.claude/projects/-home-dev-demo-app/"
              f"{A}/tool-results/toolu_01SampleVitest.txt\n\nPreview:\n vitest v3.2.4\n ✓ test/rateLimit.test.ts (4 tests)",
              toolUseResult={"stdout": " vitest v3.2.4 ... (sample stops here)", "stderr": "", "interrupted": False})  # fmt: skip
-    s.raw({"type": "queue-operation", "operation": "dequeue", "timestamp": "2026-10-20T09:15:10.000Z", "sessionId": A})
+    s.raw(
+        {
+            "type": "queue-operation",
+            "operation": "dequeue",
+            "timestamp": "2026-10-20T09:15:10.000Z",
+            "sessionId": A,
+        }
+    )
     s.user(12, "2026-10-20T09:15:10.100Z", "note the limiter in the README as well")
     s.text(13, "2026-10-20T09:15:25.000Z", "Done: `src/mw/rateLimit.ts` is a token bucket (10 req/s, burst 20) "
            "mounted before the routes, with four vitest cases, and the README has a Rate limits section.",
@@ -137,7 +195,12 @@ def claude_session_a() -> None:
         {"type": "image", "source": {"type": "base64", "media_type": "image/png",
                                      "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="}},
         {"type": "text", "text": "The limiter test hangs on CI, see the screenshot."}])  # fmt: skip
-    s.text(16, "2026-10-20T09:31:58.000Z", "It sleeps on the real clock; switch it to vi.useFakeTimers().", "msg_01SampleLimiterF")
+    s.text(
+        16,
+        "2026-10-20T09:31:58.000Z",
+        "It sleeps on the real clock; switch it to vi.useFakeTimers().",
+        "msg_01SampleLimiterF",
+    )
     s.entry(17, "2026-10-20T09:40:10.555Z", "system", parent=None, logicalParentUuid=uid("a", 16),
             subtype="compact_boundary", content="Conversation compacted", isMeta=False, level="info",
             compactMetadata={"trigger": "manual", "preTokens": 39000})  # fmt: skip
@@ -154,17 +217,35 @@ def claude_session_a() -> None:
     s.result(23, "2026-10-20T09:41:06.000Z", "toolu_01SampleEdit",
              "<tool_use_error>String to replace not found in file.\nString: burst = 20</tool_use_error>", error=True,
              toolUseResult="Error: String to replace not found in file.")  # fmt: skip
-    s.text(24, "2026-10-20T09:41:30.000Z", "The option is now `capacity` everywhere it was used.", "msg_01SampleLimiterH")
+    s.text(
+        24,
+        "2026-10-20T09:41:30.000Z",
+        "The option is now `capacity` everywhere it was used.",
+        "msg_01SampleLimiterH",
+    )
     s.raw({"type": "custom-title", "customTitle": "rate-limiter", "sessionId": A})
-    s.raw({"type": "last-prompt", "lastPrompt": "Rename the option `burst` to `capacity`.", "sessionId": A})
+    s.raw(
+        {
+            "type": "last-prompt",
+            "lastPrompt": "Rename the option `burst` to `capacity`.",
+            "sessionId": A,
+        }
+    )
     write(f"claude-code/projects/-home-dev-demo-app/{A}.jsonl", s.lines)
 
     sub = Claude(A, "b", DEMO, "2.1.241", "feat/rate-limit", agentId=SUB)
     sub.parent = None
-    sub.user(1, "2026-10-20T09:14:13.000Z", "List every middleware under src/mw/ with its signature.")
+    sub.user(
+        1, "2026-10-20T09:14:13.000Z", "List every middleware under src/mw/ with its signature."
+    )
     sub.tool(2, "2026-10-20T09:14:15.000Z", "toolu_01SampleGlob", "Glob", {"pattern": "src/mw/*.ts"},
              "msg_01SampleSub", model="claude-haiku-4-5")  # fmt: skip
-    sub.result(3, "2026-10-20T09:14:15.300Z", "toolu_01SampleGlob", f"{DEMO}/src/mw/requestLog.ts\n{DEMO}/src/mw/bodyJson.ts")
+    sub.result(
+        3,
+        "2026-10-20T09:14:15.300Z",
+        "toolu_01SampleGlob",
+        f"{DEMO}/src/mw/requestLog.ts\n{DEMO}/src/mw/bodyJson.ts",
+    )
     sub.text(4, "2026-10-20T09:14:39.000Z", listing, "msg_01SampleSub2", model="claude-haiku-4-5")
     folder = f"claude-code/projects/-home-dev-demo-app/{A}/subagents"
     write(f"{folder}/agent-{SUB}.jsonl", sub.lines)
@@ -178,7 +259,13 @@ def claude_session_a() -> None:
     old.text(2, "2026-08-02T14:00:09.000Z", "It does: `{\"ok\":true}` with content-type application/json.",
              "msg_01SampleOld", model="claude-sonnet-4")  # fmt: skip
     old.user(3, "2026-08-02T14:01:00.000Z", "And the status code?")
-    old.text(4, "2026-08-02T14:01:04.000Z", "200, with no caching headers.", "msg_01SampleOld2", model="claude-sonnet-4")
+    old.text(
+        4,
+        "2026-08-02T14:01:04.000Z",
+        "200, with no caching headers.",
+        "msg_01SampleOld2",
+        model="claude-sonnet-4",
+    )
     write("claude-code/projects/-home-dev-demo-app/agent-5e1d7c90.jsonl", old.lines)
 
 
@@ -186,12 +273,26 @@ def claude_session_b() -> None:
     s = Claude(B, "d", NOTES, "2.1.230", "main")
     s.raw({"type": "mode", "mode": "default", "sessionId": B})
     s.raw({"type": "permission-mode", "permissionMode": "acceptEdits", "sessionId": B})
-    s.user(1, "2026-10-21T02:05:11.500Z", "帮我把笔记导出功能改成输出 Markdown，文件名就用笔记的标题。")
-    s.think(2, "2026-10-21T02:05:15.000Z", "先找到导出函数，再处理标题里不能做文件名的字符。", "msg_01SampleNotesA")
+    s.user(
+        1, "2026-10-21T02:05:11.500Z", "帮我把笔记导出功能改成输出 Markdown，文件名就用笔记的标题。"
+    )
+    s.think(
+        2,
+        "2026-10-21T02:05:15.000Z",
+        "先找到导出函数，再处理标题里不能做文件名的字符。",
+        "msg_01SampleNotesA",
+    )
     s.tool(3, "2026-10-21T02:05:16.000Z", "toolu_01SampleNotesGrep", "Grep", {"pattern": "exportNote", "path": "src"},
            "msg_01SampleNotesA")  # fmt: skip
-    s.result(4, "2026-10-21T02:05:16.300Z", "toolu_01SampleNotesGrep", "Found 1 file\nsrc/export.ts")
-    s.text(5, "2026-10-21T02:05:40.000Z", "好了：笔记现在导出为 .md，文件名取自标题，非法字符会被替换。", "msg_01SampleNotesB")
+    s.result(
+        4, "2026-10-21T02:05:16.300Z", "toolu_01SampleNotesGrep", "Found 1 file\nsrc/export.ts"
+    )
+    s.text(
+        5,
+        "2026-10-21T02:05:40.000Z",
+        "好了：笔记现在导出为 .md，文件名取自标题，非法字符会被替换。",
+        "msg_01SampleNotesB",
+    )
     s.raw({"type": "ai-title", "aiTitle": "笔记导出为 Markdown", "sessionId": B})
     # Resumed the next day in the same file, on a newer version and another branch.
     s.version, s.branch = "2.1.241", "fix/导出-文件名"
@@ -200,10 +301,20 @@ def claude_session_b() -> None:
     s.user(6, "2026-10-22T01:00:00.000Z", "続けて：タイトルに日本語が入るときのテストも書いて。")
     s.tool(7, "2026-10-22T01:00:10.000Z", "toolu_01SampleNotesTest", "Bash", {"command": "npm test -- export"},
            "msg_01SampleNotesC")  # fmt: skip
-    s.result(8, "2026-10-22T01:00:20.000Z", "toolu_01SampleNotesTest", "PASS test/export.test.ts\n  ✓ 标题作为文件名\n  ✓ 日本語のタイトル")
+    s.result(
+        8,
+        "2026-10-22T01:00:20.000Z",
+        "toolu_01SampleNotesTest",
+        "PASS test/export.test.ts\n  ✓ 标题作为文件名\n  ✓ 日本語のタイトル",
+    )
     s.entry(9, "2026-10-22T01:00:21.000Z", "system", subtype="api_error", level="error",
             content="API Error (529 overloaded) · retrying")  # fmt: skip
-    s.text(10, "2026-10-22T01:00:30.000Z", "テストを追加しました。笔记标题里的「/」会换成「-」。", "msg_01SampleNotesD")
+    s.text(
+        10,
+        "2026-10-22T01:00:30.000Z",
+        "テストを追加しました。笔记标题里的「/」会换成「-」。",
+        "msg_01SampleNotesD",
+    )
     s.raw({"type": "ai-title", "aiTitle": "笔记导出：Markdown 与日文文件名测试", "sessionId": B})
     write(f"claude-code/projects/-home-dev----notes-app/{B}.jsonl", s.lines)
 
@@ -211,14 +322,41 @@ def claude_session_b() -> None:
 def claude_session_c() -> None:
     s = Claude(C, "e", DEMO, "2.1.241", "main")
     s.raw({"type": "permission-mode", "permissionMode": "plan", "sessionId": C})
-    s.user(1, "2026-10-22T09:00:00.000Z", "Plan a migration of the config loader to TOML; read only, no edits yet.")
-    s.think(2, "2026-10-22T09:00:04.000Z", "Plan mode, so only reading: find the loader and who calls it.", "msg_01SamplePlanA")
+    s.user(
+        1,
+        "2026-10-22T09:00:00.000Z",
+        "Plan a migration of the config loader to TOML; read only, no edits yet.",
+    )
+    s.think(
+        2,
+        "2026-10-22T09:00:04.000Z",
+        "Plan mode, so only reading: find the loader and who calls it.",
+        "msg_01SamplePlanA",
+    )
     s.tool(3, "2026-10-22T09:00:05.000Z", "toolu_01SamplePlanRead", "Read", {"file_path": f"{DEMO}/src/config.ts"},
            "msg_01SamplePlanA")  # fmt: skip
-    s.result(4, "2026-10-22T09:00:05.200Z", "toolu_01SamplePlanRead", "     1\texport const load = () => JSON.parse(raw)")
-    s.text(5, "2026-10-22T09:00:20.000Z", "Plan: add a TOML reader, keep JSON as a fallback for a release.", "msg_01SamplePlanB")
+    s.result(
+        4,
+        "2026-10-22T09:00:05.200Z",
+        "toolu_01SamplePlanRead",
+        "     1\texport const load = () => JSON.parse(raw)",
+    )
+    s.text(
+        5,
+        "2026-10-22T09:00:20.000Z",
+        "Plan: add a TOML reader, keep JSON as a fallback for a release.",
+        "msg_01SamplePlanB",
+    )
     s.user(6, "2026-10-22T09:01:00.000Z", "Keep the JSON fallback for exactly one release.")
-    cut = dump({"parentUuid": uid("e", 6), "isSidechain": False, "cwd": DEMO, "sessionId": C, "type": "assistant"})[:70]
+    cut = dump(
+        {
+            "parentUuid": uid("e", 6),
+            "isSidechain": False,
+            "cwd": DEMO,
+            "sessionId": C,
+            "type": "assistant",
+        }
+    )[:70]
     write(f"claude-code/projects/-home-dev-demo-app/{C}.jsonl", s.lines, cut=cut)
 
 
@@ -237,7 +375,11 @@ def item(time: str, kind: str, payload: dict) -> dict:
 
 def msg(time: str, role: str, text: str) -> dict:
     kind = "output_text" if role == "assistant" else "input_text"
-    return item(time, "response_item", {"type": "message", "role": role, "content": [{"type": kind, "text": text}]})
+    return item(
+        time,
+        "response_item",
+        {"type": "message", "role": role, "content": [{"type": kind, "text": text}]},
+    )
 
 
 def event(time: str, kind: str, **fields) -> dict:
@@ -245,11 +387,33 @@ def event(time: str, kind: str, **fields) -> dict:
 
 
 def meta(time: str, sid: str, cwd: str, version: str = "0.131.0", **fields) -> dict:
-    return item(time, "session_meta", {"id": sid, "timestamp": time, "cwd": cwd, "originator": "codex_cli_rs",
-                                       "cli_version": version, "source": "cli", "model_provider": "openai", **fields})
+    return item(
+        time,
+        "session_meta",
+        {
+            "id": sid,
+            "timestamp": time,
+            "cwd": cwd,
+            "originator": "codex_cli_rs",
+            "cli_version": version,
+            "source": "cli",
+            "model_provider": "openai",
+            **fields,
+        },
+    )
 
 
-def turn(time: str, turn_id: str, cwd: str, model: str, effort: str, approval: str, sandbox: str, date: str, tz: str) -> dict:
+def turn(
+    time: str,
+    turn_id: str,
+    cwd: str,
+    model: str,
+    effort: str,
+    approval: str,
+    sandbox: str,
+    date: str,
+    tz: str,
+) -> dict:
     return item(time, "turn_context", {"turn_id": turn_id, "cwd": cwd, "current_date": date, "timezone": tz,
                                        "approval_policy": approval, "sandbox_policy": {"type": sandbox},
                                        "model": model, "effort": effort, "summary": "auto"})  # fmt: skip
@@ -266,7 +430,7 @@ def output(time: str, call_id: str, out: str, kind: str = "function_call_output"
 
 def codex_ci() -> None:
     t1, t2 = "019a0b1c-3000-7a00-8000-00000000a001", "019a0b1d-4000-7a00-8000-00000000a002"
-    patch = "*** Begin Patch\n*** Add File: tsconfig.build.json\n+{ \"extends\": \"./tsconfig.json\", \"include\": [\"src\"] }\n*** End Patch"
+    patch = '*** Begin Patch\n*** Add File: tsconfig.build.json\n+{ "extends": "./tsconfig.json", "include": ["src"] }\n*** End Patch'
     answer = "The CI build also compiles test/, whose types are missing there; tsconfig.build.json now limits the build to src."
     lines = [
         meta("2026-10-20T09:14:03.310Z", CI, DEMO, git={"branch": "main", "commit_hash": "4b1c0de"},
@@ -352,7 +516,16 @@ def codex_web() -> None:
 
 
 def codex_sub() -> None:
-    source = {"subagent": {"thread_spawn": {"parent_thread_id": WEB, "depth": 1, "agent_nickname": "Scout", "agent_role": "explorer"}}}
+    source = {
+        "subagent": {
+            "thread_spawn": {
+                "parent_thread_id": WEB,
+                "depth": 1,
+                "agent_nickname": "Scout",
+                "agent_role": "explorer",
+            }
+        }
+    }
     lines = [
         meta("2026-10-21T02:20:40.010Z", CSUB, WEBDIR, session_id=WEB, parent_thread_id=WEB, source=source),
         msg("2026-10-21T02:05:11.025Z", "user", "ログイン画面の文言を全部日本語にしてください。ボタンは「ログイン」と「キャンセル」。"),

@@ -19,17 +19,37 @@ NOW = 2_000_000
 
 
 def _event(n: int, time: int, **kw: Any) -> dict[str, Any]:
-    event = {"id": f"ev{n}", "kind": "message", "role": "user", "source": "claude-code",
-             "project": "demo", "session": "s1", "time": time, "text": f"boundary event {n}"}
+    event = {
+        "id": f"ev{n}",
+        "kind": "message",
+        "role": "user",
+        "source": "claude-code",
+        "project": "demo",
+        "session": "s1",
+        "time": time,
+        "text": f"boundary event {n}",
+    }
     event.update(kw)
     return event
 
 
 def _entry(n: int, valid_to: int | None, **kw: Any) -> dict[str, Any]:
     entry_id = f"ent_{n}"
-    version = {"id": entry_id, "kind": "knowledge", "text": f"boundary entry {n}", "confidence": 1.0,
-               "project": "demo", "author": "test", "created": T + n, "valid_from": None,
-               "valid_to": valid_to, "supersedes": None, "root": entry_id, "imported": False, "sources": []}
+    version = {
+        "id": entry_id,
+        "kind": "knowledge",
+        "text": f"boundary entry {n}",
+        "confidence": 1.0,
+        "project": "demo",
+        "author": "test",
+        "created": T + n,
+        "valid_from": None,
+        "valid_to": valid_to,
+        "supersedes": None,
+        "root": entry_id,
+        "imported": False,
+        "sources": [],
+    }
     version.update(kw)
     return version
 
@@ -125,5 +145,9 @@ def test_fresh_documents_come_first_each_once(searcher: Searcher) -> None:
         found = searcher.find(clauses("boundary event"), Filters(doc="event"), 20)
         assert found[:2] == ["ev9", "ev1"]  # the tail, newest announcement first
         assert sorted(found) == ["ev1", "ev2", "ev3", "ev4", "ev5", "ev9"]
-        assert searcher.find(clauses("boundary"), Filters(doc="event"), 3) == ["ev9", "ev1", found[2]]
+        assert searcher.find(clauses("boundary"), Filters(doc="event"), 3) == [
+            "ev9",
+            "ev1",
+            found[2],
+        ]
         assert searcher.find([], Filters(), 20) == []

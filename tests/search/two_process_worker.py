@@ -12,10 +12,19 @@ from origin_api.service import Caller, call
 
 
 def line(session: str, uuid: str, text: str) -> bytes:
-    return orjson.dumps({
-        "type": "user", "uuid": uuid, "sessionId": session, "cwd": "/home/dev/two-procs",
-        "timestamp": "2026-11-01T10:00:00.000Z", "message": {"role": "user", "content": text},
-    }) + b"\n"
+    return (
+        orjson.dumps(
+            {
+                "type": "user",
+                "uuid": uuid,
+                "sessionId": session,
+                "cwd": "/home/dev/two-procs",
+                "timestamp": "2026-11-01T10:00:00.000Z",
+                "message": {"role": "user", "content": text},
+            }
+        )
+        + b"\n"
+    )
 
 
 def main(name: str, log: Path, count: int, other: str) -> None:
@@ -25,15 +34,25 @@ def main(name: str, log: Path, count: int, other: str) -> None:
         for i in range(count):
             word = f"{name}word{i}"
             with log.open("ab") as f:
-                f.write(line(f"session-{name}", f"{name}-{i:04d}-0000-4000-8000-000000000000", f"note {word} written"))
+                f.write(
+                    line(
+                        f"session-{name}",
+                        f"{name}-{i:04d}-0000-4000-8000-000000000000",
+                        f"note {word} written",
+                    )
+                )
             found = call(origin, "search", {"query": word}, caller)["events"]
-            if [e["id"] for e in found] != [f"claude-code:{name}-{i:04d}-0000-4000-8000-000000000000"]:
+            if [e["id"] for e in found] != [
+                f"claude-code:{name}-{i:04d}-0000-4000-8000-000000000000"
+            ]:
                 missing.append(word)
         deadline = time.time() + 30
         seen_other = 0
         while time.time() < deadline:
             seen_other = sum(
-                1 for i in range(count) if call(origin, "search", {"query": f"{other}word{i}"}, caller)["events"]
+                1
+                for i in range(count)
+                if call(origin, "search", {"query": f"{other}word{i}"}, caller)["events"]
             )
             if seen_other == count:
                 break

@@ -15,8 +15,9 @@ def plain_env(tmp_path: Path):
     """(settings, logs dir, open store, ingester) over a temp ORIGIN_HOME."""
     logs = tmp_path / "logs"
     logs.mkdir()
-    settings = Settings.from_env({"HOME": str(tmp_path), "ORIGIN_HOME": str(tmp_path / "origin"), "PLAIN_HOME": str(logs)})
+    settings = Settings.from_env(
+        {"HOME": str(tmp_path), "ORIGIN_HOME": str(tmp_path / "origin"), "PLAIN_HOME": str(logs)}
+    )
     store = Store.open(settings.home, map_size=settings.map_size)
     yield settings, logs, store, Ingester(store, settings, {"plain": PLAIN})
     store.close()
-

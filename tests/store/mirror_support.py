@@ -14,7 +14,9 @@ from origin_store.db import Store
 from origin_store.reader import locate, mirror_info, mirror_state
 
 
-def read_mirror_line(store: Store, home: Path, mirror_id: int, line: int, limit: int = 1 << 20) -> bytes | None:
+def read_mirror_line(
+    store: Store, home: Path, mirror_id: int, line: int, limit: int = 1 << 20
+) -> bytes | None:
     """Line `line` of mirror `mirror_id` as bytes (its first `limit`), from its frame or the tail."""
     located = locate(store, mirror_id, line)
     return None if located is None else mirrors.read_line(home / "raw", *located, line, limit)

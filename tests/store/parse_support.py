@@ -28,7 +28,11 @@ def read_lines(path: Path) -> list[bytes]:
     """A log's lines as the store feeds them: decompressed, and only those ended by a newline."""
     data = path.read_bytes()
     if path.name.endswith(".zst"):
-        data = zstandard.ZstdDecompressor().stream_reader(io.BytesIO(data), read_across_frames=True).read()
+        data = (
+            zstandard.ZstdDecompressor()
+            .stream_reader(io.BytesIO(data), read_across_frames=True)
+            .read()
+        )
     return data.split(b"\n")[:-1]
 
 

@@ -25,10 +25,17 @@ def parse_plain(line: bytes, lineno: int, state: dict) -> list:
     state["n"] = state.get("n", 0) + 1
     return [
         EventRecord(
-            id=f"plain:{data['id']}", time=int(data.get("t", 0)), source="plain",
-            session=str(data.get("s", "s1")), role="user", kind="message",
-            text=str(data.get("text", "")), cwd="/home/dev/plain-project",
-            label=tuple((offset, words) for offset, words in data["label"]) if data.get("label") else None,
+            id=f"plain:{data['id']}",
+            time=int(data.get("t", 0)),
+            source="plain",
+            session=str(data.get("s", "s1")),
+            role="user",
+            kind="message",
+            text=str(data.get("text", "")),
+            cwd="/home/dev/plain-project",
+            label=tuple((offset, words) for offset, words in data["label"])
+            if data.get("label")
+            else None,
         )
     ]
 
@@ -45,4 +52,7 @@ PLAIN = Source("plain", _roots, (FileKind("log", ("**/*.jsonl",), parse_plain, _
 
 
 def line(i: int, text: str = "hello", session: str = "s1") -> bytes:
-    return orjson.dumps({"id": i, "t": 1_700_000_000_000 + i, "s": session, "text": f"{text} {i}"}) + b"\n"
+    return (
+        orjson.dumps({"id": i, "t": 1_700_000_000_000 + i, "s": session, "text": f"{text} {i}"})
+        + b"\n"
+    )

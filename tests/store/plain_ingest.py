@@ -5,9 +5,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from plain_format import PLAIN  # noqa: E402
+from plain_format import PLAIN
 
-from origin_store import Ingester, Settings, Store  # noqa: E402
+from origin_store import Ingester, Settings, Store
 
 if __name__ == "__main__":
     settings = Settings.from_env()

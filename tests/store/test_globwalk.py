@@ -14,18 +14,52 @@ from hypothesis import strategies as st
 from origin_store.globwalk import match_many
 from origin_store.parsers.registry import SOURCES
 
-AGENT_PATTERNS = [pattern for source in SOURCES.values() for kind in source.files for pattern in kind.patterns]
-OTHER_PATTERNS = ["**/*.jsonl", "*/x*", "a?/[ab]*.jsonl", "**/sub/**/*", ".h*/*", "sessions/**/**/r*"]
-NAMES = ["a", "ab", ".h", ".hidden", "x1", "sub", "subagents", "projects", "sessions", "archived_sessions", "2026"]
-FILES = ["a.jsonl", "b.jsonl", "rollout-1.jsonl", "rollout-2.jsonl.zst", "x.txt", ".h.jsonl", "session_index.jsonl", "r"]
+AGENT_PATTERNS = [
+    pattern for source in SOURCES.values() for kind in source.files for pattern in kind.patterns
+]
+OTHER_PATTERNS = [
+    "**/*.jsonl",
+    "*/x*",
+    "a?/[ab]*.jsonl",
+    "**/sub/**/*",
+    ".h*/*",
+    "sessions/**/**/r*",
+]
+NAMES = [
+    "a",
+    "ab",
+    ".h",
+    ".hidden",
+    "x1",
+    "sub",
+    "subagents",
+    "projects",
+    "sessions",
+    "archived_sessions",
+    "2026",
+]
+FILES = [
+    "a.jsonl",
+    "b.jsonl",
+    "rollout-1.jsonl",
+    "rollout-2.jsonl.zst",
+    "x.txt",
+    ".h.jsonl",
+    "session_index.jsonl",
+    "r",
+]
 
 paths = st.lists(
-    st.tuples(st.lists(st.sampled_from(NAMES), max_size=4), st.sampled_from(FILES + NAMES)), min_size=1, max_size=25
+    st.tuples(st.lists(st.sampled_from(NAMES), max_size=4), st.sampled_from(FILES + NAMES)),
+    min_size=1,
+    max_size=25,
 )
 
 
 def glob_of(root: Path, pattern: str) -> list[str]:
-    return sorted(set(glob.glob(f"{glob.escape(str(root))}/{pattern}", recursive=True, include_hidden=True)))
+    return sorted(
+        set(glob.glob(f"{glob.escape(str(root))}/{pattern}", recursive=True, include_hidden=True))
+    )
 
 
 def build(root: Path, tree: list[tuple[list[str], str]]) -> None:

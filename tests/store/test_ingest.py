@@ -38,7 +38,9 @@ def mirror_lines(store: Store, settings: Settings, path: Path) -> list[bytes]:
     whole = list(iter_mirror(store, settings.home, mid))
     assert len(whole) == cursor["lines"]
     if cursor["lines"] <= 200:  # line by line too, the way `sources` reads it
-        assert [w[: 1 << 20] for w in whole] == [read_mirror_line(store, settings.home, mid, n) for n in range(1, cursor["lines"] + 1)]
+        assert [w[: 1 << 20] for w in whole] == [
+            read_mirror_line(store, settings.home, mid, n) for n in range(1, cursor["lines"] + 1)
+        ]
     return whole
 
 
@@ -62,15 +64,30 @@ def test_records_keep_the_first_characters_and_the_original_length(plain_env):
     texts = {"short": "x" * 20_000, "long": "数" * 20_001, "huge": "y" * 200_000}
     log = logs / "a.jsonl"
     lines = [orjson.dumps({"id": key, "text": text}) + b"\n" for key, text in texts.items()]
-    lines.append(orjson.dumps({"id": "labelled", "text": "CI build fix", "label": [[0, "thread name: "]]}) + b"\n")
+    lines.append(
+        orjson.dumps({"id": "labelled", "text": "CI build fix", "label": [[0, "thread name: "]]})
+        + b"\n"
+    )
     log.write_bytes(b"".join(lines))
     ingester.run()
     events = all_events(store)
-    assert events["plain:short"]["text"] == texts["short"] and "text_chars" not in events["plain:short"]
-    assert (events["plain:long"]["text"], events["plain:long"]["text_chars"]) == ("数" * 20_000, 20_001)
-    assert (events["plain:huge"]["text"], events["plain:huge"]["text_chars"]) == ("y" * 20_000, 200_000)
+    assert (
+        events["plain:short"]["text"] == texts["short"]
+        and "text_chars" not in events["plain:short"]
+    )
+    assert (events["plain:long"]["text"], events["plain:long"]["text_chars"]) == (
+        "数" * 20_000,
+        20_001,
+    )
+    assert (events["plain:huge"]["text"], events["plain:huge"]["text_chars"]) == (
+        "y" * 20_000,
+        200_000,
+    )
     assert not any("label" in events[f"plain:{key}"] for key in texts)
-    assert events["plain:labelled"]["label"] == [[0, "thread name: "]] and events["plain:labelled"]["text"] == "CI build fix"
+    assert (
+        events["plain:labelled"]["label"] == [[0, "thread name: "]]
+        and events["plain:labelled"]["text"] == "CI build fix"
+    )
     assert verify(store, settings.home).ok
 
 
@@ -180,14 +197,22 @@ def test_fifty_megabyte_line_does_not_exhaust_memory(plain_env):
     assert peak < 8 * 1024 * 1024, f"peak {peak:,} bytes"
 
 
-@hsettings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.lists(st.tuples(st.integers(0, 40_000), st.integers(0, 3), st.booleans()), min_size=1, max_size=25))
+@hsettings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 40_000), st.integers(0, 3), st.booleans()), min_size=1, max_size=25
+    )
+)
 def test_mirror_line_n_is_original_line_n(tmp_path_factory, steps):
     """Random appends, some cut mid-line, with an ingest after each: the mirror always agrees."""
     from plain_format import PLAIN
 
     tmp = tmp_path_factory.mktemp("prop")
-    settings = Settings.from_env({"HOME": str(tmp), "ORIGIN_HOME": str(tmp / "o"), "PLAIN_HOME": str(tmp / "logs")})
+    settings = Settings.from_env(
+        {"HOME": str(tmp), "ORIGIN_HOME": str(tmp / "o"), "PLAIN_HOME": str(tmp / "logs")}
+    )
     (tmp / "logs").mkdir()
     log = tmp / "logs" / "p.jsonl"
     log.write_bytes(b"")
@@ -201,7 +226,7 @@ def test_mirror_line_n_is_original_line_n(tmp_path_factory, steps):
             data = pending
             for _ in range(count):
                 counter += 1
-                text = "".join(rng.choice("ab c\r数据\t\\\"") for _ in range(size // 4 + 1))
+                text = "".join(rng.choice('ab c\r数据\t\\"') for _ in range(size // 4 + 1))
                 data += orjson.dumps({"id": counter, "text": text}) + b"\n"
             if cut and data:
                 keep = rng.randrange(len(data))
@@ -211,7 +236,11 @@ def test_mirror_line_n_is_original_line_n(tmp_path_factory, steps):
             with open(log, "ab") as f:
                 f.write(data)
             ingester.run()
-            complete = log.read_bytes().rsplit(b"\n", 1)[0].split(b"\n") if b"\n" in log.read_bytes() else []
+            complete = (
+                log.read_bytes().rsplit(b"\n", 1)[0].split(b"\n")
+                if b"\n" in log.read_bytes()
+                else []
+            )
             assert mirror_lines(store, settings, log) == complete
     finally:
         store.close()
@@ -223,11 +252,19 @@ def _write_corpus(logs: Path, files: int, lines_each: int) -> None:
         with open(logs / f"f{f}.jsonl", "wb") as out:
             for i in range(lines_each):
                 size = rng.choice([10, 50, 200, 3000])
-                out.write(orjson.dumps({"id": f"{f}-{i}", "t": i, "s": f"s{f}", "text": "w" * size}) + b"\n")
+                out.write(
+                    orjson.dumps({"id": f"{f}-{i}", "t": i, "s": f"s{f}", "text": "w" * size})
+                    + b"\n"
+                )
 
 
 def _env(home: Path, logs: Path) -> dict[str, str]:
-    return {**os.environ, "HOME": str(home), "ORIGIN_HOME": str(home / "origin"), "PLAIN_HOME": str(logs)}
+    return {
+        **os.environ,
+        "HOME": str(home),
+        "ORIGIN_HOME": str(home / "origin"),
+        "PLAIN_HOME": str(logs),
+    }
 
 
 def _snapshot(home: Path, logs: Path) -> tuple[dict, dict]:
@@ -238,7 +275,9 @@ def _snapshot(home: Path, logs: Path) -> tuple[dict, dict]:
         mirrors = {p.name: mirror_lines(store, settings, p) for p in sorted(logs.glob("*.jsonl"))}
         with store.read() as txn:
             feed = [item["id"] for _, item in store.feed_since(txn, 0)]
-        assert len(feed) == len(set(feed)) == len(events), "the change feed repeats or misses events"
+        assert len(feed) == len(set(feed)) == len(events), (
+            "the change feed repeats or misses events"
+        )
         return events, mirrors
     finally:
         store.close()
@@ -261,7 +300,9 @@ def test_sigkill_at_random_points_loses_and_duplicates_nothing(tmp_path):
     rng = random.Random(11)
     interrupted = 0
     for _ in range(12):
-        proc = subprocess.Popen([sys.executable, script], env=_env(killed, logs), start_new_session=True)
+        proc = subprocess.Popen(
+            [sys.executable, script], env=_env(killed, logs), start_new_session=True
+        )
         # Each kill lands after start-up and at most a twelfth of the work in; it takes the
         # whole process group, ingest workers included.
         time.sleep(startup + rng.uniform(0, max(full - startup, 0.05) / 12))
@@ -284,7 +325,10 @@ def test_two_concurrent_ingests_end_like_one(tmp_path):
     _write_corpus(logs, files=4, lines_each=3000)
     script = str(HERE / "plain_ingest.py")
     subprocess.run([sys.executable, script], env=_env(tmp_path / "one", logs), check=True)
-    procs = [subprocess.Popen([sys.executable, script], env=_env(tmp_path / "two", logs)) for _ in range(2)]
+    procs = [
+        subprocess.Popen([sys.executable, script], env=_env(tmp_path / "two", logs))
+        for _ in range(2)
+    ]
     assert [p.wait() for p in procs] == [0, 0]
     assert _snapshot(tmp_path / "two", logs) == _snapshot(tmp_path / "one", logs)
 
@@ -295,7 +339,9 @@ def test_a_full_map_grows_instead_of_failing(tmp_path):
     logs = tmp_path / "logs"
     logs.mkdir()
     (logs / "a.jsonl").write_bytes(b"".join(line(i, "grow " * 200) for i in range(3000)))
-    settings = Settings.from_env({"HOME": str(tmp_path), "ORIGIN_HOME": str(tmp_path / "o"), "PLAIN_HOME": str(logs)})
+    settings = Settings.from_env(
+        {"HOME": str(tmp_path), "ORIGIN_HOME": str(tmp_path / "o"), "PLAIN_HOME": str(logs)}
+    )
     store = Store.open(settings.home, map_size=256 * 1024)
     try:
         before = store.env.info()["map_size"]

@@ -13,15 +13,51 @@ from origin_store.parsers.registry import SOURCES
 from origin_store.reader import get_session, iter_sessions, session_event_ids
 
 EXPECTED = {
-    ("claude-code", "7f3c9a52-1d4e-4b8a-9c61-2e5f8a7b3d10"): ("rate-limiter", "Add a token-bucket rate limiter", "demo-app"),
-    ("claude-code", "c41d2e8f-5a6b-4c7d-8e9f-0a1b2c3d4e5f"): ("笔记导出：Markdown 与日文文件名测试", "帮我把笔记导出功能", "notes-app"),
-    ("claude-code", "0b9e8d7c-6f5a-4e3d-9c2b-1a0f9e8d7c6b"): (None, "Plan a migration of the config loader", "demo-app"),
-    ("claude-code", "7f3c9a52-1d4e-4b8a-9c61-2e5f8a7b3d10/agent-a3f9c2e1b7d40568"): (None, "List every middleware", "demo-app"),
-    ("claude-code", "9d8c7b6a-5f4e-4d3c-8b2a-1908171615aa/agent-5e1d7c90"): (None, "Check whether /health", "demo-app"),
-    ("codex", "019a0b1c-2d3e-7f40-8a51-6b7c8d9e0f12"): ("Fix CI build (tsconfig.build.json)", "Why does `npm run build`", "demo-app"),
-    ("codex", "019a0f2e-5b6c-7d81-9e02-a3b4c5d6e7f8"): ("web_ui 日本語化", "ログイン画面の文言", "web_ui"),
-    ("codex", "019a0f31-0a0b-7c0d-8e0f-101112131415"): (None, "List every user-visible English string", "web_ui"),
-    ("codex", "0199f8a0-1111-7222-8333-444455556666"): (None, "Summarize what src/server.ts does", "demo-app"),
+    ("claude-code", "7f3c9a52-1d4e-4b8a-9c61-2e5f8a7b3d10"): (
+        "rate-limiter",
+        "Add a token-bucket rate limiter",
+        "demo-app",
+    ),
+    ("claude-code", "c41d2e8f-5a6b-4c7d-8e9f-0a1b2c3d4e5f"): (
+        "笔记导出：Markdown 与日文文件名测试",
+        "帮我把笔记导出功能",
+        "notes-app",
+    ),
+    ("claude-code", "0b9e8d7c-6f5a-4e3d-9c2b-1a0f9e8d7c6b"): (
+        None,
+        "Plan a migration of the config loader",
+        "demo-app",
+    ),
+    ("claude-code", "7f3c9a52-1d4e-4b8a-9c61-2e5f8a7b3d10/agent-a3f9c2e1b7d40568"): (
+        None,
+        "List every middleware",
+        "demo-app",
+    ),
+    ("claude-code", "9d8c7b6a-5f4e-4d3c-8b2a-1908171615aa/agent-5e1d7c90"): (
+        None,
+        "Check whether /health",
+        "demo-app",
+    ),
+    ("codex", "019a0b1c-2d3e-7f40-8a51-6b7c8d9e0f12"): (
+        "Fix CI build (tsconfig.build.json)",
+        "Why does `npm run build`",
+        "demo-app",
+    ),
+    ("codex", "019a0f2e-5b6c-7d81-9e02-a3b4c5d6e7f8"): (
+        "web_ui 日本語化",
+        "ログイン画面の文言",
+        "web_ui",
+    ),
+    ("codex", "019a0f31-0a0b-7c0d-8e0f-101112131415"): (
+        None,
+        "List every user-visible English string",
+        "web_ui",
+    ),
+    ("codex", "0199f8a0-1111-7222-8333-444455556666"): (
+        None,
+        "Summarize what src/server.ts does",
+        "demo-app",
+    ),
 }
 
 
@@ -39,7 +75,9 @@ def test_every_fixture_session_with_title_prompt_and_project(ingested):
     settings, store, _, report = ingested
     assert not report.errors and report.events > 100
     with store.read() as txn:
-        sessions = {(s["source"], s["session"]): s for s in iter_sessions(store, txn) if s["events"]}
+        sessions = {
+            (s["source"], s["session"]): s for s in iter_sessions(store, txn) if s["events"]
+        }
     assert set(EXPECTED) <= set(sessions), set(EXPECTED) - set(sessions)
     for key, (title, prompt, project) in EXPECTED.items():
         session = sessions[key]
@@ -51,11 +89,16 @@ def test_every_fixture_session_with_title_prompt_and_project(ingested):
 
 def test_truncated_last_lines_wait_then_complete(ingested, tmp_path: Path):
     settings, store, ingester, _ = ingested
-    log = Path(settings.environ["CLAUDE_CONFIG_DIR"]) / "projects/-home-dev-demo-app/0b9e8d7c-6f5a-4e3d-9c2b-1a0f9e8d7c6b.jsonl"
+    log = (
+        Path(settings.environ["CLAUDE_CONFIG_DIR"])
+        / "projects/-home-dev-demo-app/0b9e8d7c-6f5a-4e3d-9c2b-1a0f9e8d7c6b.jsonl"
+    )
     data = log.read_bytes()
     assert not data.endswith(b"\n")
     with store.read() as txn:
-        before = list(session_event_ids(store, txn, "claude-code", "0b9e8d7c-6f5a-4e3d-9c2b-1a0f9e8d7c6b"))
+        before = list(
+            session_event_ids(store, txn, "claude-code", "0b9e8d7c-6f5a-4e3d-9c2b-1a0f9e8d7c6b")
+        )
     tail = data.rsplit(b"\n", 1)[1]
     # The agent finishes writing the line: replace the cut record with a whole one.
     complete = (
@@ -66,7 +109,9 @@ def test_truncated_last_lines_wait_then_complete(ingested, tmp_path: Path):
     report = ingester.run()
     assert report.events == 1 and report.rewritten == 0
     with store.read() as txn:
-        after = list(session_event_ids(store, txn, "claude-code", "0b9e8d7c-6f5a-4e3d-9c2b-1a0f9e8d7c6b"))
+        after = list(
+            session_event_ids(store, txn, "claude-code", "0b9e8d7c-6f5a-4e3d-9c2b-1a0f9e8d7c6b")
+        )
         cursor = store.get(txn, "files", str(log).encode())
     assert set(after) - set(before) == {"claude-code:feedface-0000-4000-8000-000000000001"}
     last = read_mirror_line(store, settings.home, cursor["mirror"]["id"], cursor["lines"])
@@ -77,7 +122,9 @@ def test_reingest_is_idempotent(ingested):
     settings, store, ingester, first = ingested
     again = ingester.run()
     assert again.events == 0 and again.files_changed == 0
-    store2_settings = Settings.from_env({**settings.environ, "ORIGIN_HOME": str(settings.home) + "-2"})
+    store2_settings = Settings.from_env(
+        {**settings.environ, "ORIGIN_HOME": str(settings.home) + "-2"}
+    )
     other = Store.open(store2_settings.home)
     try:
         assert Ingester(other, store2_settings, SOURCES).run().events == first.events
@@ -89,7 +136,9 @@ def test_subagent_sessions_name_their_parent(ingested):
     _, store, _, _ = ingested
     with store.read() as txn:
         sub = get_session(store, txn, "codex", "019a0f31-0a0b-7c0d-8e0f-101112131415")
-        claude_sub = get_session(store, txn, "claude-code", "7f3c9a52-1d4e-4b8a-9c61-2e5f8a7b3d10/agent-a3f9c2e1b7d40568")
+        claude_sub = get_session(
+            store, txn, "claude-code", "7f3c9a52-1d4e-4b8a-9c61-2e5f8a7b3d10/agent-a3f9c2e1b7d40568"
+        )
     assert sub["parent"] == "019a0f2e-5b6c-7d81-9e02-a3b4c5d6e7f8"
     assert claude_sub["parent"] == "7f3c9a52-1d4e-4b8a-9c61-2e5f8a7b3d10"
 

@@ -7,9 +7,17 @@ from origin_store import keys
 
 def test_session_event_keys_sort_by_time_within_their_session() -> None:
     prefix = keys.session_events_prefix("codex", "s1")
-    made = [keys.session_event_key("codex", "s1", when, f"codex:{n}".encode()) for n, when in enumerate([300, -5, 2**40, 7])]
+    made = [
+        keys.session_event_key("codex", "s1", when, f"codex:{n}".encode())
+        for n, when in enumerate([300, -5, 2**40, 7])
+    ]
     assert all(key.startswith(prefix) for key in made)
-    assert [keys.session_event_id(prefix, key) for key in sorted(made)] == ["codex:1", "codex:3", "codex:0", "codex:2"]
+    assert [keys.session_event_id(prefix, key) for key in sorted(made)] == [
+        "codex:1",
+        "codex:3",
+        "codex:0",
+        "codex:2",
+    ]
     assert not keys.session_event_key("codex", "s10", 1, b"x").startswith(prefix)
 
 
@@ -17,8 +25,12 @@ def test_mirror_line_keys() -> None:
     key = keys.mirror_line_key(7, 12345)
     assert key.startswith(keys.mirror_key(7)) and len(keys.mirror_key(7)) == keys.MIRROR_ID_BYTES
     assert keys.line_of(key) == 12345
-    assert sorted([keys.mirror_line_key(2, 1), keys.mirror_line_key(1, 300), keys.mirror_line_key(1, 20)]) == [
-        keys.mirror_line_key(1, 20), keys.mirror_line_key(1, 300), keys.mirror_line_key(2, 1),
+    assert sorted(
+        [keys.mirror_line_key(2, 1), keys.mirror_line_key(1, 300), keys.mirror_line_key(1, 20)]
+    ) == [
+        keys.mirror_line_key(1, 20),
+        keys.mirror_line_key(1, 300),
+        keys.mirror_line_key(2, 1),
     ]
 
 

@@ -40,7 +40,9 @@ def test_parse_time_table(value, expected):
 def test_fast_path_agrees_with_fromisoformat(moment):
     text = moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
     whole = datetime.fromisoformat(text[:19]).replace(tzinfo=UTC)
-    expected = int(whole.timestamp()) * 1000 + moment.microsecond // 1000  # exact, no float rounding
+    expected = (
+        int(whole.timestamp()) * 1000 + moment.microsecond // 1000
+    )  # exact, no float rounding
     assert parse_time(text) == expected
 
 

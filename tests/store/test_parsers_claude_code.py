@@ -28,6 +28,7 @@ FILE_C = f"{PROJECT}/{SESSION_C}.jsonl"
 FILE_B = f"projects/-home-dev----notes-app/{SESSION_B}.jsonl"
 ALL_FILES = (FILE_A, FILE_SUB, FILE_LEGACY, FILE_C, FILE_B)
 
+
 def root() -> Path:
     """The shared fixtures' claude-code folder; the test is skipped where it is absent."""
     return shared_root("claude-code")
@@ -47,11 +48,8 @@ def feed(relpath: str, state: dict | None = None) -> list[Record]:
     return records
 
 
-
 def by_id(records: list[Record]) -> dict[str, EventRecord]:
     return {e.id: e for e in events(records)}
-
-
 
 
 # --- discovery and roots ------------------------------------------------------------------------
@@ -245,7 +243,9 @@ def test_time_is_utc_ms_and_inherited() -> None:
     first = next(e for e in b if e.id.endswith("d0000001-0000-4000-8000-000000000001"))
     assert first.time == 1792548311500  # 2026-10-21T02:05:11.500Z
     last_answer = next(e for e in b if e.id.endswith("d000000c-0000-4000-8000-00000000000c"))
-    final_title = next(e for e in b if e.rendered == "ai-title: 笔记导出：Markdown 与日文文件名测试")
+    final_title = next(
+        e for e in b if e.rendered == "ai-title: 笔记导出：Markdown 与日文文件名测试"
+    )
     assert final_title.time == last_answer.time
     # Nothing timestamped before the first line: 0, as agreed with the store.
     assert b[0].rendered == "mode: default" and b[0].time == 0

@@ -26,6 +26,7 @@ FILE_SUB = f"sessions/2026/10/21/rollout-2026-10-21T11-20-40-{SUB}.jsonl"
 FILE_COLD = f"sessions/2026/10/19/rollout-2026-10-19T21-00-00-{COLD}.jsonl.zst"
 ROLLOUTS = (FILE_CI, FILE_WEB, FILE_SUB, FILE_COLD)
 
+
 def root() -> Path:
     """The shared fixtures' codex folder; the test is skipped where it is absent."""
     return shared_root("codex")
@@ -44,11 +45,8 @@ def feed(relpath: str, kind: codex.FileKind = codex.ROLLOUTS) -> list[Record]:
     return records
 
 
-
 def by_line(records: list[Record]) -> dict[int, EventRecord]:
     return {int(e.id.rsplit(":L", 1)[1]): e for e in events(records)}
-
-
 
 
 def everything() -> list[Record]:
@@ -77,7 +75,9 @@ def test_roots_follow_codex_home() -> None:
 def test_patterns() -> None:
     def found(kind: codex.FileKind) -> set[str]:
         return {
-            p.relative_to(root()).as_posix() for pattern in kind.patterns for p in root().glob(pattern)
+            p.relative_to(root()).as_posix()
+            for pattern in kind.patterns
+            for p in root().glob(pattern)
         }
 
     assert found(codex.ROLLOUTS) == set(ROLLOUTS)

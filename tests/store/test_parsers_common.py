@@ -33,7 +33,9 @@ def sample_files(source: Source) -> list[tuple[FileKind, str]]:
     return found
 
 
-def feed(source: Source, kind: FileKind, relpath: str, *, through_json: bool = False) -> list[Record]:
+def feed(
+    source: Source, kind: FileKind, relpath: str, *, through_json: bool = False
+) -> list[Record]:
     """Every complete line of a sample through one state, as the store does (optionally with the
     state round-tripped through JSON between lines, as when the store persists it)."""
     state = kind.start(relpath)
@@ -83,7 +85,9 @@ def test_state_survives_json_between_lines(name: str) -> None:
     """The store persists state between passes and processes; resuming must change nothing."""
     source = SOURCES[name]
     for kind, relpath in sample_files(source):
-        assert feed(source, kind, relpath, through_json=True) == feed(source, kind, relpath), relpath
+        assert feed(source, kind, relpath, through_json=True) == feed(source, kind, relpath), (
+            relpath
+        )
 
 
 # --- fuzzing -------------------------------------------------------------------------------------
@@ -104,7 +108,12 @@ _CLAUDE_TYPES = st.sampled_from(
      "file-history-snapshot", "progress", "unknown"]
 )  # fmt: skip
 _CLAUDE_BLOCK = st.fixed_dictionaries(
-    {"type": st.sampled_from(["text", "image", "document", "thinking", "tool_use", "tool_result"]) | _JSON},
+    {
+        "type": st.sampled_from(
+            ["text", "image", "document", "thinking", "tool_use", "tool_result"]
+        )
+        | _JSON
+    },
     optional={
         "text": _JSON,
         "thinking": _JSON,
@@ -130,7 +139,8 @@ _CLAUDE_LINE = st.fixed_dictionaries(
         "isMeta": st.booleans() | _JSON,
         "isSidechain": st.booleans(),
         "isCompactSummary": st.booleans(),
-        "subtype": st.sampled_from(["compact_boundary", "stop_hook_summary", "api_error", "x"]) | _JSON,
+        "subtype": st.sampled_from(["compact_boundary", "stop_hook_summary", "api_error", "x"])
+        | _JSON,
         "content": _JSON,
         "compactMetadata": _JSON,
         "hookInfos": _JSON,
@@ -142,7 +152,9 @@ _CLAUDE_LINE = st.fixed_dictionaries(
         "permissionMode": _JSON,
         "operation": _JSON,
         "attachment": _JSON | st.fixed_dictionaries({"type": st.just("hook_success")}),
-        "message": st.fixed_dictionaries({}, optional={"content": st.lists(_CLAUDE_BLOCK, max_size=4) | _JSON})
+        "message": st.fixed_dictionaries(
+            {}, optional={"content": st.lists(_CLAUDE_BLOCK, max_size=4) | _JSON}
+        )
         | _JSON,
     },
 )
@@ -194,14 +206,19 @@ _CODEX_PAYLOAD = st.fixed_dictionaries(
 )  # fmt: skip
 _CODEX_LINE = st.fixed_dictionaries(
     {
-        "type": st.sampled_from(["session_meta", "turn_context", "response_item", "event_msg", "compacted", "other"]),
+        "type": st.sampled_from(
+            ["session_meta", "turn_context", "response_item", "event_msg", "compacted", "other"]
+        ),
         "payload": _CODEX_PAYLOAD | _JSON,
     },
     optional={"timestamp": _JSON | _INT | st.just("2026-10-20T09:14:03.000Z")},
 )
 
 #: Lines shaped like each source's records: mostly valid structure with hostile values.
-RECORD_LINES: dict[str, st.SearchStrategy[dict]] = {"claude-code": _CLAUDE_LINE, "codex": _CODEX_LINE}
+RECORD_LINES: dict[str, st.SearchStrategy[dict]] = {
+    "claude-code": _CLAUDE_LINE,
+    "codex": _CODEX_LINE,
+}
 #: Paths handed to `start`: odd ones, and (added per test) the sample logs' own.
 _ODD_PATHS = ["", "x", "x.jsonl", "agent-", "a/subagents", "sessions/rollout-.jsonl.zst"]
 

@@ -18,15 +18,22 @@ def _mirror(store, log) -> int:
 
 def _lines(texts: list[str]) -> list[bytes]:
     out = [orjson.dumps({"id": i, "text": t}) + b"\n" for i, t in enumerate(texts)]
-    out.append(b'{"id": "bad", "text": "caf\xe9 \xf0\x9f na\xc3"}\n')  # invalid UTF-8, kept as written
+    out.append(
+        b'{"id": "bad", "text": "caf\xe9 \xf0\x9f na\xc3"}\n'
+    )  # invalid UTF-8, kept as written
     return out
 
 
-def _check(store, home, mid: int, originals: list[bytes], keeps=(0, 1, 4_000, 10**7), first: int = 1) -> None:
+def _check(
+    store, home, mid: int, originals: list[bytes], keeps=(0, 1, 4_000, 10**7), first: int = 1
+) -> None:
     for number, raw in enumerate(originals, start=first):
         whole = raw[:-1].decode("utf-8", errors="replace")
         for keep in keeps:
-            assert read_mirror_text(store, home, mid, number, keep) == (whole[:keep], len(whole)), (number, keep)
+            assert read_mirror_text(store, home, mid, number, keep) == (whole[:keep], len(whole)), (
+                number,
+                keep,
+            )
 
 
 def test_tail_lines(plain_env) -> None:
@@ -51,7 +58,14 @@ def test_lines_in_frames_of_many(plain_env) -> None:
     with store.read() as txn:
         assert _frame_for(store, txn, mid, 1).lines > 1
     for number in (1, 2, 1500, 2999, 3000, 3001, 3002):
-        _check(store, settings.home, mid, originals[number - 1 : number], keeps=(0, 7, 4_000), first=number)
+        _check(
+            store,
+            settings.home,
+            mid,
+            originals[number - 1 : number],
+            keeps=(0, 7, 4_000),
+            first=number,
+        )
 
 
 @pytest.mark.parametrize("chunk", [7, 1 << 20])
@@ -60,7 +74,9 @@ def test_a_line_in_a_frame_of_its_own_is_streamed_exactly(plain_env, monkeypatch
     settings, logs, store, ingester = plain_env
     monkeypatch.setattr(reader, "_STREAM_CHUNK", chunk)
     log = logs / "a.jsonl"
-    big = b'{"id": "big", "text": "' + ("数据库 migration ✓ " * 20_000).encode() + b'\xe9\xf0\x9f"}\n'
+    big = (
+        b'{"id": "big", "text": "' + ("数据库 migration ✓ " * 20_000).encode() + b'\xe9\xf0\x9f"}\n'
+    )
     originals = [big, line(1), line(2)]
     log.write_bytes(b"".join(originals))
     ingester.run()

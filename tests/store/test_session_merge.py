@@ -15,23 +15,44 @@ def fact(**fields: object) -> SessionFact:
 CASES = [
     ([fact(title="ai", title_rank=20, time=5)], {"title": "ai", "title_rank": 20, "title_time": 5}),
     # A higher rank wins whatever the order.
-    ([fact(title="custom", title_rank=30, time=1), fact(title="ai", title_rank=20, time=9)], {"title": "custom"}),
-    ([fact(title="ai", title_rank=20, time=9), fact(title="custom", title_rank=30, time=1)], {"title": "custom"}),
+    (
+        [fact(title="custom", title_rank=30, time=1), fact(title="ai", title_rank=20, time=9)],
+        {"title": "custom"},
+    ),
+    (
+        [fact(title="ai", title_rank=20, time=9), fact(title="custom", title_rank=30, time=1)],
+        {"title": "custom"},
+    ),
     # Equal rank: the later wins, a tie goes to the newer fact, an earlier one loses.
-    ([fact(title="a", title_rank=20, time=5), fact(title="b", title_rank=20, time=6)], {"title": "b", "title_time": 6}),
-    ([fact(title="a", title_rank=20, time=5), fact(title="b", title_rank=20, time=5)], {"title": "b"}),
-    ([fact(title="a", title_rank=20, time=5), fact(title="b", title_rank=20, time=4)], {"title": "a"}),
+    (
+        [fact(title="a", title_rank=20, time=5), fact(title="b", title_rank=20, time=6)],
+        {"title": "b", "title_time": 6},
+    ),
+    (
+        [fact(title="a", title_rank=20, time=5), fact(title="b", title_rank=20, time=5)],
+        {"title": "b"},
+    ),
+    (
+        [fact(title="a", title_rank=20, time=5), fact(title="b", title_rank=20, time=4)],
+        {"title": "a"},
+    ),
     # A fact without a time counts as time 0; rank 0 beats no title at all (-1).
     ([fact(title="x")], {"title": "x", "title_rank": 0, "title_time": 0}),
     # The first prompt, cwd (with its project) and parent win; the prompt is cut to 2,000 characters.
     ([fact(prompt="first"), fact(prompt="second")], {"prompt": "first"}),
     ([fact(prompt="p" * 2500)], {"prompt": "p" * 2000}),
-    ([fact(cwd="/home/dev/app"), fact(cwd="/home/dev/other")], {"cwd": "/home/dev/app", "project": "app"}),
+    (
+        [fact(cwd="/home/dev/app"), fact(cwd="/home/dev/other")],
+        {"cwd": "/home/dev/app", "project": "app"},
+    ),
     ([fact(parent="p1"), fact(parent="p2")], {"parent": "p1"}),
     # A fact's time orders titles only: it does not widen the session's range.
     ([fact(title="t", time=7)], {"started": None, "ended": None}),
     # Empty fields change nothing.
-    ([fact(prompt="", cwd="", title="", parent="")], {"prompt": None, "cwd": None, "title": None, "parent": None}),
+    (
+        [fact(prompt="", cwd="", title="", parent="")],
+        {"prompt": None, "cwd": None, "title": None, "parent": None},
+    ),
 ]
 
 

@@ -83,4 +83,6 @@ def test_a_kept_text_or_label_that_does_not_fit_is_reported(plain_env):
     damage("plain:3", label=[[3, "a"], [1, "b"]])  # out of order
     damage("plain:4", label=[[0, "thread name: "]])  # fine
     problems = verify(store, settings.home).problems
-    assert len(problems) == 3 and all(p.startswith(("plain:1:", "plain:2:", "plain:3:")) for p in problems), problems
+    assert len(problems) == 3 and all(
+        p.startswith(("plain:1:", "plain:2:", "plain:3:")) for p in problems
+    ), problems
