@@ -80,7 +80,8 @@ def main() -> None:
         f"{ing['mirror_bytes'] / 1e6:,.1f} MB = {ing['mirror_bytes'] / info.bytes:.1%} of raw (target <= 25%)"
     )
     print(
-        f"  index    {idx['docs']:,} docs in {idx['seconds']:.1f} s: {idx['events_per_s']:,.0f} events/s (target >= 15,000); "
+        f"  index    {idx['docs']:,} docs in {idx['seconds']:.1f} s: {idx['events_per_s']:,.0f} events/s "
+        f"(target >= 15,000); "
         f"{idx['index_bytes'] / 1e6:,.1f} MB = {idx['index_bytes'] / info.bytes:.2f}x raw (target <= 0.8x); "
         f"peak RSS {idx['peak_rss_bytes'] / 2**20:,.0f} MiB"
     )
@@ -105,10 +106,12 @@ def main() -> None:
     for tokenizer, b in baselines.items():
         lat, mine = b["latency_all"], ours["latency_all"]
         print(
-            f"  FTS5 {tokenizer:10}  {fmt(lat)}; CJK recall {b['cjk_recall']:.0%}; fresh process {b.get('fresh_process_ms', 0):.0f} ms"
+            f"  FTS5 {tokenizer:10}  {fmt(lat)}; CJK recall {b['cjk_recall']:.0%}; "
+            f"fresh process {b.get('fresh_process_ms', 0):.0f} ms"
         )
         print(
-            f"    Origin is {lat['p50'] / mine['p50']:.1f}x / {lat['p95'] / mine['p95']:.1f}x / {lat['p99'] / mine['p99']:.1f}x "
+            f"    Origin is {lat['p50'] / mine['p50']:.1f}x / {lat['p95'] / mine['p95']:.1f}x"
+            f" / {lat['p99'] / mine['p99']:.1f}x "
             f"faster (p50 / p95 / p99)"
         )
     for category, lat in ours["per_category"].items():

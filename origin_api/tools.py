@@ -234,7 +234,8 @@ TOOLS: tuple[ToolSpec, ...] = (
             Param(
                 "kind",
                 "string",
-                "memory: what happened (a decision and why); knowledge: a stable fact; cognition: the user's preferences, methods, goals or boundaries.",
+                "memory: what happened (a decision and why); knowledge: a stable fact;"
+                " cognition: the user's preferences, methods, goals or boundaries.",
                 required=True,
                 enum=ENTRY_KINDS,
             ),

@@ -3,8 +3,9 @@
 `verify()` reads every mirror frame (zstd checksums included), counts lines against each
 file's cursor, checks each tail's checksum, and checks that every event points at a line that
 exists, that the change feed announces each event once, and that an event's kept text and label
-agree with its original length (`text_chars`, `label`; records from before them have neither). It reports problems; it never
-repairs, so a person can see what happened before anything is rewritten.
+agree with its original length (`text_chars`, `label`; records from before them have neither).
+It reports problems; it never repairs, so a person can see what happened before anything is
+rewritten.
 """
 
 from __future__ import annotations
@@ -67,7 +68,8 @@ class _Check:
             counted, zst_bytes = self._frames(state, zst)
             if counted != state["sealed"] or zst_bytes != state["zst"]:
                 self.problem(
-                    f"{state['rel']}: frames hold {counted} lines / {zst_bytes} bytes, the cursor says {state['sealed']} / {state['zst']}"
+                    f"{state['rel']}: frames hold {counted} lines / {zst_bytes} bytes"
+                    f", the cursor says {state['sealed']} / {state['zst']}"
                 )
             body = tail.read_bytes()[: state["tail"]] if tail.exists() else b""
             if len(body) != state["tail"] or zlib.crc32(body) != state["crc"]:

@@ -112,7 +112,8 @@ def run(
         _print_report(_ingest(origin))
         info = admin.status(origin)
         console.print(
-            f"Archive: {info['events']:,} events in {info['sessions']:,} sessions ({time.perf_counter() - started:.1f} s)"
+            f"Archive: {info['events']:,} events in {info['sessions']:,} sessions "
+            f"({time.perf_counter() - started:.1f} s)"
         )
         for source, counts in info["by_source"].items():
             console.print(

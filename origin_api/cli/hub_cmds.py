@@ -87,7 +87,8 @@ def hub(
                 "  No tokens yet: create one with [bold]origin token create <name>[/bold]."
             )
         console.print(
-            f"  Register it: claude mcp add --scope user --transport http origin http://{shown}:{settings.hub_port}/mcp "
+            f"  Register it: claude mcp add --scope user --transport http "
+            f"origin http://{shown}:{settings.hub_port}/mcp "
             '--header "Authorization: Bearer ogn_…" --header "X-Origin-Client: claude-code"',
             soft_wrap=True,
         )

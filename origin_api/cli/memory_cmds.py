@@ -79,7 +79,8 @@ def search(
         return
     for entry in result["entries"]:
         console.print(
-            f"[bold green]{entry['id']}[/bold green] [dim]{entry['kind']} · {entry['created']} · {entry['author']}[/dim]"
+            f"[bold green]{entry['id']}[/bold green]"
+            f" [dim]{entry['kind']} · {entry['created']} · {entry['author']}[/dim]"
         )
         console.print(f"  {entry['text']}")
     for event in result["events"]:

@@ -273,7 +273,8 @@ def _edit(s: ClaudeSession) -> _Call:
         return _Call("Edit", inp, out, error=True)
     first = 1 + int(rng.random() * 300)
     out = (
-        f"The file {file_path} has been updated. Here's the result of running `cat -n` on a snippet of the edited file:\n"
+        f"The file {file_path} has been updated. Here's the result of running `cat -n` "
+        f"on a snippet of the edited file:\n"
         + "\n".join(f"{first + i:>6}→{line}" for i, line in enumerate(new))
     )
     structured = {

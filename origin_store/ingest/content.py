@@ -19,7 +19,7 @@ class Content:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.compressed = path.name.endswith(".zst")
-        self.raw = open(path, "rb")
+        self.raw = open(path, "rb")  # noqa: SIM115 - closed by __exit__
         self.stream: io.BufferedReader = self._fresh()
 
     def _fresh(self) -> io.BufferedReader:

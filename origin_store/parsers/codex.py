@@ -87,10 +87,8 @@ def start_rollout(relpath: str) -> dict[str, Any]:
     """The file name's thread id stands in until the first session_meta names the thread."""
     name = PurePosixPath(relpath).name
     match = _THREAD_ID.search(name)
-    if match:
-        sid = match.group(1)
-    else:
-        sid = re.sub(r"\.jsonl(\.zst)?$", "", name).removeprefix("rollout-") or "unknown"
+    fallback = re.sub(r"\.jsonl(\.zst)?$", "", name).removeprefix("rollout-") or "unknown"
+    sid = match.group(1) if match else fallback
     return {"sid": sid, "t": 0}
 
 

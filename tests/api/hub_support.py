@@ -15,7 +15,7 @@ import httpx2
 from helpers import fixture_env
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
-from mcp_client import tool_json
+from mcp_client import tool_json  # noqa: F401 - one definition, re-exported for the hub tests
 
 from origin_api.hub import create_app, start_in_thread
 from origin_api.runtime import Origin

@@ -122,7 +122,8 @@ async def test_every_tool_and_error_over_stdio(env):
         cited = await tool_json(client, "sources", {"id": newer["id"]})
         assert cited[0]["event_id"] == PROMPT_ID
         assert await tool_error(client, "correct", {"id": entry["id"], "text": "x"}) == (
-            f"Entry {entry['id']} was already corrected; its current version is {newer['id']}. Correct that one instead."
+            f"Entry {entry['id']} was already corrected; its current version is {newer['id']}."
+            f" Correct that one instead."
         )
         assert (
             await tool_error(client, "get", {"id": "codex:nope"})

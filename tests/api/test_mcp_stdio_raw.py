@@ -30,7 +30,8 @@ def test_garbage_on_stdin_gets_errors_and_the_server_keeps_serving(
         b'{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "search", "arguments": {"query": "'
         + b"x" * 200_000
         + b'"}}}\n',
-        b'{"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "search", "arguments": {"query": "token bucket"}}}\n',
+        b'{"jsonrpc": "2.0", "id": 6, "method": "tools/call",'
+        b' "params": {"name": "search", "arguments": {"query": "token bucket"}}}\n',
     ]
     done = subprocess.run(
         [ORIGIN, "mcp"], input=b"".join(lines), env=env, capture_output=True, timeout=120

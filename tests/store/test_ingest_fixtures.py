@@ -103,7 +103,8 @@ def test_truncated_last_lines_wait_then_complete(ingested, tmp_path: Path):
     # The agent finishes writing the line: replace the cut record with a whole one.
     complete = (
         b'{"type":"user","uuid":"feedface-0000-4000-8000-000000000001","sessionId":"0b9e8d7c-6f5a-4e3d-9c2b-1a0f9e8d7c6b",'
-        b'"cwd":"/home/dev/demo-app","timestamp":"2026-10-22T10:00:00.000Z","message":{"role":"user","content":"finished line"}}\n'
+        b'"cwd":"/home/dev/demo-app","timestamp":"2026-10-22T10:00:00.000Z",'
+        b'"message":{"role":"user","content":"finished line"}}\n'
     )
     log.write_bytes(data[: len(data) - len(tail)] + complete)
     report = ingester.run()
