@@ -43,7 +43,7 @@ fmt-check: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check $(CODE)
 
-## Type-check (mypy; strict for origin_store and origin_search).
+## Type-check (mypy, strict).
 types: $(STAMP)
 	$(BIN)/mypy
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from origin_store import Ingester, Store
 from origin_store import Settings as StoreSettings
+from origin_store.ingest import IngestReport, Progress
 from origin_store.parsers.registry import SOURCES
 
 from .settings import Settings
@@ -65,7 +66,9 @@ class Origin:
         """The search index (of :attr:`searcher`), for rebuilds and catch-up reports."""
         return self.searcher.index
 
-    def ingest(self, progress=None, *, timeout: float | None = None):
+    def ingest(
+        self, progress: Progress | None = None, *, timeout: float | None = None
+    ) -> IngestReport | None:
         """One ingest pass; threads of one process share a single pass at a time.
 
         With a `timeout`, gives up (returns None) when another thread's pass is still running

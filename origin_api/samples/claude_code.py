@@ -12,6 +12,7 @@ import base64
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from .common import b62, dump, iso, lognorm_len, uuid4
 from .context import Context
@@ -32,10 +33,10 @@ class _Call:
     """One tool call: its name and input, what it returned, and how the result line is dressed."""
 
     name: str
-    inp: dict
+    inp: dict[str, Any]
     out: str
     error: bool = False
-    structured: dict | None = None  # the line's toolUseResult
+    structured: dict[str, Any] | None = None  # the line's toolUseResult
     result_blocks: bool = False  # the result's content is a list of text blocks, not a string
 
 
@@ -80,7 +81,7 @@ class ClaudeSession(Session):
             cjk = self.plan.lang != "en" and rtype == "ai-title"
             self.row(eid, text, "meta", "system", cjk, self.last_stamp)
 
-    def _line(self, body: dict) -> str:
+    def _line(self, body: dict[str, Any]) -> str:
         uid = uuid4(self.rng)
         rec = dict(self.env_head)
         rec["parentUuid"] = self.parent
@@ -93,9 +94,15 @@ class ClaudeSession(Session):
         return uid
 
     def user(
-        self, content: object, text: str, kind: str, role: str, cjk: bool, extra: dict | None = None
+        self,
+        content: object,
+        text: str,
+        kind: str,
+        role: str,
+        cjk: bool,
+        extra: dict[str, Any] | None = None,
     ) -> None:
-        body: dict = {"type": "user", "message": {"role": "user", "content": content}}
+        body: dict[str, Any] = {"type": "user", "message": {"role": "user", "content": content}}
         if extra:
             body.update(extra)
         uid = self._line(body)
@@ -117,7 +124,13 @@ class ClaudeSession(Session):
         self.row("claude-code:" + uid, text, "message", "user", False)
 
     def assistant(
-        self, block: dict, text: str, kind: str, cjk: bool, msg: tuple[str, str], stop: str | None
+        self,
+        block: dict[str, Any],
+        text: str,
+        kind: str,
+        cjk: bool,
+        msg: tuple[str, str],
+        stop: str | None,
     ) -> None:
         r = self.rng.random
         body = {
@@ -229,7 +242,7 @@ class ClaudeSession(Session):
             return
         self.tick(0.1, 25)
         content: object = [{"type": "text", "text": out}] if call.result_blocks else out
-        result: dict = {"tool_use_id": tool_id, "type": "tool_result", "content": content}
+        result: dict[str, Any] = {"tool_use_id": tool_id, "type": "tool_result", "content": content}
         if call.error:
             result["is_error"] = True
         extra = {"toolUseResult": call.structured} if call.structured is not None else None
@@ -251,7 +264,7 @@ def _bash(s: ClaudeSession) -> _Call:
 
 def _read(s: ClaudeSession) -> _Call:
     path, out = file_read(s.text, numbered=True)
-    inp: dict = {"file_path": f"{s.project.cwd}/{path}"}
+    inp: dict[str, Any] = {"file_path": f"{s.project.cwd}/{path}"}
     if s.rng.random() < 0.3:
         inp["offset"] = 1 + int(s.rng.random() * 200)
         inp["limit"] = s.pick((50, 100, 200))

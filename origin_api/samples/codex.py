@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 from .common import b62, dump, iso, uuid7
 from .context import Context
@@ -25,7 +26,7 @@ PERMISSIONS = (
 )
 
 # A tool's output: (tool name, arguments, output as written, output as the event's text).
-_Run = tuple[str, dict, str, str]
+_Run = tuple[str, dict[str, Any], str, str]
 
 
 class CodexSession(Session):
@@ -43,11 +44,13 @@ class CodexSession(Session):
 
     # -- lines ----------------------------------------------------------------------------
 
-    def _emit(self, kind: str, payload: dict) -> int:
+    def _emit(self, kind: str, payload: dict[str, Any]) -> int:
         self.lines.append(dump({"timestamp": iso(self.now), "type": kind, "payload": payload}))
         return len(self.lines)
 
-    def event(self, kind: str, payload: dict, text: str, ekind: str, role: str, cjk: bool) -> None:
+    def event(
+        self, kind: str, payload: dict[str, Any], text: str, ekind: str, role: str, cjk: bool
+    ) -> None:
         """A line that becomes an event: its id is its 1-based line number in the file."""
         line = self._emit(kind, payload)
         self.row(f"codex:{self.session_id}:L{line}", text, ekind, role, cjk)
@@ -72,7 +75,7 @@ class CodexSession(Session):
 
     def message(self, role: str, text: str, kind: str, cjk: bool, phase: str | None = None) -> None:
         item_type = "output_text" if role == "assistant" else "input_text"
-        payload: dict = {
+        payload: dict[str, Any] = {
             "type": "message",
             "role": role,
             "content": [{"type": item_type, "text": text}],
@@ -150,7 +153,7 @@ class CodexSession(Session):
         self._emit("event_msg", task)
         prompt, cjk = self.text.prose(140, 1.0)
         self.message("user", prompt, "message", cjk)
-        mirror = {"images": [], "local_images": [], "text_elements": []}
+        mirror: dict[str, Any] = {"images": [], "local_images": [], "text_elements": []}
         self._emit("event_msg", {"type": "user_message", "message": prompt, **mirror})
         self.token_count()
         for _ in range(min(40, int(rng.expovariate(1 / 6)) + 1)):

@@ -166,7 +166,7 @@ def iter_event_lines(corpus_dir: Path) -> Iterator[bytes]:
     """Raw table lines, for callers that only decode the few they keep."""
     with open(Path(corpus_dir) / EVENTS_FILE, "rb") as f:
         reader = zstandard.ZstdDecompressor().stream_reader(f, read_across_frames=True)
-        buffered = io.BufferedReader(reader, buffer_size=1 << 20)  # type: ignore[arg-type]
+        buffered = io.BufferedReader(reader, buffer_size=1 << 20)
         for line in buffered:
             if line.strip():
                 yield line
@@ -176,7 +176,7 @@ def iter_events(corpus_dir: Path) -> Iterator[EventRow]:
     """``(id, text, source, project, session, kind, role, time_ms)`` for every event, in order."""
     loads = orjson.loads
     for line in iter_event_lines(corpus_dir):
-        yield tuple(loads(line))  # type: ignore[misc]
+        yield tuple(loads(line))
 
 
 def write_samples(target: Path, events: int = 20_000, seed: int = 42) -> CorpusInfo:

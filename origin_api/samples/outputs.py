@@ -26,7 +26,9 @@ def file_read(t: Text, numbered: bool) -> tuple[str, str]:
     want = lognorm_len(rng, 30, 1.2, 400)
     start = rng.randrange(max(1, len(body) - want + 1)) if rng.random() < 0.4 else 0
     lines = body[start : start + want]
-    numbers = (f"{start + i + 1:>6}→" for i in range(len(lines))) if numbered else ("" for _ in lines)
+    numbers = (
+        (f"{start + i + 1:>6}→" for i in range(len(lines))) if numbered else ("" for _ in lines)
+    )
     text = "\n".join(n + line for n, line in zip(numbers, lines, strict=True))
     return path, text[: MAX_TEXT - 200]
 
