@@ -62,7 +62,7 @@ def test_mcp_help_shows_how_to_register_with_agents():
 def test_readme_opens_with_the_two_commands_and_names_real_commands():
     readme = (ROOT / "README.md").read_text()
     first_block = readme.split("```sh", 1)[1].split("```", 1)[0]
-    assert re.findall(r"^make (\w+)", first_block, flags=re.M) == ["run", "test"]
+    assert re.findall(r"^make (\w+)", first_block, flags=re.M) == ["run", "check"]
     makefile = (ROOT / "Makefile").read_text()
     for target in re.findall(r"^make ([\w-]+)", readme, flags=re.M):
         assert re.search(rf"^{target}:", makefile, flags=re.M), f"README names make {target}"
@@ -70,7 +70,9 @@ def test_readme_opens_with_the_two_commands_and_names_real_commands():
     for used in re.findall(r"origin (\w+)", readme):
         if used not in ("mcp", "hub") or used in commands:
             assert used in commands | {"restore"}, f"README names origin {used}"
-    assert (ROOT / ".ci" / "run").read_text().strip().endswith("make test")
+    assert (ROOT / ".ci" / "run").read_text().strip().endswith("make check")
+    check = re.search(r"^check: (.*)$", makefile, flags=re.M)
+    assert check and check.group(1).split() == ["fmt-check", "lint", "types", "test"]
 
 
 @pytest.mark.e2e
