@@ -12,9 +12,9 @@ from __future__ import annotations
 import sys
 import time
 import traceback
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, cast
 
 from litestar import Litestar, asgi, get
@@ -39,24 +39,20 @@ from .transport import McpEndpoint, host_names, security_settings
 TOUCH_EVERY_S = 60.0
 
 
-def create_app(
-    origin: Origin, settings: Settings | None = None, *, ingest: bool = True
-) -> Litestar:
-    """The hub over an open Origin. `settings` (default: the Origin's) gives the hub's host names,
-    limits and rate; with `ingest`, the hub reads its own machine's agent logs in the background.
-    Each app owns a fresh SDK session manager, which can run only once."""
-    settings = settings or origin.settings
-    names = host_names(settings.hub_host, settings.hub_allowed_hosts)
-    rate = parse_rate(settings.hub_rate_limit)
-    limiter = RateLimiter(rate) if rate is not None else None
+class _Policy:
+    """Who may call which tool, as the SDK server asks per call: the grant the endpoint attached
+    to the request (token, scope, client), and the token's rate."""
 
-    def access(ctx: Any) -> tuple[Caller, frozenset[str], str | None]:
+    def __init__(self, limiter: RateLimiter | None) -> None:
+        self.limiter = limiter
+
+    def access(self, ctx: Any) -> tuple[Caller, frozenset[str], str | None]:
         grant = grant_of(ctx)
         if grant is None:  # not through our endpoint: see nothing
             return Caller("unknown", ""), frozenset(), None
         return grant.caller, grant.allowed, grant.request_id
 
-    def gate(ctx: Any, name: str) -> tuple[OriginError, dict[str, Any]] | None:
+    def gate(self, ctx: Any, name: str) -> tuple[OriginError, dict[str, Any]] | None:
         grant = grant_of(ctx)
         if grant is None:
             return OriginError("This request was not authenticated.", "forbidden"), {}
@@ -66,11 +62,21 @@ def create_app(
                 "timeline, get and sources can be called.",
                 "forbidden",
             ), {}
-        return limiter.take(grant.token) if limiter is not None else None
+        return self.limiter.take(grant.token) if self.limiter is not None else None
 
-    server = build_server(origin, access, gate)
+
+def create_app(
+    origin: Origin, settings: Settings | None = None, *, ingest: bool = True
+) -> Litestar:
+    """The hub over an open Origin. `settings` (default: the Origin's) gives the hub's host names,
+    limits and rate; with `ingest`, the hub reads its own machine's agent logs in the background.
+    Each app owns a fresh SDK session manager, which can run only once."""
+    settings = settings or origin.settings
+    names = host_names(settings.hub_host, settings.hub_allowed_hosts)
+    rate = parse_rate(settings.hub_rate_limit)
+    policy = _Policy(RateLimiter(rate) if rate is not None else None)
     manager = StreamableHTTPSessionManager(
-        app=server,
+        app=build_server(origin, policy.access, policy.gate),
         json_response=True,
         stateless=True,
         security_settings=security_settings(names),
@@ -104,18 +110,7 @@ def create_app(
         if ingest
         else None
     )
-
-    @asynccontextmanager
-    async def lifespan(_app: Litestar) -> AsyncIterator[None]:
-        if freshness is not None:
-            freshness.start()
-        try:
-            async with manager.run():
-                yield
-        finally:
-            if freshness is not None:
-                freshness.stop()
-            toucher.close()
+    lifespan = _lifespan(manager, freshness, toucher)
 
     app = HubApp(
         hub_names=names,
@@ -134,6 +129,27 @@ def grant_of(ctx: Any) -> Grant | None:
     scope = getattr(getattr(ctx, "request", None), "scope", None)
     grant = scope.get(SCOPE_KEY) if isinstance(scope, dict) else None
     return grant if isinstance(grant, Grant) else None
+
+
+def _lifespan(
+    manager: StreamableHTTPSessionManager, freshness: Freshness | None, toucher: _Toucher
+) -> Callable[[Litestar], AbstractAsyncContextManager[None]]:
+    """While the app runs: the SDK's session manager, and the background ingest if any; both
+    stop, and the last token touches are written, when it ends."""
+
+    @asynccontextmanager
+    async def lifespan(_app: Litestar) -> AsyncIterator[None]:
+        if freshness is not None:
+            freshness.start()
+        try:
+            async with manager.run():
+                yield
+        finally:
+            if freshness is not None:
+                freshness.stop()
+            toucher.close()
+
+    return lifespan
 
 
 class _Toucher:
