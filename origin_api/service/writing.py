@@ -161,16 +161,7 @@ def correct(
     valid_to_ms = parse_time(valid_to, "valid_to", now_ms=now) if valid_to else None
     refresh(origin, force=True)
     store = origin.store
-    with store.read() as txn:
-        if not id.startswith("ent_"):
-            if get_event(store, txn, id) is None:
-                raise not_found(f"Unknown entry or event {id}.")
-            raise invalid(f"{id} is an event; only entries can be corrected.")
-        old = store_entries.get_entry(store, txn, id)
-        if old is None:
-            raise not_found(f"Unknown entry or event {id}.")
-        if store_entries.is_hidden(store, txn, id):
-            raise not_found(f"{id} has been forgotten.")
+    old = _correctable(origin, id)
     added = _resolve_sources(origin, sources) if sources else []
     new_id = store_entries.new_entry_id()
 
@@ -207,6 +198,23 @@ def correct(
     with store.read() as txn:
         line = store_entries.lineage(store, txn, version["root"])
     return {"entry": entry_view(version, line)}
+
+
+def _correctable(origin: Origin, entry_id: str) -> dict[str, Any]:
+    """The version `correct` was asked to correct, or the contract's error for an unknown, an
+    event's or a forgotten id (whether it is still current is checked in the write)."""
+    store = origin.store
+    with store.read() as txn:
+        if not entry_id.startswith("ent_"):
+            if get_event(store, txn, entry_id) is None:
+                raise not_found(f"Unknown entry or event {entry_id}.")
+            raise invalid(f"{entry_id} is an event; only entries can be corrected.")
+        old = store_entries.get_entry(store, txn, entry_id)
+        if old is None:
+            raise not_found(f"Unknown entry or event {entry_id}.")
+        if store_entries.is_hidden(store, txn, entry_id):
+            raise not_found(f"{entry_id} has been forgotten.")
+        return old
 
 
 def forget(origin: Origin, *, caller: Caller, id: str, reason: str) -> dict[str, Any]:
