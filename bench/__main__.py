@@ -12,6 +12,7 @@ import json
 import os
 import time
 from dataclasses import asdict
+from pathlib import Path
 
 from . import corpus, fts5, origin_run, queries
 
@@ -19,6 +20,39 @@ CACHE = corpus.CACHE_ROOT
 
 
 def main() -> None:
+    """Run every section in report order and save all figures together, so one results file
+    holds a whole comparable run."""
+    args = _parse_args()
+    events = args.events or (10_000_000 if args.huge else 100_000 if args.quick else 1_000_000)
+    os.environ["TZ"] = "UTC"
+    time.tzset()
+
+    corpus_dir, info, mix = report_corpus(events)
+    results: dict = {"events": events, "corpus": asdict(info)}
+    baselines = report_baselines(corpus_dir, info, mix, trigram=not args.no_trigram)
+    results["fts5"] = baselines
+
+    home = CACHE / f"origin-{events}"
+    results["origin_build"] = report_build(corpus_dir, home, info, baselines, args.workers)
+    ours = report_search_latency(corpus_dir, home, mix, baselines)
+    results["origin_search"] = ours
+
+    if not args.no_mcp:
+        results["origin_mcp"] = report_origin_mcp(corpus_dir, home, mix, ours)
+
+    if not args.no_hub:
+        load = report_hub_load(home, mix, args.hub_seconds)
+        if load is not None:
+            results["hub"] = load
+
+    out = CACHE / f"results-{events}.json"
+    out.write_text(json.dumps(results, indent=2, default=str))
+    section(f"Saved {out}")
+
+
+def _parse_args() -> argparse.Namespace:
+    """The command line: corpus size and which slow sections to skip, so a quick look at one
+    part does not pay for all of them."""
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="100,000 events instead of 1,000,000")
     parser.add_argument("--huge", action="store_true", help="10,000,000 events")
@@ -34,11 +68,12 @@ def main() -> None:
     parser.add_argument(
         "--workers", type=int, default=0, help="ingest worker processes (0: Origin decides)"
     )
-    args = parser.parse_args()
-    events = args.events or (10_000_000 if args.huge else 100_000 if args.quick else 1_000_000)
-    os.environ["TZ"] = "UTC"
-    time.tzset()
+    return parser.parse_args()
 
+
+def report_corpus(events: int) -> tuple[Path, corpus.CorpusInfo, list[queries.Query]]:
+    """Generate (or reuse) the corpus and its query mix, and print what they hold: every later
+    figure is relative to this corpus's size and shape."""
     section(f"Corpus: {events:,} events (generator v{corpus.GENERATOR_VERSION})")
     started = time.perf_counter()
     corpus_dir = corpus.cached_corpus(events)
@@ -52,11 +87,17 @@ def main() -> None:
     print(
         f"  query mix: {len(mix)} queries ({len(cjk)} CJK; {sum(1 for q in mix if q.filters)} with filters)"
     )
+    return corpus_dir, info, mix
 
-    results: dict = {"events": events, "corpus": asdict(info)}
+
+def report_baselines(
+    corpus_dir: Path, info: corpus.CorpusInfo, mix: list[queries.Query], *, trigram: bool
+) -> dict:
+    """Build (or reuse) the SQLite FTS5 baselines and print their build cost and latency: the
+    reference every Origin figure is divided by."""
     section("Baselines: SQLite FTS5 (cached per corpus)")
     baselines = {}
-    for tokenizer in ("unicode61",) + (() if args.no_trigram else ("trigram",)):
+    for tokenizer in ("unicode61",) + (("trigram",) if trigram else ()):
         started = time.perf_counter()
         baselines[tokenizer] = fts5.run_baseline(corpus_dir, mix, tokenizer, fresh_query=mix[0])
         b = baselines[tokenizer]
@@ -65,11 +106,16 @@ def main() -> None:
             f"{b['build']['bytes'] / info.bytes:.2f}x raw; {fmt(b['latency_all'])}; CJK recall {b['cjk_recall']:.0%} "
             f"({time.perf_counter() - started:.0f} s)"
         )
-    results["fts5"] = baselines
+    return baselines
 
+
+def report_build(
+    corpus_dir: Path, home: Path, info: corpus.CorpusInfo, baselines: dict, workers: int
+) -> dict:
+    """Ingest and index the corpus with Origin and print rates, sizes and peak memory against
+    their targets and against the FTS5 unicode61 build."""
     section("Origin: ingest and index")
-    home = CACHE / f"origin-{events}"
-    built = origin_run.build(corpus_dir, home, workers=args.workers)
+    built = origin_run.build(corpus_dir, home, workers=workers)
     ing, idx = built["ingest"], built["index"]
     print(
         f"  ingest   {ing['events']:,} events in {ing['seconds']:.1f} s: {ing['events_per_s']:,.0f} events/s, "
@@ -90,12 +136,17 @@ def main() -> None:
         f"           vs FTS5 unicode61 build: {idx['events_per_s'] / base['events_per_s']:.2f}x the rate, "
         f"{idx['index_bytes'] / base['bytes']:.2f}x the size"
     )
-    results["origin_build"] = built
+    return built
 
+
+def report_search_latency(
+    corpus_dir: Path, home: Path, mix: list[queries.Query], baselines: dict
+) -> dict:
+    """Time the same queries in process and from a fresh process, and print them beside each
+    FTS5 baseline with the speed-up, then per query category: latency is Origin's main claim."""
     section("Search latency (top 20, snippets, same queries)")
     ours = origin_run.in_process(corpus_dir, home, mix)
     ours["fresh_process_ms"] = origin_run.fresh_process(corpus_dir, home, mix[0].text)
-    results["origin_search"] = ours
     print(
         f"  Origin           {fmt(ours['latency_all'])}  (target p50 <= 2, p95 <= 10, p99 <= 20 ms)"
     )
@@ -103,6 +154,15 @@ def main() -> None:
         f"                   CJK recall {ours['cjk_recall']:.0%} of {ours['cjk_queries']} (target >= 95%); "
         f"fresh process to first answer {ours['fresh_process_ms']:.0f} ms (target <= 150)"
     )
+    _print_versus_baselines(ours, baselines)
+    for category, lat in ours["per_category"].items():
+        print(f"    {category:8} {fmt(lat)}")
+    return ours
+
+
+def _print_versus_baselines(ours: dict, baselines: dict) -> None:
+    """One pair of lines per FTS5 baseline: its own latency and recall, then how many times
+    faster Origin is at each percentile (the ratio is what stays stable between runs)."""
     for tokenizer, b in baselines.items():
         lat, mine = b["latency_all"], ours["latency_all"]
         print(
@@ -114,44 +174,43 @@ def main() -> None:
             f" / {lat['p99'] / mine['p99']:.1f}x "
             f"faster (p50 / p95 / p99)"
         )
-    for category, lat in ours["per_category"].items():
-        print(f"    {category:8} {fmt(lat)}")
 
-    if not args.no_mcp:
-        section("Through origin mcp over stdio")
-        mcp = origin_run.through_mcp(corpus_dir, home, mix)
-        results["origin_mcp"] = mcp
-        lat, mine = mcp["latency_all"], ours["latency_all"]
-        print(f"  origin mcp       {fmt(lat)}")
-        print(
-            f"    overhead over in-process: p50 +{lat['p50'] - mine['p50']:.2f} ms (target <= 1 ms), "
-            f"p95 +{lat['p95'] - mine['p95']:.2f}, p99 +{lat['p99'] - mine['p99']:.2f}"
-        )
-        print(
-            f"  start to first answered search: {mcp['first_answer_ms']:.0f} ms (target <= 400 ms)"
-        )
 
-    if not args.no_hub:
-        try:
-            from . import hub_load
-        except ImportError:
-            hub_load = None  # type: ignore[assignment]
-        if hub_load is not None:
-            section(f"Hub load: 16 clients calling search for {args.hub_seconds} s on loopback")
-            load = hub_load.load_run(home, mix, clients=16, seconds=args.hub_seconds)
-            results["hub"] = load
-            print(json.dumps(load, indent=2))
+def report_origin_mcp(corpus_dir: Path, home: Path, mix: list[queries.Query], ours: dict) -> dict:
+    """Run the same queries through `origin mcp` over stdio and print what the protocol adds
+    over the in-process figures, and how long a client waits for its first answer."""
+    section("Through origin mcp over stdio")
+    mcp = origin_run.through_mcp(corpus_dir, home, mix)
+    lat, mine = mcp["latency_all"], ours["latency_all"]
+    print(f"  origin mcp       {fmt(lat)}")
+    print(
+        f"    overhead over in-process: p50 +{lat['p50'] - mine['p50']:.2f} ms (target <= 1 ms), "
+        f"p95 +{lat['p95'] - mine['p95']:.2f}, p99 +{lat['p99'] - mine['p99']:.2f}"
+    )
+    print(f"  start to first answered search: {mcp['first_answer_ms']:.0f} ms (target <= 400 ms)")
+    return mcp
 
-    out = CACHE / f"results-{events}.json"
-    out.write_text(json.dumps(results, indent=2, default=str))
-    section(f"Saved {out}")
+
+def report_hub_load(home: Path, mix: list[queries.Query], seconds: int) -> dict | None:
+    """Load the hub with 16 concurrent clients and print the raw figures; None (and nothing
+    printed) when the hub's dependencies are not installed, so the rest of the run still counts."""
+    try:
+        from . import hub_load
+    except ImportError:
+        return None
+    section(f"Hub load: 16 clients calling search for {seconds} s on loopback")
+    load = hub_load.load_run(home, mix, clients=16, seconds=seconds)
+    print(json.dumps(load, indent=2))
+    return load
 
 
 def fmt(lat: dict) -> str:
+    """p50 / p95 / p99 in milliseconds, the one latency format of the whole report."""
     return f"p50 {lat['p50']:.2f} / p95 {lat['p95']:.2f} / p99 {lat['p99']:.2f} ms"
 
 
 def section(title: str) -> None:
+    """A section heading, flushed so progress shows while the next slow part runs."""
     print(f"\n== {title}", flush=True)
 
 

@@ -19,17 +19,25 @@ import itertools
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from litestar import Request, Response, post
 
 from .stats import percentile
+
+if TYPE_CHECKING:
+    from litestar.handlers import HTTPRouteHandler
+
+    from origin_api.runtime import Origin
+    from origin_api.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN_NAME = "bench-hub-load"
@@ -124,19 +132,33 @@ class _HubProcess:
 def _serve(home: Path, fast: bool) -> None:
     """The child: open the home read-mostly (no log ingest: the figures are about serving),
     add the plain route to the hub's own app, print the port and a token, serve until stopped."""
-    import socket
-
     import uvicorn
 
     from origin_api.hub import create_app
     from origin_api.hub.server import uvicorn_config
-    from origin_api.runtime import Origin
-    from origin_api.service import Caller, call
-    from origin_api.settings import Settings
     from origin_store import tokens as store_tokens
 
+    origin, settings = _open_served_origin(home)
+    secret = _fresh_token(origin)
+    app = create_app(origin, settings, ingest=False)
+    app.register(_plain_search_handler(origin))
+    sock, port = _listening_socket()
+    server = uvicorn.Server(uvicorn_config(app, "127.0.0.1", port, fast=fast))
+    print(json.dumps({"port": port, "token": secret}), flush=True)
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            server.run(sockets=[sock])
+    finally:
+        store_tokens.revoke(origin.store, TOKEN_NAME)
+        origin.close()
+
+
+def _served_env(home: Path) -> dict[str, str]:
+    """The hub's environment: `home` as ORIGIN_HOME, but HOME and the agents' config dirs
+    pointed at an empty folder and the watcher and search-time ingest off, so no log ingest
+    competes with the searches being measured."""
     empty = home / "bench-no-logs"
-    env = {
+    return {
         **os.environ,
         "ORIGIN_HOME": str(home),
         "HOME": str(empty),
@@ -146,13 +168,36 @@ def _serve(home: Path, fast: bool) -> None:
         "ORIGIN_SEARCH_INGEST_INTERVAL_MS": str(7 * 24 * 3600 * 1000),
         "ORIGIN_HUB_REQUEST_TIMEOUT_MS": "120000",
     }
-    settings = Settings.from_env(env)
+
+
+def _open_served_origin(home: Path) -> tuple[Origin, Settings]:
+    """Open the already built home with that environment."""
+    from origin_api.runtime import Origin
+    from origin_api.settings import Settings
+
+    settings = Settings.from_env(_served_env(home))
     origin = Origin.open(settings)
     origin.last_ingest = time.monotonic()  # nothing to ingest: the home is already built
+    return origin, settings
+
+
+def _fresh_token(origin: Origin) -> str:
+    """A new read token under TOKEN_NAME, revoking one left active by an earlier run, so both
+    endpoints check a real bearer token as a client's would be."""
+    from origin_store import tokens as store_tokens
+
     existing = store_tokens.get(origin.store, TOKEN_NAME)
     if existing is not None and existing.active:
         store_tokens.revoke(origin.store, TOKEN_NAME)
-    secret = store_tokens.create(origin.store, TOKEN_NAME, "read")
+    return store_tokens.create(origin.store, TOKEN_NAME, "read")
+
+
+def _plain_search_handler(origin: Origin) -> HTTPRouteHandler:
+    """The plain Litestar route: the same token check and the same `service.call` in a worker
+    thread as MCP's search, without JSON-RPC, so the ratio isolates what MCP costs."""
+    from origin_api.service import Caller, call
+    from origin_store import tokens as store_tokens
+
     caller = Caller("bench", "")
 
     @post(
@@ -172,23 +217,31 @@ def _serve(home: Path, fast: bool) -> None:
             media_type="application/json",
         )
 
-    app = create_app(origin, settings, ingest=False)
-    app.register(plain_search)
+    return plain_search
+
+
+def _listening_socket() -> tuple[socket.socket, int]:
+    """A socket already listening on a free loopback port, so the port can be announced before
+    uvicorn starts: connections wait in the backlog until it does."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     sock.listen(2048)  # connections wait in the backlog until uvicorn has started
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn_config(app, "127.0.0.1", port, fast=fast))
-    print(json.dumps({"port": port, "token": secret}), flush=True)
-    try:
-        with contextlib.suppress(KeyboardInterrupt):
-            server.run(sockets=[sock])
-    finally:
-        store_tokens.revoke(origin.store, TOKEN_NAME)
-        origin.close()
+    return sock, sock.getsockname()[1]
 
 
 # -- the clients -----------------------------------------------------------------------------
+
+
+@dataclass
+class _Tally:
+    """What the clients of one run share: the phase flags the driver flips, and the requests
+    that completed while measuring (their latencies in ms and any problems)."""
+
+    measuring: bool = False
+    stop: bool = False
+    requests: int = 0
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
 
 
 async def _drive(
@@ -201,9 +254,29 @@ async def _drive(
     *,
     mcp: bool,
 ) -> dict:
+    """One run against one endpoint: `clients` connections warm up for `warmup` seconds, are
+    measured for `seconds`, then stop; only requests finished inside the window count."""
     bodies = [_body(a, i, mcp) for i, a in enumerate(args)]
+    head = _request_head(port, token, mcp)
+    tally = _Tally()
+    tasks = [
+        asyncio.create_task(_client(n, port, head, bodies, mcp, tally)) for n in range(clients)
+    ]
+    await asyncio.sleep(warmup)
+    tally.measuring = True
+    started = time.perf_counter()
+    await asyncio.sleep(seconds)
+    tally.stop = True
+    measured = time.perf_counter() - started
+    await asyncio.gather(*tasks)
+    return _run_figures(tally, measured)
+
+
+def _request_head(port: int, token: str, mcp: bool) -> bytes:
+    """The request line and fixed headers, built once so that each request costs the client
+    only a Content-Length and a write."""
     path = b"/mcp" if mcp else PLAIN_PATH.encode()
-    head = (
+    return (
         b"POST "
         + path
         + b" HTTP/1.1\r\nHost: 127.0.0.1:"
@@ -213,43 +286,39 @@ async def _drive(
         + token.encode()
         + b"\r\n"
     )
-    latencies: list[float] = []
-    errors: list[str] = []
-    counted = {"requests": 0}
-    phase = {"measuring": False, "stop": False}
 
-    async def client(n: int) -> None:
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        try:
-            for body in itertools.islice(itertools.cycle(bodies), n * 7 % len(bodies), None):
-                if phase["stop"]:
-                    return
-                started = time.perf_counter()
-                writer.write(
-                    head + b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
-                )
-                status, payload = await _response(reader)
-                elapsed = (time.perf_counter() - started) * 1000
-                problem = _problem(status, payload, mcp)
-                if phase["measuring"] and not phase["stop"]:
-                    latencies.append(elapsed)
-                    counted["requests"] += 1
-                    if problem:
-                        errors.append(problem)
-        finally:
-            writer.close()
 
-    tasks = [asyncio.create_task(client(n)) for n in range(clients)]
-    await asyncio.sleep(warmup)
-    phase["measuring"] = True
-    started = time.perf_counter()
-    await asyncio.sleep(seconds)
-    phase["stop"] = True
-    measured = time.perf_counter() - started
-    await asyncio.gather(*tasks)
+async def _client(
+    n: int, port: int, head: bytes, bodies: list[bytes], mcp: bool, tally: _Tally
+) -> None:
+    """One keep-alive connection sending requests back to back, starting at its own offset in
+    the query cycle so the clients do not all ask the same thing at once."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        for body in itertools.islice(itertools.cycle(bodies), n * 7 % len(bodies), None):
+            if tally.stop:
+                return
+            started = time.perf_counter()
+            writer.write(head + b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+            status, payload = await _response(reader)
+            elapsed = (time.perf_counter() - started) * 1000
+            problem = _problem(status, payload, mcp)
+            if tally.measuring and not tally.stop:
+                tally.latencies.append(elapsed)
+                tally.requests += 1
+                if problem:
+                    tally.errors.append(problem)
+    finally:
+        writer.close()
+
+
+def _run_figures(tally: _Tally, measured: float) -> dict:
+    """Requests/s over the measured window, p50/p99 latency (ms), and the error count with the
+    first few errors, so a failing run shows why."""
+    latencies, errors = tally.latencies, tally.errors
     return {
-        "requests": counted["requests"],
-        "rps": round(counted["requests"] / measured, 1),
+        "requests": tally.requests,
+        "rps": round(tally.requests / measured, 1),
         "p50_ms": round(percentile(latencies, 50), 2) if latencies else None,
         "p99_ms": round(percentile(latencies, 99), 2) if latencies else None,
         "errors": len(errors),
