@@ -133,48 +133,19 @@ def _parse_rollout(line: bytes, lineno: int, state: dict[str, Any]) -> list[Reco
         return []
     if isinstance(obj, ParseProblem):
         return [obj]
-    rtype = obj.get("type") if isinstance(obj.get("type"), str) else ""
+    found = obj.get("type")
+    rtype = found if isinstance(found, str) else ""
     payload = obj.get("payload")
     if not isinstance(payload, dict):
         payload = {}
 
-    stamped = safe_time(obj.get("timestamp"))
-    # Sub-agent and forked rollouts begin with copies of the parent's items, which keep the
-    # parent's (earlier) timestamps; they are the parent's events, already in its own file.
-    copy_before = state.get("copy_before")
-    if (
-        isinstance(copy_before, int)
-        and stamped is not None
-        and stamped < copy_before
-        and rtype != "session_meta"
-    ):
+    time = _line_time(obj, rtype, state)
+    if time is None:
         return []
-    if stamped is not None:
-        state["t"] = stamped
-    previous = state.get("t")
-    time = stamped if stamped is not None else previous if isinstance(previous, int) else 0
-
+    if rtype == "session_meta" and state.get("meta"):
+        return []  # copied from another thread's history; the first one names the file
     out: list[Record] = []
-    events: list[_Event] = []
-    if rtype == "session_meta":
-        if state.get("meta"):
-            return []  # copied from another thread's history; the first one names the file
-        events = _session_meta(payload, state, time, out)
-    elif rtype == "turn_context":
-        cwd = nonempty_str(payload.get("cwd"))
-        if cwd is not None:
-            state["cwd"] = cwd
-        summary = turn_summary(payload)
-        if summary is not None:
-            events = [("system", "meta", summary)]
-    elif rtype == "response_item":
-        events = _response_item(payload, state, time, out)
-    elif rtype == "event_msg":
-        events = _event_msg(payload, state, time, out)
-    elif rtype == "compacted":
-        # replacement_history repeats earlier items verbatim; only the summary is new.
-        message = nonempty_str(payload.get("message"))
-        events = [("system", "system", message or labelled("context compacted"))]
+    events = _line_events(rtype, payload, state, time, out)
 
     sid = nonempty_str(state.get("sid")) or "unknown"
     cwd = nonempty_str(state.get("cwd"))
@@ -195,6 +166,48 @@ def _parse_rollout(line: bytes, lineno: int, state: dict[str, Any]) -> list[Reco
         )
     )
     return out
+
+
+def _line_time(obj: dict[str, Any], rtype: str, state: dict[str, Any]) -> int | None:
+    """A line's time (the last one seen when it has none), or None for a line to skip: sub-agent
+    and forked rollouts begin with copies of the parent's items, which keep the parent's
+    (earlier) timestamps; they are the parent's events, already in its own file."""
+    stamped = safe_time(obj.get("timestamp"))
+    copy_before = state.get("copy_before")
+    if (
+        isinstance(copy_before, int)
+        and stamped is not None
+        and stamped < copy_before
+        and rtype != "session_meta"
+    ):
+        return None
+    if stamped is not None:
+        state["t"] = stamped
+    previous = state.get("t")
+    return stamped if stamped is not None else previous if isinstance(previous, int) else 0
+
+
+def _line_events(
+    rtype: str, payload: dict[str, Any], state: dict[str, Any], time: int, out: list[Record]
+) -> list[_Event]:
+    """The events one rollout line holds, by its type; session facts go to `out`."""
+    if rtype == "session_meta":
+        return _session_meta(payload, state, time, out)
+    if rtype == "turn_context":
+        cwd = nonempty_str(payload.get("cwd"))
+        if cwd is not None:
+            state["cwd"] = cwd
+        summary = turn_summary(payload)
+        return [("system", "meta", summary)] if summary is not None else []
+    if rtype == "response_item":
+        return _response_item(payload, state, time, out)
+    if rtype == "event_msg":
+        return _event_msg(payload, state, time, out)
+    if rtype == "compacted":
+        # replacement_history repeats earlier items verbatim; only the summary is new.
+        message = nonempty_str(payload.get("message"))
+        return [("system", "system", message or labelled("context compacted"))]
+    return []
 
 
 def _session_meta(
