@@ -128,7 +128,8 @@ _WORD, _CJK, _BASE, _SIGN, _STACK, _SYM, _MARK, _SEP = "w", "c", "b", "k", "v", 
 # separators between two tokens searched alone, an empty position. Mirrors what _rewrite does.
 _TOKEN_SPANS_RE = re.compile(r"c|b(?:vm*b|[kvm])*|w[wkvm]*|y")
 _GAP_SPANS_RE = re.compile(r"[cb][kvm]*( [ kvm]*)(?=[cb])")
-_SPAN = re.Match.span
+_CJK_GAP_SPANS_RE = re.compile(r"c( +)(?=c)")  # the same where there are no clusters or marks
+_START, _END = re.Match.start, re.Match.end
 _ASCII_WORD_RE = re.compile(r"[a-z0-9]+")
 
 # Control characters inside the rewritten text. \x1c, \x1d and \x1e are whitespace to str.split
@@ -332,17 +333,17 @@ def _rewrite(text: str, gaps: bool = True) -> str:
         if not unicodedata.is_normalized("NFKC", text):
             out = unicodedata.normalize("NFKC", text).translate(_PREPARE)
         out = out.replace(_JOINS, "")
-    if _SIGN_START in out:
-        out = out.replace("\x1d\x1f", "")
-        if "\x1e\x1f" in out:
-            out = out.replace("\x1e\x1f", "")
+    if "\x1d" in out or _SIGN_START in out:  # every South-East Asian piece holds one of them
         if _SIGN_START in out:
-            out = _STRAY_RE.sub("", out)
-    if "\x1e" in out:
-        out = out.replace("\x1e" + _CLUSTER_START, "").replace("\x1e", _ALONE)
-    if "\x1d" in out:
+            out = out.replace("\x1d\x1f", "")
+            if "\x1e\x1f" in out:
+                out = out.replace("\x1e\x1f", "")
+            if _SIGN_START in out:
+                out = _STRAY_RE.sub("", out)
+        if "\x1e" in out:
+            out = out.replace("\x1e" + _CLUSTER_START, "").replace("\x1e", _ALONE)
         out = out.replace("\x1d", _ALONE)
-    if gaps and "\x1c " in out:
+    if gaps and _ALONE in out:
         out = _GAP_RE.sub(_FILLER, out)
     return out
 
@@ -503,22 +504,24 @@ def spans(
             smap, emap = _expansion_maps(part, len(classes))
     out = _rewrite(part, gaps=False)
     words = _drop_long(out.split())
-    found = list(map(_SPAN, _TOKEN_SPANS_RE.finditer(classes)))
-    if not found:
-        return words, [], []
-    starts, ends = map(list, zip(*found, strict=True))
-    if "\x1c " in out:  # a token searched alone, then a separator: perhaps an empty position
-        for m in _GAP_SPANS_RE.finditer(classes):
+    # Offsets in ``text`` straight from the regex: the class string is searched from ``start``
+    # behind that many spaces (shifting every offset afterwards costs more).
+    pad = start if smap is None else 0
+    if pad:
+        classes = " " * pad + classes
+    found = list(_TOKEN_SPANS_RE.finditer(classes, pad))
+    starts = list(map(_START, found))
+    ends = list(map(_END, found))
+    if _ALONE in out and "\x1c " in out:  # a token searched alone, then a separator
+        plain = not ("b" in classes or "k" in classes or "v" in classes or "m" in classes)
+        for m in (_CJK_GAP_SPANS_RE if plain else _GAP_SPANS_RE).finditer(classes, pad):
             a, b = m.span(1)
             i = bisect_right(starts, a)
             starts.insert(i, a)
             ends.insert(i, b)
             words.insert(i, GAP)
     if smap is not None and emap is not None:
-        starts = list(map(smap.__getitem__, starts))
         emap.insert(0, 0)  # so that emap[end] is where the character before ``end`` ends
-        ends = list(map(emap.__getitem__, ends))
-    if start:
-        starts = list(map(start.__add__, starts))
-        ends = list(map(start.__add__, ends))
+        starts = [smap[i] + start for i in starts]
+        ends = [emap[i] + start for i in ends]
     return words, starts, ends
