@@ -73,10 +73,16 @@ class ClaudeSession(Session):
     # -- lines ----------------------------------------------------------------------------
 
     def bookkeeping(self, line: bytes, rtype: str, text: str) -> None:
-        """An id-less line; re-emitted byte-identical copies share one id, hence one event."""
-        self.lines.append(line)
+        """An id-less line; re-emitted byte-identical copies share one id, hence one event.
+
+        A new one past the session's budget is not written at all: its line would be an event
+        the table does not hold.
+        """
         eid = f"claude-code:{self.session_id}:{rtype}:{hashlib.sha256(line).hexdigest()[:16]}"
-        if eid not in self.seen and self.budget > 0:
+        if eid in self.seen:
+            self.lines.append(line)
+        elif self.budget > 0:
+            self.lines.append(line)
             self.seen.add(eid)
             cjk = self.plan.lang != "en" and rtype == "ai-title"
             self.row(eid, text, "meta", "system", cjk, self.last_stamp)

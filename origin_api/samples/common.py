@@ -13,7 +13,7 @@ from typing import TypeVar
 import orjson
 
 #: Part of the benchmark's cache key: bump it whenever the same (events, seed) writes other bytes.
-GENERATOR_VERSION = "3"
+GENERATOR_VERSION = "4"
 
 #: Sessions start inside this window (UTC), so output never depends on today's date.
 BASE_MS = calendar.timegm((2026, 9, 1, 0, 0, 0)) * 1000

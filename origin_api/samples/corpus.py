@@ -35,6 +35,13 @@ CLAUDE_SHARE = 0.7
 #: Session languages are dealt from shuffled decks of this mix.
 LANG_DECK = ["en"] * 27 + ["zh"] * 7 + ["ja"] * 5 + ["ko"] * 1
 
+#: Events per session: lognormal with this median and sigma (mean ~123 once clamped), so most
+#: sessions are short and a few are long; never fewer than SESSION_MIN nor more than SESSION_MAX.
+SESSION_MEDIAN = 60
+SESSION_SIGMA = 1.2
+SESSION_MIN = 6
+SESSION_MAX = 3000
+
 
 @dataclass(slots=True)
 class CorpusInfo:
@@ -82,10 +89,17 @@ def _write_session(plan: Plan) -> _SessionOut:
 
 
 def plan_sessions(events: int, seed: int, n_projects: int, weights: list[float]) -> list[Plan]:
-    """Sessions of log-uniform sizes until each agent's share of ``events`` is used up."""
+    """Sessions of lognormal sizes until each agent's share of ``events`` is used up.
+
+    Real Claude Code and Codex archives hold many short sessions and a few long ones (about
+    100-150 events per file on average), so per-file costs (discovery, stat, cursors, one
+    transaction per file) weigh as much here as in a user's archive: 1M events land in about
+    8,000 files. A small corpus caps sessions at a twentieth of its events, so it still has
+    a few dozen files.
+    """
     rng = random.Random(f"plan:{seed}")
-    upper = min(2000, max(60, events // 20))
-    lower = min(50, upper)
+    upper = min(SESSION_MAX, max(60, events // 20))
+    lower = min(SESSION_MIN, upper)
     plans: list[Plan] = []
     claude_total = round(events * CLAUDE_SHARE)
     for source, total in (("claude-code", claude_total), ("codex", events - claude_total)):
@@ -93,9 +107,9 @@ def plan_sessions(events: int, seed: int, n_projects: int, weights: list[float])
         remaining = total
         index = 0
         while remaining > 0:
-            size = int(round(math.exp(rng.uniform(math.log(lower), math.log(upper)))))
-            if remaining <= upper or remaining - size < lower:
-                size = remaining if remaining <= upper else remaining - lower
+            size = session_size(rng, lower, upper)
+            if remaining - size < lower:
+                size = remaining  # the last session takes the rest, never a sliver after it
             if not deck:
                 deck = list(LANG_DECK)
                 rng.shuffle(deck)
@@ -105,6 +119,12 @@ def plan_sessions(events: int, seed: int, n_projects: int, weights: list[float])
             remaining -= size
             index += 1
     return plans
+
+
+def session_size(rng: random.Random, lower: int, upper: int) -> int:
+    """One session's events: lognormal around SESSION_MEDIAN, clamped to [lower, upper]."""
+    drawn = int(rng.lognormvariate(math.log(SESSION_MEDIAN), SESSION_SIGMA))
+    return min(upper, max(lower, drawn))
 
 
 def generate(out_dir: Path, events: int, seed: int = 42, workers: int | None = None) -> CorpusInfo:

@@ -26,7 +26,7 @@ CODEX_ID = re.compile(rf"^codex:({UUID}):L([1-9][0-9]*)$")
 #: sha256 of the tiny corpus (logs, events table uncompressed, corpus.json but its time taken) by
 #: generator version. The benchmark caches corpora by version: output that changes on purpose
 #: bumps GENERATOR_VERSION and pins its digest here; output that changes by accident fails.
-PINNED = {"3": "d2b96317a6820814d460175891800cb6a650770b9314493d30a7c9a61412a7ee"}
+PINNED = {"4": "ad1548d142ccc4158b3cd60b28d064fe3264160c32a42ec33ed652e01ba3ee1f"}
 
 
 @pytest.fixture(scope="module")
@@ -383,3 +383,33 @@ def test_measure_latency_warms_up_then_times_each_query() -> None:
     calls.clear()
     stats.measure_latency(calls.append, [1, 2], warmup=False)
     assert calls == [1, 2]
+
+
+def test_session_sizes_are_many_short_and_a_long_tail() -> None:
+    """As in real archives (~100-150 events per file): 1M events in about 8,000 files."""
+    from origin_api.samples.corpus import SESSION_MAX, plan_sessions
+
+    sizes = [p.events for p in plan_sessions(1_000_000, 42, 12, [1.0] * 12)]
+    assert sum(sizes) == 1_000_000
+    assert 7_000 < len(sizes) < 9_000
+    assert 45 <= stats.median(sizes) <= 75
+    assert 110 <= sum(sizes) / len(sizes) <= 140
+    assert max(sizes) <= SESSION_MAX + 6
+    assert sum(1 for s in sizes if s >= 1000) > 40  # the long tail is there
+
+
+def test_short_sessions_write_no_bookkeeping_line_the_table_lacks() -> None:
+    """A short session's budget often runs out right at the end of its first turn, where the
+    title line comes: each distinct id-less line written must be a row of the table."""
+    from origin_api.samples.claude_code import ClaudeSession
+    from origin_api.samples.common import BASE_MS
+    from origin_api.samples.context import build_context
+    from origin_api.samples.session import Plan
+
+    ctx = build_context(42)
+    for i in range(300):
+        s = ClaudeSession(ctx, Plan("claude-code", i, 2 + i % 30, 0, "en", BASE_MS), 42)
+        s.generate()
+        written = {line for line in s.lines if b'"uuid"' not in line}
+        rows = [r for r in s.rows if b":ai-title:" in r or b":permission-mode:" in r]
+        assert len(written) == len(rows), i
