@@ -16,6 +16,7 @@ from __future__ import annotations
 import io
 import os
 import struct
+import threading
 import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -31,6 +32,22 @@ FRAME_BYTES = 256 * 1024
 #: ~10% of a backfill's time at level 3, and one point of ratio is not worth that.
 LEVEL = 1
 _FRAME = struct.Struct(">QQI")  # offset, length, lines
+_local = threading.local()
+
+
+def compressor() -> zstandard.ZstdCompressor:
+    """This thread's compressor, shared by every mirror it writes.
+
+    One per writer cost memory per file: zstd keeps a context's workspace (hundreds of KB for a
+    256 KB frame) until the context is freed, and each writer allocated its own. One per thread
+    keeps a single workspace, reused, and saves allocating it per file; not one per process,
+    since a context must not be used by two threads at once.
+    """
+    cctx: zstandard.ZstdCompressor | None = getattr(_local, "cctx", None)
+    if cctx is None:
+        cctx = zstandard.ZstdCompressor(level=LEVEL, write_checksum=True, write_content_size=True)
+        _local.cctx = cctx
+    return cctx
 
 
 @dataclass(slots=True)
@@ -72,9 +89,6 @@ class MirrorWriter:
         self.state: MirrorState = state.copy()
         self.zst_path, self.tail_path = paths(raw_root, state["rel"])
         self.zst_path.parent.mkdir(parents=True, exist_ok=True)
-        self._cctx = zstandard.ZstdCompressor(
-            level=LEVEL, write_checksum=True, write_content_size=True
-        )
         self._tail: bytes | None = None
 
     def recover(self, original_slice: Callable[[], bytes | None]) -> bool:
@@ -162,7 +176,7 @@ class MirrorWriter:
         with open(self.zst_path, "ab") as f:
             f.seek(st["zst"])
             start = f.tell()
-            with self._cctx.stream_writer(f, closefd=False) as writer:
+            with compressor().stream_writer(f, closefd=False) as writer:
                 for chunk in chunks:
                     writer.write(chunk)
                     total += len(chunk)
@@ -177,13 +191,7 @@ class MirrorWriter:
 
     def sync(self) -> None:
         """Flush to the disk before LMDB records the new state (power loss, not only kills)."""
-        for path in (self.zst_path, self.tail_path):
-            if path.exists():
-                fd = os.open(path, os.O_RDONLY)
-                try:
-                    os.fsync(fd)
-                finally:
-                    os.close(fd)
+        sync_files(self.zst_path, self.tail_path)
 
     # -- internals ----------------------------------------------------------------------------
 
@@ -204,8 +212,9 @@ class MirrorWriter:
         frames: list[Frame] = []
         blobs: list[bytes] = []
         offset = st["zst"]
+        compress = compressor().compress
         for lines in chunks:
-            data = self._cctx.compress(b"".join(lines))
+            data = compress(b"".join(lines))
             frames.append(Frame(st["sealed"] + 1, offset, len(data), len(lines)))
             blobs.append(data)
             offset += len(data)
@@ -226,6 +235,19 @@ class MirrorWriter:
         self._tail = data
         self.state["tail"] = len(data)
         self.state["crc"] = zlib.crc32(data)
+
+
+def sync_files(*files: Path) -> None:
+    """fsync each of the files that exists (a mirror's `.zst` and `.tail`)."""
+    for path in files:
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except FileNotFoundError:
+            continue
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def read_line(

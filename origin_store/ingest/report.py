@@ -58,3 +58,19 @@ class IngestReport:
             "seconds": round(self.seconds, 3),
             "errors": self.errors,
         }
+
+
+def anonymous_memory() -> int | None:
+    """This process's anonymous resident memory in bytes (Linux `RssAnon`), None elsewhere.
+
+    What a pass must keep flat: RSS also counts the LMDB map's file pages (it is mapped with
+    writemap), which the kernel can drop or write back, so RSS grows with the store.
+    """
+    try:
+        with open("/proc/self/status", "rb") as status:
+            for row in status:
+                if row.startswith(b"RssAnon:"):
+                    return int(row.split()[1]) * 1024  # reported in kB
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
