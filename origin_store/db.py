@@ -15,16 +15,19 @@ from typing import Any, TypeVar, cast
 import lmdb
 import orjson
 
+from .codec import EventCodec
 from .errors import SchemaMismatch
 from .keys import feed_key, feed_seq
 from .records import FeedItem
 
-SCHEMA_VERSION = 1
+#: 2: event records compressed with a dictionary per source (`codec`); 1: plain orjson.
+SCHEMA_VERSION = 2
 
 #: Named databases. Keys are bytes (their layouts: `keys`); values orjson unless said otherwise.
 DBS: tuple[str, ...] = (
     "meta",  # b"schema" -> version; small facts about the store
-    "events",  # event id -> event record
+    "events",  # event id -> event record, encoded by `codec` (plain or zstd with a dictionary)
+    "dicts",  # dictionary id (4 BE) -> zstd dictionary bytes (not orjson); see `codec`
     "sessions",  # source \0 session -> session record
     "sess_ev",  # source \0 session \0 time(8 BE) id -> b"" : a session's events in time order
     "files",  # original file path -> cursor (offsets, mirror state, parser state)
@@ -91,6 +94,7 @@ class Store:
         self.path = path
         self.env = env
         self.dbs = dbs
+        self.codec = EventCodec(self)
 
     @classmethod
     def open(cls, home: Path, *, map_size: int = 1 << 30) -> Store:
@@ -126,7 +130,12 @@ class Store:
                 raise SchemaMismatch(
                     f"The store at {path} has schema {int(found)}; this Origin knows {SCHEMA_VERSION}. Upgrade Origin."
                 )
-        return cls(path, env, dbs)
+        store = cls(path, env, dbs)
+        if found is not None and int(found) < SCHEMA_VERSION:
+            from .migrate import upgrade
+
+            upgrade(store)
+        return store
 
     def close(self) -> None:
         self.env.close()
@@ -184,6 +193,12 @@ class Store:
     def get(self, txn: lmdb.Transaction, db: str, key: bytes) -> Any | None:
         raw = txn.get(key, db=self.dbs[db])
         return None if raw is None else loads(raw)
+
+    def event(self, txn: lmdb.Transaction, event_id: str) -> dict[str, Any] | None:
+        """An event record, however it is kept (the one read of `events`: see `codec`)."""
+        key = event_id.encode()
+        raw = raw_get(txn, key, self.dbs["events"])
+        return None if raw is None else self.codec.decode(txn, key, raw)
 
     def put(self, txn: lmdb.Transaction, db: str, key: bytes, value: Any) -> None:
         txn.put(key, dumps(value), db=self.dbs[db])

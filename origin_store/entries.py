@@ -123,7 +123,7 @@ def forget(
             entry_ids.append(v["id"])
             event_ids.extend(s["event_id"] for s in v["sources"])
     else:
-        if store.get(txn, "events", keys.text_key(target)) is None:
+        if store.event(txn, target) is None:
             raise NotFound(target)
         event_ids.append(target)
         roots: set[str] = set()
@@ -191,7 +191,7 @@ def restore(store: Store, txn: lmdb.Transaction, tombstone: str) -> dict[str, An
 def _count_visible(store: Store, txn: lmdb.Transaction, event_ids: list[str], delta: int) -> None:
     """Keep each session's count of visible events right as events are hidden and restored."""
     for event_id in event_ids:
-        event = store.get(txn, "events", keys.text_key(event_id))
+        event = store.event(txn, event_id)
         if event is None:
             continue
         key = keys.session_key(event["source"], event["session"])

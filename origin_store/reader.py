@@ -24,8 +24,8 @@ _STREAM_CHUNK = 1 << 20
 
 
 def get_event(store: Store, txn: lmdb.Transaction, event_id: str) -> dict[str, Any] | None:
-    found: dict[str, Any] | None = store.get(txn, "events", keys.text_key(event_id))
-    return found
+    """An event record as a dict (however it is kept: `codec`), or None."""
+    return store.event(txn, event_id)
 
 
 def get_session(

@@ -2,7 +2,8 @@
 
 `verify()` reads every mirror frame (zstd checksums included), counts lines against each
 file's cursor, checks each tail's checksum, and checks that every event points at a line that
-exists, that the change feed announces each event once, and that an event's kept text and label
+exists, that every event record decodes (`codec`: plain, or compressed with a dictionary that is
+there), that the change feed announces each event once, and that an event's kept text and label
 agree with its original length (`text_chars`, `label`; records from before them have neither).
 It reports problems; it never repairs, so a person can see what happened before anything is
 rewritten.
@@ -13,13 +14,14 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import lmdb
 import zstandard
 
 from . import keys
 from . import mirror as mirrors
+from .codec import CodecError
 from .db import Store, loads, pairs, prefixed
 from .records import Cursor, EventDoc, FeedItem, MirrorState
 from .textclip import STORED_CHARS
@@ -127,9 +129,21 @@ class _Check:
                 self.announced.add(event_id)
 
     def events(self) -> None:
-        for _key, value in pairs(self.txn.cursor(db=self.store.dbs["events"])):
-            event: EventDoc = loads(value)
+        decode = self.store.codec.decode
+        for key, value in pairs(self.txn.cursor(db=self.store.dbs["events"])):
             self.report.events += 1
+            try:
+                event = cast(EventDoc, decode(self.txn, key, value))
+            except CodecError as error:
+                self.problem(
+                    f"{key.decode(errors='replace')}: the record does not decode ({error})"
+                )
+                continue
+            if event.get("id") != key.decode(errors="replace") or not isinstance(
+                event.get("m"), int
+            ):
+                self.problem(f"{key.decode(errors='replace')}: the record is not this event's")
+                continue
             known = self.lines_of.get(event["m"])
             if known is not None and not 1 <= event["line"] <= known:
                 self.problem(

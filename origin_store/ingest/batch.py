@@ -15,8 +15,9 @@ from ..project import project_of
 from ..records import EventDoc
 from ..textclip import STORED_CHARS
 
-#: One event of a batch: [its record, the record's bytes (None until its project is known),
-#: its sess_ev key, its feed item's bytes]. A list, not an object: one is made per event.
+#: One event of a batch: [its record, the record's bytes (None until encoded by `commit`, once
+#: its project is known), its sess_ev key, its feed item's bytes]. A list, not an object: one is
+#: made per event.
 Pending = list[Any]
 
 
@@ -69,7 +70,7 @@ def pending_events(batch: Batch) -> tuple[dict[bytes, Pending], int]:
             record["label"] = event.label
         pending[key] = [
             record,
-            dumps(record) if event.cwd else None,
+            None,
             session_event_key(source, event.session, event.time, key),
             dumps({"t": "event", "id": event.id}),
         ]

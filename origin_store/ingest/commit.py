@@ -8,6 +8,7 @@ from typing import Any
 import lmdb
 
 from .. import keys
+from ..codec import Encoder
 from ..db import Store, dumps, loads, raw_get
 from ..model import SessionFact, merge_session, new_session, widen
 from ..records import Cursor, SessionDoc
@@ -20,8 +21,9 @@ PROBLEM_DETAIL_CHARS = 500
 class _Commit:
     """The work of one write transaction; sessions are read once and written once."""
 
-    def __init__(self, store: Store, txn: lmdb.Transaction, source: str) -> None:
+    def __init__(self, store: Store, txn: lmdb.Transaction, source: str, encode: Encoder) -> None:
         self.store = store
+        self.encode = encode
         self.txn = txn
         self.dbs: dict[str, Any] = store.dbs
         self.source = source
@@ -53,7 +55,7 @@ class _Commit:
                     sess["project"] = record["project"]
             elif entry[1] is None:
                 record["project"] = sess["project"]
-                entry[1] = dumps(record)
+                entry[1] = self.encode(record)
 
     def put_events(self, pending: dict[bytes, Pending], order: list[bytes]) -> int:
         """Events not stored yet, with their sess_ev keys, session counts and feed items;
@@ -107,10 +109,16 @@ def write_batch(
     cursor: Cursor,
 ) -> int:
     """Record a batch and the file's new cursor; returns how many of its events were new.
-    `order` is the pending keys sorted, made before the transaction."""
+    `order` is the pending keys sorted, made before the transaction. Records whose project is
+    known are encoded before it too; the others once their session's project is read."""
+    store.codec.prepare(batch.source)
+    encode = store.codec.encoder(batch.source)
+    for entry in pending.values():
+        if entry[0]["cwd"]:
+            entry[1] = encode(entry[0])
 
     def work(txn: lmdb.Transaction) -> int:
-        commit = _Commit(store, txn, batch.source)
+        commit = _Commit(store, txn, batch.source, encode)
         commit.merge_facts(batch.facts)
         commit.settle_projects(pending)
         added = commit.put_events(pending, order)

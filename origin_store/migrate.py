@@ -1,0 +1,84 @@
+"""Bringing an older store up to `db.SCHEMA_VERSION` when it is opened.
+
+Schema 1 kept every event record as plain orjson; schema 2 compresses them (`codec`). The
+upgrade trains a dictionary per source from a sample of the store's own records, then rewrites
+the plain records in batches of `BATCH` per write transaction, and sets the schema last. Only
+`events` values change: keys, and so every entry, citation, forget and token, stay as they were.
+A plain record stays readable throughout, so an upgrade cut short (a crash, a kill) leaves a
+working store and is simply taken up again at the next open; two processes upgrading at once
+each re-read a value inside their write transaction and skip what is compressed already.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import lmdb
+
+from .codec import PLAIN
+from .db import SCHEMA_VERSION, Store, cursor_key, pairs
+
+#: Records rewritten per write transaction (other processes wait for the writer lock meanwhile).
+BATCH = 2000
+
+
+def upgrade(store: Store) -> int:
+    """Compress every plain event record; returns how many were rewritten."""
+    _train(store)
+    rewritten = 0
+    after = b""
+    while True:
+        count, last = store.write(partial(_rewrite, store, after=after))
+        rewritten += count
+        if last is None:
+            break
+        after = last
+    store.write(
+        lambda txn: txn.put(b"schema", str(SCHEMA_VERSION).encode(), db=store.dbs["meta"]),
+        durable=True,
+    )
+    return rewritten
+
+
+def _train(store: Store) -> None:
+    """Give every source with plain records a dictionary (from its first records by key, which
+    are random ids: a fair sample), unless it has one already."""
+    codec = store.codec
+    sources: set[str] = set()
+    with store.read() as txn:
+        for key, value in pairs(txn.cursor(db=store.dbs["events"])):
+            if value[:1] != b"{":
+                continue
+            record = codec.decode(txn, key, value)
+            source = str(record["source"])
+            sources.add(source)
+            if not codec.enough_samples(source):
+                codec.encoder(source)(record)
+    for source in sources:
+        codec.prepare(source)
+
+
+def _rewrite(store: Store, txn: lmdb.Transaction, *, after: bytes) -> tuple[int, bytes | None]:
+    """Up to BATCH records after key `after` rewritten; the last key seen (None: the end)."""
+    codec = store.codec
+    cursor = txn.cursor(db=store.dbs["events"])
+    found = cursor.set_range(after + b"\0") if after else cursor.first()
+    if not found:
+        return 0, None
+    count = 0
+    seen = 0
+    updates: list[tuple[bytes, bytes]] = []
+    for key, value in pairs(cursor):
+        seen += 1
+        if value[0] == PLAIN:
+            record: dict[str, Any] = codec.decode(txn, key, value)
+            if codec.dict_for(record["source"]) is not None:
+                updates.append((key, codec.encoder(record["source"])(record)))
+        if seen >= BATCH:
+            break
+    last = cursor_key(cursor) if seen >= BATCH else None
+    for key, data in updates:
+        txn.put(key, data, db=store.dbs["events"])
+        count += 1
+    return count, last
