@@ -14,7 +14,7 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from . import corpus, fts5, origin_run, queries
+from . import corpus, fts5, origin_run, queries, summary
 
 CACHE = corpus.CACHE_ROOT
 
@@ -27,25 +27,31 @@ def main() -> None:
     os.environ["TZ"] = "UTC"
     time.tzset()
 
-    corpus_dir, info, mix = report_corpus(events)
+    out = CACHE / f"results-{events}.json"
+    previous = summary.load_previous(out)  # before this run overwrites it
+
+    corpus_dir, info, mix = report_corpus(events, previous)
     results: dict = {"events": events, "corpus": asdict(info)}
-    baselines = report_baselines(corpus_dir, info, mix, trigram=not args.no_trigram)
+    fresh = fresh_queries(mix)
+    baselines = report_baselines(corpus_dir, info, mix, fresh, trigram=not args.no_trigram)
     results["fts5"] = baselines
 
     home = CACHE / f"origin-{events}"
     results["origin_build"] = report_build(corpus_dir, home, info, baselines, args.workers)
-    ours = report_search_latency(corpus_dir, home, mix, baselines)
+    ours = report_search_latency(corpus_dir, home, info, mix, fresh, baselines)
     results["origin_search"] = ours
 
     if not args.no_mcp:
-        results["origin_mcp"] = report_origin_mcp(corpus_dir, home, mix, ours)
+        results["origin_mcp"] = report_origin_mcp(corpus_dir, home, info, mix, ours)
 
     if not args.no_hub:
-        load = report_hub_load(home, mix, args.hub_seconds)
+        load = report_hub_load(home, info, mix, args.hub_seconds)
         if load is not None:
             results["hub"] = load
 
-    out = CACHE / f"results-{events}.json"
+    results["figures"] = summary.figures(results)
+    section(f"Origin against its previous run, FTS5 and its targets ({scale(info)})")
+    print("\n".join(summary.table(results, previous)))
     out.write_text(json.dumps(results, indent=2, default=str))
     section(f"Saved {out}")
 
@@ -71,9 +77,22 @@ def _parse_args() -> argparse.Namespace:
     return parser.parse_args()
 
 
-def report_corpus(events: int) -> tuple[Path, corpus.CorpusInfo, list[queries.Query]]:
+def scale(info: corpus.CorpusInfo) -> str:
+    """The corpus's size in every section heading: per-file costs depend on the file count."""
+    return f"{info.events:,} events in {info.files:,} files"
+
+
+def fresh_queries(mix: list[queries.Query], n: int = 20) -> list[queries.Query]:
+    """``n`` queries spread evenly over the mix (every category, filters included), each run in
+    a new process by the fresh-search measurement."""
+    return [mix[i * len(mix) // n] for i in range(min(n, len(mix)))]
+
+
+def report_corpus(
+    events: int, previous: dict
+) -> tuple[Path, corpus.CorpusInfo, list[queries.Query]]:
     """Generate (or reuse) the corpus and its query mix, and print what they hold: every later
-    figure is relative to this corpus's size and shape."""
+    figure is relative to this corpus's size and shape, the file count included."""
     section(f"Corpus: {events:,} events (generator v{corpus.GENERATOR_VERSION})")
     started = time.perf_counter()
     corpus_dir = corpus.cached_corpus(events)
@@ -81,6 +100,10 @@ def report_corpus(events: int) -> tuple[Path, corpus.CorpusInfo, list[queries.Qu
     print(
         f"  {info.events:,} events, {info.lines:,} lines, {info.bytes / 1e6:,.1f} MB of JSONL in {info.files:,} files, "
         f"{info.cjk_fraction:.1%} mostly CJK ({time.perf_counter() - started:.1f} s, cached at {corpus_dir})"
+    )
+    print(
+        f"  {info.events / max(1, info.files):,.0f} events per file on average"
+        + (f" (previous run: {previous['files']:,} files)" if previous.get("files") else "")
     )
     mix = queries.query_mix(corpus_dir)
     cjk = queries.cjk_queries(mix)
@@ -91,21 +114,30 @@ def report_corpus(events: int) -> tuple[Path, corpus.CorpusInfo, list[queries.Qu
 
 
 def report_baselines(
-    corpus_dir: Path, info: corpus.CorpusInfo, mix: list[queries.Query], *, trigram: bool
+    corpus_dir: Path,
+    info: corpus.CorpusInfo,
+    mix: list[queries.Query],
+    fresh: list[queries.Query],
+    *,
+    trigram: bool,
 ) -> dict:
     """Build (or reuse) the SQLite FTS5 baselines and print their build cost and latency: the
     reference every Origin figure is divided by."""
-    section("Baselines: SQLite FTS5 (cached per corpus)")
+    section(f"Baselines: SQLite FTS5 (cached per corpus; {scale(info)})")
     baselines = {}
     for tokenizer in ("unicode61",) + (("trigram",) if trigram else ()):
         started = time.perf_counter()
-        baselines[tokenizer] = fts5.run_baseline(corpus_dir, mix, tokenizer, fresh_query=mix[0])
+        baselines[tokenizer] = fts5.run_baseline(
+            corpus_dir, mix, tokenizer, fresh_query=mix[0], fresh_queries=fresh
+        )
         b = baselines[tokenizer]
         print(
             f"  {tokenizer:10} build {b['build']['seconds']:.1f} s ({b['build']['events_per_s']:,.0f} ev/s), "
-            f"{b['build']['bytes'] / info.bytes:.2f}x raw; {fmt(b['latency_all'])}; CJK recall {b['cjk_recall']:.0%} "
-            f"({time.perf_counter() - started:.0f} s)"
+            f"{b['build']['bytes'] / info.bytes:.2f}x raw, peak RSS {_mib(b['build']['peak_rss_bytes'])} "
+            f"(anonymous {_mib(b['build'].get('peak_anon_bytes'))}); {fmt(b['latency_all'])}; "
+            f"CJK recall {b['cjk_recall']:.0%} ({time.perf_counter() - started:.0f} s)"
         )
+        print(f"             fresh process per query {fmt(b['fresh_search'])}")
     return baselines
 
 
@@ -114,12 +146,12 @@ def report_build(
 ) -> dict:
     """Ingest and index the corpus with Origin and print rates, sizes and peak memory against
     their targets and against the FTS5 unicode61 build."""
-    section("Origin: ingest and index")
+    section(f"Origin: ingest and index ({scale(info)})")
     built = origin_run.build(corpus_dir, home, workers=workers)
     ing, idx = built["ingest"], built["index"]
     print(
         f"  ingest   {ing['events']:,} events in {ing['seconds']:.1f} s: {ing['events_per_s']:,.0f} events/s, "
-        f"{ing['mb_per_s']:.1f} MB/s (target >= 50,000 events/s); peak RSS {ing['peak_rss_bytes'] / 2**20:,.0f} MiB"
+        f"{ing['mb_per_s']:.1f} MB/s (target >= 50,000 events/s); {_memory(ing['memory'])}"
     )
     print(
         f"  store    {ing['store_bytes'] / 1e6:,.1f} MB = {ing['store_bytes'] / info.bytes:.2f}x raw; mirrors "
@@ -128,8 +160,14 @@ def report_build(
     print(
         f"  index    {idx['docs']:,} docs in {idx['seconds']:.1f} s: {idx['events_per_s']:,.0f} events/s "
         f"(target >= 15,000); "
-        f"{idx['index_bytes'] / 1e6:,.1f} MB = {idx['index_bytes'] / info.bytes:.2f}x raw (target <= 0.8x); "
-        f"peak RSS {idx['peak_rss_bytes'] / 2**20:,.0f} MiB"
+        f"{idx['index_bytes'] / 1e6:,.1f} MB = {idx['index_bytes'] / info.bytes:.2f}x raw; "
+        f"{_memory(idx['memory'])}"
+    )
+    print(
+        f"  all      {built['seconds']:.1f} s from nothing ({built['wall_seconds']:.1f} s with both "
+        f"processes' start); on disk "
+        f"{built['disk_bytes'] / 1e6:,.1f} MB = {built['disk_bytes'] / info.bytes:.2f}x raw "
+        f"(store + mirrors + index)"
     )
     base = baselines["unicode61"]["build"]
     print(
@@ -139,20 +177,43 @@ def report_build(
     return built
 
 
+def _mib(value: int | None) -> str:
+    return "n/a" if value is None else f"{value / 2**20:,.0f} MiB"
+
+
+def _memory(peaks: dict) -> str:
+    """A step's peaks: its largest process's anonymous memory and RSS, sampled per process."""
+    n = peaks["processes"] or 0
+    return (
+        f"peak anonymous {_mib(peaks['peak_anon_bytes'])}, RSS {_mib(peaks['peak_rss_bytes'])} "
+        + (f"(the largest of {n} processes)" if n > 1 else "(one process)")
+    )
+
+
 def report_search_latency(
-    corpus_dir: Path, home: Path, mix: list[queries.Query], baselines: dict
+    corpus_dir: Path,
+    home: Path,
+    info: corpus.CorpusInfo,
+    mix: list[queries.Query],
+    fresh: list[queries.Query],
+    baselines: dict,
 ) -> dict:
     """Time the same queries in process and from a fresh process, and print them beside each
     FTS5 baseline with the speed-up, then per query category: latency is Origin's main claim."""
-    section("Search latency (top 20, snippets, same queries)")
+    section(f"Search latency (top 20, snippets, same queries; {scale(info)})")
     ours = origin_run.in_process(corpus_dir, home, mix)
     ours["fresh_process_ms"] = origin_run.fresh_process(corpus_dir, home, mix[0].text)
+    ours["fresh_search"] = origin_run.fresh_search(corpus_dir, home, fresh)
     print(
         f"  Origin           {fmt(ours['latency_all'])}  (target p50 <= 2, p95 <= 10, p99 <= 20 ms)"
     )
     print(
         f"                   CJK recall {ours['cjk_recall']:.0%} of {ours['cjk_queries']} (target >= 95%); "
         f"fresh process to first answer {ours['fresh_process_ms']:.0f} ms (target <= 150)"
+    )
+    print(
+        f"  fresh `origin search --json`, one process per query: {fmt(ours['fresh_search'])} "
+        f"(target p50 <= 50, p99 <= 80 ms)"
     )
     _print_versus_baselines(ours, baselines)
     for category, lat in ours["per_category"].items():
@@ -176,10 +237,12 @@ def _print_versus_baselines(ours: dict, baselines: dict) -> None:
         )
 
 
-def report_origin_mcp(corpus_dir: Path, home: Path, mix: list[queries.Query], ours: dict) -> dict:
+def report_origin_mcp(
+    corpus_dir: Path, home: Path, info: corpus.CorpusInfo, mix: list[queries.Query], ours: dict
+) -> dict:
     """Run the same queries through `origin mcp` over stdio and print what the protocol adds
     over the in-process figures, and how long a client waits for its first answer."""
-    section("Through origin mcp over stdio")
+    section(f"Through origin mcp over stdio ({scale(info)})")
     mcp = origin_run.through_mcp(corpus_dir, home, mix)
     lat, mine = mcp["latency_all"], ours["latency_all"]
     print(f"  origin mcp       {fmt(lat)}")
@@ -191,14 +254,16 @@ def report_origin_mcp(corpus_dir: Path, home: Path, mix: list[queries.Query], ou
     return mcp
 
 
-def report_hub_load(home: Path, mix: list[queries.Query], seconds: int) -> dict | None:
+def report_hub_load(
+    home: Path, info: corpus.CorpusInfo, mix: list[queries.Query], seconds: int
+) -> dict | None:
     """Load the hub with 16 concurrent clients and print the raw figures; None (and nothing
     printed) when the hub's dependencies are not installed, so the rest of the run still counts."""
     try:
         from . import hub_load
     except ImportError:
         return None
-    section(f"Hub load: 16 clients calling search for {seconds} s on loopback")
+    section(f"Hub load: 16 clients calling search for {seconds} s on loopback ({scale(info)})")
     load = hub_load.load_run(home, mix, clients=16, seconds=seconds)
     print(json.dumps(load, indent=2))
     return load

@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from .memory import Sampler
 from .stats import Latency, hit_rate, measure_latency, median, summarize, time_calls
 
 #: Bump when the schema or the build changes, so cached databases are rebuilt.
@@ -60,6 +61,7 @@ class BuildResult:
     events: int = 0
     tokenizer: str = ""
     peak_rss_bytes: int | None = None
+    peak_anon_bytes: int | None = None
     sqlite_version: str = sqlite3.sqlite_version
 
 
@@ -195,6 +197,13 @@ def fresh_process_first_query(db_path: Path, query: QueryLike, runs: int = 5) ->
     return median(times)
 
 
+def fresh_process_samples(db_path: Path, queries: Sequence[Any]) -> list[float]:
+    """Ms from spawn to answer for each query in a new process, after one untimed run that
+    warms the page cache: the peer of a fresh `origin search` per query."""
+    fresh_process_first_query(db_path, queries[0], runs=1)
+    return [fresh_process_first_query(db_path, q, runs=1) for q in queries]
+
+
 def build_in_subprocess(corpus_dir: Path, db_path: Path, tokenizer: str) -> BuildResult:
     """Build in a child process so its peak RSS (``ru_maxrss`` from ``wait4``) is the build's own."""
     code = (
@@ -216,7 +225,8 @@ def build_in_subprocess(corpus_dir: Path, db_path: Path, tokenizer: str) -> Buil
             env=env,
         )
         # wait4 rather than Popen.wait: it returns this child's own rusage.
-        _, status, usage = os.wait4(proc.pid, 0)
+        with Sampler(proc.pid) as sampler:
+            _, status, usage = os.wait4(proc.pid, 0)
         proc.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
@@ -224,6 +234,7 @@ def build_in_subprocess(corpus_dir: Path, db_path: Path, tokenizer: str) -> Buil
             raise RuntimeError(f"FTS5 build failed: {err.read().decode(errors='replace')[-2000:]}")
         result = BuildResult(**json.loads(out.read().decode().strip().splitlines()[-1]))
     result.peak_rss_bytes = usage.ru_maxrss * 1024  # Linux reports KiB
+    result.peak_anon_bytes = sampler.peaks.summary()["peak_anon_bytes"]
     return result
 
 
@@ -252,10 +263,15 @@ def build_figures(db_path: Path) -> BuildResult:
 
 
 def run_baseline(
-    corpus_dir: Path, queries: Sequence[Any], tokenizer: str, fresh_query: Any = None
+    corpus_dir: Path,
+    queries: Sequence[Any],
+    tokenizer: str,
+    fresh_query: Any = None,
+    fresh_queries: Sequence[Any] = (),
 ) -> dict:
     """Everything the report needs for one tokenizer: build, latency (all and per category),
-    CJK recall, queries without hits, and the fresh-process time."""
+    CJK recall, queries without hits, the fresh-process time of one query and the fresh-process
+    latency over ``fresh_queries``."""
     db = cached_fts5(corpus_dir, tokenizer)
     conn = connect(db)
     try:
@@ -289,4 +305,6 @@ def run_baseline(
     if fresh_query is not None:
         fresh_process_first_query(db, fresh_query, runs=1)  # warm the page cache
         result["fresh_process_ms"] = fresh_process_first_query(db, fresh_query)
+    if fresh_queries:
+        result["fresh_search"] = asdict(summarize(fresh_process_samples(db, fresh_queries)))
     return result

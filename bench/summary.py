@@ -1,0 +1,157 @@
+"""The headline table: each figure beside its previous run's, its FTS5 peer and its target.
+
+The previous figures come from the results file the last run saved for the same corpus size
+(read before this run overwrites it); an older file lacking a figure just shows none. Figures
+are flat, so one function reads this run's results and a saved one alike.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+GB = 1e9
+MIB = 2**20
+
+
+def load_previous(path: Path) -> dict[str, Any]:
+    """The figures of the results file at ``path``; empty when there is none or it is unreadable."""
+    try:
+        return figures(json.loads(path.read_text()))
+    except (OSError, ValueError, TypeError, AttributeError):
+        return {}
+
+
+def _get(results: dict, *keys: str) -> Any:
+    value: Any = results
+    for key in keys:
+        if not isinstance(value, dict) or key not in value:
+            return None
+        value = value[key]
+    return value
+
+
+def figures(results: dict) -> dict[str, Any]:
+    """The table's figures from a whole results dict; None where the run did not measure one."""
+    raw = _get(results, "corpus", "bytes")
+    build = _get(results, "origin_build") or {}
+    disk = build.get("disk_bytes")
+    if disk is None and raw:
+        parts = [
+            _get(build, "ingest", "store_bytes"),
+            _get(build, "ingest", "mirror_bytes"),
+            _get(build, "index", "index_bytes"),
+        ]
+        disk = sum(parts) if None not in parts else None
+    seconds = build.get("seconds")
+    if seconds is None:
+        parts = [_get(build, "ingest", "seconds"), _get(build, "index", "seconds")]
+        seconds = sum(parts) if None not in parts else None
+    rss = build.get("peak_rss_bytes")
+    if rss is None:
+        parts = [_get(build, "ingest", "peak_rss_bytes"), _get(build, "index", "peak_rss_bytes")]
+        rss = max(p for p in parts if p is not None) if any(parts) else None
+    return {
+        "events": _get(results, "corpus", "events"),
+        "files": _get(results, "corpus", "files"),
+        "fresh_p50_ms": _get(results, "origin_search", "fresh_search", "p50"),
+        "fresh_p99_ms": _get(results, "origin_search", "fresh_search", "p99"),
+        "disk_x_raw": disk / raw if disk is not None and raw else None,
+        "peak_anon_bytes": build.get("peak_anon_bytes"),
+        "peak_rss_bytes": rss,
+        "build_seconds": seconds,
+        "search_p50_ms": _get(results, "origin_search", "latency_all", "p50"),
+        "search_p99_ms": _get(results, "origin_search", "latency_all", "p99"),
+    }
+
+
+def targets(events: int) -> dict[str, tuple[float, str]]:
+    """Each figure's ceiling and how it reads; the 10M ceilings from 5M events on."""
+    if events >= 5_000_000:
+        anon, build, at = (1 * GB, "1 GB per process"), (360.0, "6 min"), "at 10M"
+    else:
+        anon, build, at = (0.5 * GB, "0.5 GB per process"), (30.0, "30 s"), "at 1M"
+    return {
+        "fresh_p50_ms": (50.0, "50 ms"),
+        "fresh_p99_ms": (80.0, "80 ms"),
+        "disk_x_raw": (0.8, "0.8x raw"),
+        "peak_anon_bytes": (anon[0], f"{anon[1]} {at}"),
+        "build_seconds": (build[0], f"{build[1]} {at}"),
+        "search_p50_ms": (2.0, "2 ms"),
+        "search_p99_ms": (20.0, "20 ms"),
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    label: str
+    key: str
+    show: Callable[[float], str]
+
+
+def _ms(v: float) -> str:
+    return f"{v:,.1f} ms" if v < 100 else f"{v:,.0f} ms"
+
+
+def _mib(v: float) -> str:
+    return f"{v / MIB:,.0f} MiB"
+
+
+ROWS = (
+    Row("files", "files", lambda v: f"{v:,.0f}"),
+    Row("fresh origin search p50", "fresh_p50_ms", _ms),
+    Row("fresh origin search p99", "fresh_p99_ms", _ms),
+    Row("on disk, all of it", "disk_x_raw", lambda v: f"{v:.2f}x raw"),
+    Row("peak anonymous (build)", "peak_anon_bytes", _mib),
+    Row("peak RSS (build)", "peak_rss_bytes", _mib),
+    Row("ingest + index", "build_seconds", lambda v: f"{v:,.1f} s"),
+    Row("search p50", "search_p50_ms", _ms),
+    Row("search p99", "search_p99_ms", _ms),
+)
+
+
+def peers(results: dict, raw: int) -> dict[str, str]:
+    """What FTS5 measured in the same run, per figure, as printed text."""
+    out: dict[str, list[str]] = {}
+    for tokenizer, b in (results.get("fts5") or {}).items():
+        build = b.get("build") or {}
+        fresh = b.get("fresh_search") or {}
+        pairs = {
+            "fresh_p50_ms": fresh.get("p50") and _ms(fresh["p50"]),
+            "fresh_p99_ms": fresh.get("p99") and _ms(fresh["p99"]),
+            "disk_x_raw": build.get("bytes") and raw and f"{build['bytes'] / raw:.2f}x raw",
+            "peak_anon_bytes": build.get("peak_anon_bytes") and _mib(build["peak_anon_bytes"]),
+            "peak_rss_bytes": build.get("peak_rss_bytes") and _mib(build["peak_rss_bytes"]),
+            "build_seconds": build.get("seconds") and f"{build['seconds']:,.1f} s",
+            "search_p50_ms": _get(b, "latency_all", "p50") and _ms(b["latency_all"]["p50"]),
+            "search_p99_ms": _get(b, "latency_all", "p99") and _ms(b["latency_all"]["p99"]),
+        }
+        for key, text in pairs.items():
+            if text:
+                out.setdefault(key, []).append(f"{tokenizer} {text}")
+    return {key: "FTS5 " + ", ".join(texts) for key, texts in out.items()}
+
+
+def table(results: dict, previous: dict[str, Any]) -> list[str]:
+    """One line per figure: Origin (previous run), FTS5 in this run, the target and whether
+    it is met."""
+    now = figures(results)
+    fts5 = peers(results, _get(results, "corpus", "bytes") or 0)
+    ceilings = targets(now["events"] or 0)
+    lines = []
+    for row in ROWS:
+        value = now.get(row.key)
+        text = "n/a" if value is None else row.show(value)
+        before = previous.get(row.key)
+        if before is not None:
+            text += f" (previous: {row.show(before)})"
+        target = ""
+        if row.key in ceilings:
+            ceiling, label = ceilings[row.key]
+            verdict = "" if value is None else (" met" if value <= ceiling else " MISSED")
+            target = f"target <= {label}{verdict}"
+        lines.append(f"  {row.label:24} {text:40} {fts5.get(row.key, ''):44} {target}".rstrip())
+    return lines
