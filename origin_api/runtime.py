@@ -14,12 +14,18 @@ from typing import TYPE_CHECKING
 from origin_store import Ingester, Store
 from origin_store import Settings as StoreSettings
 from origin_store.ingest import IngestReport, Progress
+from origin_store.ingest.discovery import Sweep, build, changed_files
 from origin_store.parsers.registry import SOURCES
 
 from .settings import Settings
 
 if TYPE_CHECKING:
     from origin_search import Searcher, SearchIndex
+
+#: Under the home: what the last freshness pass saw, for the next one in any process.
+SWEEP_FILE = "sweep"
+#: The store's meta record of the last pass (when, and what it saw), shared by every process.
+LAST_PASS = "last_pass"
 
 
 class Origin:
@@ -67,19 +73,58 @@ class Origin:
         return self.searcher.index
 
     def ingest(
-        self, progress: Progress | None = None, *, timeout: float | None = None
+        self,
+        progress: Progress | None = None,
+        *,
+        timeout: float | None = None,
+        full: bool = True,
     ) -> IngestReport | None:
         """One ingest pass; threads of one process share a single pass at a time.
 
         With a `timeout`, gives up (returns None) when another thread's pass is still running
         after that many seconds: a search then answers from what is stored so far instead of
-        waiting for a whole first backfill.
+        waiting for a whole first backfill. A pass that is not `full` checks the new and the
+        recently written logs and its turn of the others (see `Sweep`).
         """
         if not self._ingest_lock.acquire(timeout=-1 if timeout is None else timeout):
             return None
         try:
-            report = self.ingester.run(progress)
+            report = self._pass(progress, full)
             self.last_ingest = time.monotonic()
             return report
         finally:
             self._ingest_lock.release()
+
+    def _pass(self, progress: Progress | None, full: bool) -> IngestReport:
+        sources = self.ingester.sources
+        sweep = Sweep.load(self.home / SWEEP_FILE)
+        found = sweep.discover(sources, self.settings)
+        chosen = sweep.pick(found, 1 if full else self.rounds)
+        changed = changed_files(self.store, build(sources, chosen), sweep.seen)
+        sweep.cool()
+        report = self.ingester.run(progress, changed)
+        report.files += len(found) - len(changed)
+        sweep.save()
+        record = {
+            "time": int(time.time() * 1000),
+            "files": len(found),
+            "checked": len(chosen),
+            "changed": report.files_changed,
+            "full": len(chosen) == len(found),
+        }
+        self.store.write(lambda txn: self.store.meta_put(txn, LAST_PASS, record))
+        return report
+
+    @property
+    def rounds(self) -> int:
+        """In how many passes that are not full every cold log takes its turn: as many as fit
+        in the watcher's interval (1, every log every pass, when either interval is 0)."""
+        watch, search = self.settings.watch_interval_ms, self.settings.search_ingest_interval_ms
+        return max(1, -(-watch // search)) if watch > 0 and search > 0 else 1
+
+    def last_pass_age(self) -> float | None:
+        """Seconds since the last pass of any process ended (None when none is recorded)."""
+        with self.store.read() as txn:
+            record = self.store.meta_get(txn, LAST_PASS)
+        stamp = record.get("time") if isinstance(record, dict) else None
+        return time.time() - stamp / 1000 if isinstance(stamp, int) else None

@@ -10,19 +10,36 @@ The semantics are `glob.glob(root + "/" + pattern, recursive=True, include_hidde
 zero or more directories (a pattern may not end in it), symbolic links to directories are
 followed, and a final component matches files and directories alike. A test holds this to
 `glob.glob` on random trees.
+
+A caller may list directories itself (`listdir`: a directory's entries as (name, is a
+directory) pairs, None when it cannot be read): discovery reuses the listing of a directory
+whose mtime holds instead of reading it again.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from fnmatch import translate
 
 #: Deeper than any agent's layout; stops a walk that a symbolic-link loop would make endless.
 MAX_DEPTH = 40
 
+#: A directory's entries as (name, whether it is a directory); None when it cannot be read.
+Lister = Callable[[str], "list[tuple[str, bool]] | None"]
 
-def match_many(root: str, patterns: list[str]) -> list[list[str]]:
+
+def scan(directory: str) -> list[tuple[str, bool]] | None:
+    """A directory's entries read from disk (symbolic links to directories count as directories)."""
+    try:
+        with os.scandir(directory) as entries:
+            return [(entry.name, _is_dir(entry)) for entry in entries]
+    except OSError:
+        return None
+
+
+def match_many(root: str, patterns: list[str], listdir: Lister = scan) -> list[list[str]]:
     """For each pattern, the paths under `root` it matches (`root/...`, unsorted)."""
     compiled = [[_component(part) for part in pattern.split("/") if part] for pattern in patterns]
     if any(not parts or parts[-1] is None for parts in compiled):
@@ -30,7 +47,8 @@ def match_many(root: str, patterns: list[str]) -> list[list[str]]:
     found: list[list[str]] = [[] for _ in patterns]
     # Each state: (pattern index, position in its components). Dedupe per directory, since
     # `**` can reach the same state by several routes.
-    _walk(root.rstrip("/") or "/", {(i, 0) for i in range(len(patterns))}, compiled, found, 0)
+    start = root.rstrip("/") or "/"
+    _walk(start, {(i, 0) for i in range(len(patterns))}, compiled, found, 0, listdir)
     return [list(dict.fromkeys(paths)) for paths in found]  # `**` may reach a path twice
 
 
@@ -49,6 +67,7 @@ def _walk(
     compiled: list[list[re.Pattern[str] | str | None]],
     found: list[list[str]],
     depth: int,
+    listdir: Lister,
 ) -> None:
     # `**` matches zero directories too: its state also stands for the component after it.
     expanded: set[tuple[int, int]] = set()
@@ -64,30 +83,28 @@ def _walk(
     live = [(i, p) for i, p in expanded if p < len(compiled[i])]
     if not live:
         return
-    try:
-        entries = list(os.scandir(directory))
-    except OSError:
+    entries = listdir(directory)
+    if entries is None:
         return
     descend: dict[str, set[tuple[int, int]]] = {}
-    for entry in entries:
-        name = entry.name
+    for name, is_dir in entries:
         for index, position in live:
             part = compiled[index][position]
             last = position == len(compiled[index]) - 1
             if part is None:  # `**`: this directory's subdirectories keep it
-                if _is_dir(entry):
+                if is_dir:
                     descend.setdefault(name, set()).add((index, position))
                 continue
             if not (name == part if isinstance(part, str) else part.match(name)):
                 continue
             if last:
-                found[index].append(entry.path)
-            elif _is_dir(entry):
+                found[index].append(os.path.join(directory, name))
+            elif is_dir:
                 descend.setdefault(name, set()).add((index, position + 1))
     if depth >= MAX_DEPTH:
         return
     for name, next_states in descend.items():
-        _walk(os.path.join(directory, name), next_states, compiled, found, depth + 1)
+        _walk(os.path.join(directory, name), next_states, compiled, found, depth + 1, listdir)
 
 
 def _is_dir(entry: os.DirEntry[str]) -> bool:

@@ -1,4 +1,5 @@
-"""`origin`: the command line. `main()` keeps `origin mcp` off the heavy imports it does not need."""
+"""`origin`: the command line. `main()` keeps `origin mcp`, `origin search --json` and `origin get`
+off the heavy imports they do not need (typer, rich)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,11 @@ def main(argv: list[str] | None = None) -> None:
 
         serve()
         return
+    if args[:1] in (["search"], ["get"]):
+        from .lean import run
+
+        if run(args):
+            return
     from .commands import app
 
     app(args=args, prog_name="origin")

@@ -42,6 +42,17 @@ def refresh(origin: Origin, *, force: bool = False) -> None:
 
 
 def ingest_if_due(origin: Origin, *, force: bool = False) -> None:
+    """A forced pass checks every log; otherwise a pass runs when no process (this one by its
+    clock, any by the store's record) ended one within the interval, and checks the new and
+    recently written logs and a turn of the others."""
+    if force:
+        origin.ingest()
+        return
     interval = origin.settings.search_ingest_interval_ms / 1000
-    if force or time.monotonic() - origin.last_ingest >= interval:
-        origin.ingest(timeout=None if force else SEARCH_INGEST_WAIT)
+    if time.monotonic() - origin.last_ingest < interval:
+        return
+    age = origin.last_pass_age()
+    if age is not None and 0 <= age < interval:
+        origin.last_ingest = time.monotonic() - age
+        return
+    origin.ingest(timeout=SEARCH_INGEST_WAIT, full=False)

@@ -1,17 +1,29 @@
-"""Finding agents' log files, and which of them changed since their cursors."""
+"""Finding agents' log files, and which of them changed since their cursors.
+
+A `Sweep` is what a freshness pass remembers for the next one, in any process (a file under
+ORIGIN_HOME): each directory's listing with the mtime it was read at, the log files those
+listings gave, the logs written lately ("hot") and where the round of the others stands. A pass
+then costs a stat per directory when no directory changed (an entry added, removed or renamed
+changes its directory's mtime; an append does not), and a stat of the new and hot logs plus a
+slice of the cold ones, each cold log taking its turn once every `rounds` passes.
+"""
 
 from __future__ import annotations
 
+import marshal
 import os
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from stat import S_ISREG
+from typing import Any
 
 import lmdb
 
 from .. import keys
 from ..db import Store
-from ..globwalk import match_many
+from ..globwalk import Lister, match_many, scan
 from ..parsers.base import FileKind, Source
 from ..records import Cursor
 from ..settings import Settings
@@ -34,27 +46,57 @@ class LogFile:
         return keys.text_key(str(self.path))
 
 
+#: A found log: (its path, its source's name, the index of its kind, its root).
+Found = tuple[str, str, int, str]
+
+
 def discover(sources: dict[str, Source], settings: Settings) -> list[LogFile]:
     """Every log file of every known agent under its default root (moved by its env var)."""
-    found: list[LogFile] = []
+    return build(sources, find(sources, settings, scan))
+
+
+def roots(sources: dict[str, Source], settings: Settings) -> list[tuple[Source, Path]]:
+    return [
+        (source, root)
+        for source in sources.values()
+        for root in source.roots(settings.environ, settings.user_home)
+    ]
+
+
+def find(sources: dict[str, Source], settings: Settings, listdir: Lister) -> list[Found]:
+    """The log files under every root, listing directories with `listdir`."""
+    found: list[Found] = []
     seen: set[str] = set()
-    for source in sources.values():
-        for root in source.roots(settings.environ, settings.user_home):
-            if not root.is_dir():
-                continue
-            # One walk for all of the agent's patterns: this runs before every search that ingests.
-            kinds = [(kind, pattern) for kind in source.files for pattern in kind.patterns]
-            matches = match_many(str(root), [pattern for _, pattern in kinds])
-            for (kind, _), matched in zip(kinds, matches, strict=True):
-                for name in sorted(matched):
-                    if name in seen:
-                        continue
-                    if name.endswith(".zst") and os.path.exists(name[:-4]):
-                        continue  # the agent decompressed it to append: the plain file wins
-                    seen.add(name)
-                    # Directories named like logs are left out by the stat in changed_files.
-                    found.append(LogFile(source, kind, root, Path(name)))
+    for source, root in roots(sources, settings):
+        if not root.is_dir():
+            continue
+        # One walk for all of the agent's patterns: this runs before every search that ingests.
+        kinds = [
+            (index, pattern) for index, kind in enumerate(source.files) for pattern in kind.patterns
+        ]
+        matches = match_many(str(root), [pattern for _, pattern in kinds], listdir)
+        for (index, _), matched in zip(kinds, matches, strict=True):
+            for name in sorted(matched):
+                if name in seen:
+                    continue
+                if name.endswith(".zst") and os.path.exists(name[:-4]):
+                    continue  # the agent decompressed it to append: the plain file wins
+                seen.add(name)
+                # Directories named like logs are left out by the stat in changed_files.
+                found.append((name, source.name, index, str(root)))
     return found
+
+
+def build(sources: dict[str, Source], found: list[Found]) -> list[LogFile]:
+    by_name = {source.name: source for source in sources.values()}
+    root_paths: dict[str, Path] = {}
+    logs = []
+    for name, source, index, root in found:
+        root_path = root_paths.get(root)
+        if root_path is None:
+            root_path = root_paths[root] = Path(root)
+        logs.append(LogFile(by_name[source], by_name[source].files[index], root_path, Path(name)))
+    return logs
 
 
 def read_cursor(store: Store, txn: lmdb.Transaction, log: LogFile) -> Cursor | None:
@@ -86,8 +128,13 @@ def unchanged(cursor: Cursor | None, st: os.stat_result) -> bool:
     )
 
 
-def changed_files(store: Store, logs: list[LogFile]) -> list[LogFile]:
-    """Files whose size, mtime or inode differ from their cursor (no locks, one read)."""
+def changed_files(
+    store: Store,
+    logs: list[LogFile],
+    seen: Callable[[LogFile, os.stat_result | None], None] | None = None,
+) -> list[LogFile]:
+    """Files whose size, mtime or inode differ from their cursor (no locks, one read); `seen`
+    hears each file's stat (None when it is gone)."""
     changed = []
     with store.read() as txn:
         for log in logs:
@@ -95,9 +142,176 @@ def changed_files(store: Store, logs: list[LogFile]) -> list[LogFile]:
             try:
                 st = os.stat(log.path)
             except OSError:
+                if seen is not None:
+                    seen(log, None)
                 continue
+            if seen is not None:
+                seen(log, st)
             if not S_ISREG(st.st_mode):
                 continue
             if not unchanged(cursor, st):
                 changed.append(log)
     return changed
+
+
+#: A log written this recently is hot: every pass checks it.
+HOT_NS = 3600 * 10**9
+#: A directory written this recently is listed again next time: an entry added within the same
+#: tick of the file system's clock would not change the mtime that was read.
+RACY_NS = 2 * 10**9
+#: The listing of a directory that must be read again next time.
+RELIST = -1
+SWEEP_VERSION = 1
+
+
+class Sweep:
+    """What one freshness pass leaves for the next (see the module's docstring)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        #: directory -> (mtime_ns or RELIST, inode) when listed
+        self.dirs: dict[str, tuple[int, int]] = {}
+        #: directory -> (mtime_ns or RELIST, inode, its entries as (name, is a directory)), read
+        #: only when a walk needs them
+        self.listings: dict[str, tuple[int, int, list[tuple[str, bool]]]] | None = None
+        self.roots: list[str] = []
+        self.found: list[Found] = []
+        #: hot log -> its mtime when last seen
+        self.hot: dict[str, int] = {}
+        self.turn = 0
+        #: Whether a previous pass left this (else every log is checked).
+        self.known = False
+        self.new: set[str] = set()
+        self._visited: set[str] = set()
+
+    @classmethod
+    def load(cls, path: Path) -> Sweep:
+        sweep = cls(path)
+        state = _read(path)
+        if state is not None:
+            try:
+                sweep.dirs, sweep.roots, sweep.found = state["dirs"], state["roots"], state["found"]
+                sweep.hot, sweep.turn, sweep.known = state["hot"], state["turn"], True
+            except (KeyError, TypeError):
+                sweep = cls(path)  # unreadable: this pass checks everything and writes it anew
+        return sweep
+
+    @property
+    def _listings_path(self) -> Path:
+        return self.path.with_name(self.path.name + ".dirs")
+
+    def save(self) -> None:
+        """Each file written whole under a temporary name, then renamed: readers see the old
+        or the new. The listings first, so that the mtimes never vouch for older listings."""
+        if self.listings is not None:
+            _write(self._listings_path, {"version": SWEEP_VERSION, "listings": self.listings})
+        state = {
+            "version": SWEEP_VERSION,
+            "dirs": self.dirs,
+            "roots": self.roots,
+            "found": self.found,
+            "hot": self.hot,
+            "turn": self.turn,
+        }
+        _write(self.path, state)
+
+    def discover(self, sources: dict[str, Source], settings: Settings) -> list[Found]:
+        """The log files, as the last pass found them when no directory it listed changed;
+        `new` is then the logs that pass did not know."""
+        current = [str(root) for _, root in roots(sources, settings)]
+        if self.known and current == self.roots and self._unchanged():
+            return self.found
+        before = {found[0] for found in self.found} if current == self.roots else set()
+        if self.listings is None:
+            state = _read(self._listings_path)
+            listings = state.get("listings") if state is not None else None
+            self.listings = listings if isinstance(listings, dict) else {}
+        self._visited = set()
+        found = find(sources, settings, self._listdir)
+        self.dirs = {d: stamp for d, stamp in self.dirs.items() if d in self._visited}
+        self.listings = {d: entries for d, entries in self.listings.items() if d in self.dirs}
+        self.new = {name for name, *_ in found if name not in before}
+        self.roots, self.found = current, found
+        return found
+
+    def _unchanged(self) -> bool:
+        """Whether every directory listed last time holds its mtime, and no root appeared."""
+        if any(root not in self.dirs and os.path.isdir(root) for root in self.roots):
+            return False
+        for directory, (mtime, ino) in self.dirs.items():
+            try:
+                st = os.stat(directory)
+            except OSError:
+                return False
+            if (st.st_mtime_ns, st.st_ino) != (mtime, ino):
+                return False
+        return True
+
+    def _listdir(self, directory: str) -> list[tuple[str, bool]] | None:
+        self._visited.add(directory)
+        try:
+            st = os.stat(directory)
+        except OSError:
+            return None
+        assert self.listings is not None
+        cached = self.listings.get(directory)
+        if cached is not None and (cached[0], cached[1]) == (st.st_mtime_ns, st.st_ino):
+            self.dirs[directory] = (st.st_mtime_ns, st.st_ino)
+            return cached[2]
+        entries = scan(directory)
+        if entries is None:
+            self._visited.discard(directory)
+            return None
+        racy = time.time_ns() - st.st_mtime_ns < RACY_NS
+        stamp = (RELIST if racy else st.st_mtime_ns, st.st_ino)
+        self.dirs[directory] = stamp
+        self.listings[directory] = (*stamp, entries)
+        return entries
+
+    def pick(self, found: list[Found], rounds: int) -> list[Found]:
+        """What this pass checks: everything on a first pass (or with one round); else the new
+        and hot logs and the next `1/rounds` of the others."""
+        if not self.known or rounds <= 1:
+            return found
+        chosen: list[Found] = []
+        cold: list[Found] = []
+        for log in found:
+            (chosen if log[0] in self.new or log[0] in self.hot else cold).append(log)
+        if cold:
+            size = -(-len(cold) // rounds)
+            start = self.turn % len(cold)
+            chosen += cold[start : start + size] + cold[: max(0, start + size - len(cold))]
+            self.turn = (start + size) % len(cold)
+        return chosen
+
+    def seen(self, log: LogFile, st: os.stat_result | None) -> None:
+        """A checked log's stat: hot while it was written within HOT_NS."""
+        name = str(log.path)
+        if st is not None and time.time_ns() - st.st_mtime_ns < HOT_NS:
+            self.hot[name] = st.st_mtime_ns
+        else:
+            self.hot.pop(name, None)
+
+    def cool(self) -> None:
+        """Logs not written within HOT_NS take their turn with the others again."""
+        now = time.time_ns()
+        self.hot = {name: mtime for name, mtime in self.hot.items() if now - mtime < HOT_NS}
+
+
+def _read(path: Path) -> dict[str, Any] | None:
+    try:
+        with open(path, "rb") as file:
+            state: Any = marshal.load(file)
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    return state if isinstance(state, dict) and state.get("version") == SWEEP_VERSION else None
+
+
+def _write(path: Path, state: dict[str, Any]) -> None:
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(temporary, "wb") as file:
+            marshal.dump(state, file)
+        os.replace(temporary, path)
+    except OSError:
+        temporary.unlink(missing_ok=True)
