@@ -85,7 +85,8 @@ def scale(info: corpus.CorpusInfo) -> str:
 def fresh_queries(mix: list[queries.Query], n: int = 20) -> list[queries.Query]:
     """``n`` queries spread evenly over the mix (every category, filters included), each run in
     a new process by the fresh-search measurement."""
-    return [mix[i * len(mix) // n] for i in range(min(n, len(mix)))]
+    count = min(n, len(mix))
+    return [mix[i * len(mix) // count] for i in range(count)]
 
 
 def report_corpus(

@@ -1,0 +1,121 @@
+"""The benchmark's report: memory sampling per process, the closing table and its previous run."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench import memory, queries, summary
+from bench.__main__ import fresh_queries
+
+linux = pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+
+#: A results file as runs before the table saved it: no fresh search, no anonymous memory.
+OLD = {
+    "events": 1_000_000,
+    "corpus": {"events": 1_000_000, "files": 1867, "bytes": 1_000},
+    "fts5": {},
+    "origin_build": {
+        "ingest": {"seconds": 20.0, "store_bytes": 1500, "mirror_bytes": 200, "peak_rss_bytes": 9},
+        "index": {"seconds": 40.0, "index_bytes": 300, "peak_rss_bytes": 7},
+    },
+    "origin_search": {"latency_all": {"p50": 1.1, "p95": 5.0, "p99": 12.5}},
+}
+
+
+def new_results() -> dict:
+    return {
+        "events": 1_000_000,
+        "corpus": {"events": 1_000_000, "files": 8091, "bytes": 1_000},
+        "fts5": {
+            "unicode61": {
+                "build": {"seconds": 34.0, "bytes": 890, "peak_rss_bytes": 2**27},
+                "latency_all": {"p50": 4.2, "p95": 60.0, "p99": 180.0},
+                "fresh_search": {"p50": 31.0, "p95": 35.0, "p99": 40.0},
+            }
+        },
+        "origin_build": {
+            "ingest": {"seconds": 12.0},
+            "index": {"seconds": 13.0},
+            "seconds": 25.0,
+            "disk_bytes": 700,
+            "peak_anon_bytes": 600 * 2**20,
+            "peak_rss_bytes": 900 * 2**20,
+        },
+        "origin_search": {
+            "latency_all": {"p50": 0.9, "p95": 5.0, "p99": 11.0},
+            "fresh_search": {"p50": 45.0, "p95": 70.0, "p99": 95.0},
+        },
+    }
+
+
+def test_figures_read_old_results_files_too(tmp_path: Path) -> None:
+    path = tmp_path / "results-1000000.json"
+    path.write_text(json.dumps(OLD))
+    before = summary.load_previous(path)
+    assert before["files"] == 1867
+    assert before["disk_x_raw"] == pytest.approx(2.0)
+    assert before["build_seconds"] == 60.0
+    assert before["peak_rss_bytes"] == 9
+    assert before["fresh_p50_ms"] is None and before["peak_anon_bytes"] is None
+    assert summary.load_previous(tmp_path / "missing.json") == {}
+    (tmp_path / "bad.json").write_text("{not json")
+    assert summary.load_previous(tmp_path / "bad.json") == {}
+
+
+def test_table_has_a_row_per_figure_with_previous_peer_and_target() -> None:
+    lines = summary.table(new_results(), summary.figures(OLD))
+    text = "\n".join(lines)
+    assert len(lines) == len(summary.ROWS)
+    row = dict(zip([r.key for r in summary.ROWS], lines, strict=True))
+    assert "8,091 (previous: 1,867)" in row["files"]
+    assert "45.0 ms" in row["fresh_p50_ms"] and "FTS5 unicode61 31.0 ms" in row["fresh_p50_ms"]
+    assert "target <= 50 ms met" in row["fresh_p50_ms"]
+    assert "target <= 80 ms MISSED" in row["fresh_p99_ms"]
+    assert "0.70x raw (previous: 2.00x raw)" in row["disk_x_raw"]
+    assert "FTS5 unicode61 0.89x raw" in row["disk_x_raw"]
+    assert "600 MiB" in row["peak_anon_bytes"] and "MISSED" in row["peak_anon_bytes"]
+    assert "previous" not in row["peak_anon_bytes"]  # the old file has none
+    assert "25.0 s (previous: 60.0 s)" in row["build_seconds"] and "30 s at 1M met" in text
+    assert "0.9 ms (previous: 1.1 ms)" in row["search_p50_ms"]
+
+
+def test_targets_at_ten_million() -> None:
+    assert summary.targets(10_000_000)["build_seconds"] == (360.0, "6 min at 10M")
+    assert summary.targets(10_000_000)["peak_anon_bytes"][0] == 1e9
+    assert summary.targets(1_000_000)["peak_anon_bytes"][0] == 0.5e9
+
+
+def test_fresh_queries_spread_over_the_mix() -> None:
+    mix = [queries.Query(f"{c} {i}", c) for c in queries.CATEGORIES for i in range(40)]
+    picked = fresh_queries(mix)
+    assert len(picked) == 20 and len(set(q.text for q in picked)) == 20
+    assert {q.category for q in picked} == set(queries.CATEGORIES)
+    assert fresh_queries(mix[:5]) == mix[:5]
+
+
+@linux
+def test_status_and_descendants_of_this_process() -> None:
+    mine = memory.status(os.getpid())
+    assert mine and mine["anon"] > 0 and mine["hwm"] >= mine["anon"]
+    assert memory.descendants(os.getpid())[0] == os.getpid()
+    assert memory.status(2**22 + 12345) is None
+
+
+@linux
+def test_run_sampled_sees_a_childs_anonymous_memory() -> None:
+    code = (
+        "import subprocess, sys, time\n"
+        "child = subprocess.Popen([sys.executable, '-c', 'import time; b = bytearray(150 << 20);"
+        ' b[::4096] = b"x" * len(b[::4096]); time.sleep(0.6)\'])\n'
+        "child.wait(); print('done')\n"
+    )
+    out, seconds, peaks = memory.run_sampled([sys.executable, "-c", code], dict(os.environ))
+    assert out.strip() == "done" and seconds > 0.5
+    assert peaks["processes"] == 2  # the grandchild was found and sampled
+    assert peaks["peak_anon_bytes"] > 140 << 20
+    assert peaks["peak_rss_bytes"] >= peaks["peak_anon_bytes"]
