@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import struct
 import threading
+from random import random as _random
 from typing import TYPE_CHECKING, Any
 
 import lmdb
@@ -38,11 +39,14 @@ _HEAD = struct.Struct(">BI")
 HEAD_BYTES = _HEAD.size
 #: zstd level of event records: 3 keeps ~5 % more than 1 out at about the same speed here.
 LEVEL = 3
-#: What a source's dictionary is trained from: its first events, at least this many and bytes.
-TRAIN_EVENTS = 2000
-TRAIN_BYTES = 1 << 20
-#: At most this many sample bytes are kept per source while waiting to train.
-SAMPLE_CAP = 8 << 20
+#: A source's dictionaries, by generation: generation g is trained once a process has seen
+#: GENERATIONS[g - 1] events of the source (and SAMPLE_BYTES of them in all), from a uniform
+#: sample of them. The first comes soon (few records are kept plain before it); the second
+#: from events spread over many sessions, which keeps ~20 % less than one from the first few.
+GENERATIONS = (2000, 20_000)
+#: Events in the sample a dictionary is trained from (a reservoir over all events seen).
+SAMPLE_EVENTS = 2000
+SAMPLE_BYTES = 1 << 20
 DICT_BYTES = 112 << 10
 _PARAMS = zstandard.ZstdCompressionParameters.from_level(
     LEVEL,
@@ -71,17 +75,55 @@ class _Local(threading.local):
         self.decompressors: dict[int, zstandard.ZstdDecompressor] = {}
 
 
+class _Source:
+    """What this process knows of one source: its dictionary now, and its sample."""
+
+    __slots__ = ("dict_id", "gen", "sample", "sample_bytes", "seen")
+
+    def __init__(self) -> None:
+        self.dict_id: int | None = None
+        self.gen = 0
+        self.seen = 0
+        self.sample: list[bytes] = []
+        self.sample_bytes = 0
+
+    def add(self, body: bytes) -> None:
+        """Keep `body` in a uniform sample of everything seen (reservoir sampling)."""
+        self.seen += 1
+        sample = self.sample
+        if len(sample) < SAMPLE_EVENTS:
+            sample.append(body)
+            self.sample_bytes += len(body)
+            return
+        at = int(_random() * self.seen)
+        if at < SAMPLE_EVENTS:
+            self.sample_bytes += len(body) - len(sample[at])
+            sample[at] = body
+
+    def due(self) -> bool:
+        """Whether the next generation's dictionary is due."""
+        return (
+            self.gen < len(GENERATIONS)
+            and self.seen >= GENERATIONS[self.gen]
+            and self.sample_bytes >= SAMPLE_BYTES
+        )
+
+    def skip_to_last(self) -> None:
+        """Train the last generation next, as soon as the sample is big enough (an upgrade
+        samples the whole store before training)."""
+        if self.gen < len(GENERATIONS):
+            self.gen = len(GENERATIONS) - 1
+            self.seen = max(self.seen, GENERATIONS[-1])
+
+
 class EventCodec:
     """One per open store: its dictionaries, the contexts made from them, samples to train."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.train_events = TRAIN_EVENTS
-        self.train_bytes = TRAIN_BYTES
+        self.generations = GENERATIONS
         self._dicts: dict[int, zstandard.ZstdCompressionDict] = {}
-        self._source_dict: dict[str, int] = {}
-        self._samples: dict[str, list[bytes]] = {}
-        self._sample_bytes: dict[str, int] = {}
+        self._sources: dict[str, _Source] = {}
         self._local = _Local()
         self._lock = threading.Lock()
 
@@ -134,58 +176,76 @@ class EventCodec:
 
     def dict_for(self, source: str) -> int | None:
         """The dictionary new records of `source` use in this process, if it has one yet."""
-        return self._source_dict.get(source)
+        found = self._sources.get(source)
+        return None if found is None else found.dict_id
 
-    def enough_samples(self, source: str) -> bool:
-        return (
-            len(self._samples.get(source, ())) >= self.train_events
-            and self._sample_bytes.get(source, 0) >= self.train_bytes
-        )
-
-    def prepare(self, source: str) -> int | None:
-        """The dictionary id new records of `source` use, loading it or training it (once
-        enough samples were seen) if needed; None while there is none. Once per batch."""
-        dict_id = self._source_dict.get(source)
-        if dict_id is not None:
-            return dict_id
+    def prepare(self, source: str, *, last: bool = False) -> int | None:
+        """The dictionary id new records of `source` use, loading or training the next
+        generation when it is due; None while there is none. Once per batch. With `last`,
+        the sample so far trains the last generation at once, and the records kept before are
+        left to the caller (an upgrade); else they are encoded again with the new dictionary."""
+        state = self._sources.get(source)
+        if state is None:
+            state = self._sources[source] = _Source()
+        if last:
+            state.skip_to_last()
+        if state.gen >= len(GENERATIONS) and state.dict_id is not None:
+            return state.dict_id
+        # While generations remain, another process may have stored one: a read per batch.
         with self.store.read() as txn:
-            dict_id = self._stored_id(txn, source)
-            if dict_id is not None:
-                self._adopt(txn, source, dict_id)
-                return dict_id
-        if not self.enough_samples(source):
-            return None
-        samples: list[bytes | bytearray | memoryview] = list(self._samples[source])
+            stored = self._stored(txn, source)
+            if stored is not None and (stored[1] > state.gen or not state.due()):
+                self._adopt(txn, state, *stored)
+                return state.dict_id
+        if not state.due():
+            return state.dict_id
         try:
-            trained = zstandard.train_dictionary(DICT_BYTES, samples, level=LEVEL).as_bytes()
+            trained = zstandard.train_dictionary(DICT_BYTES, list(state.sample), level=LEVEL)
         except zstandard.ZstdError:
-            # Too little to learn from: try again with more samples, up to the cap.
-            self.train_events *= 2
-            return None
-        return self.store.write(lambda txn: self._keep(txn, source, trained), durable=True)
+            state.gen += 1  # too little to learn from: wait for the next generation
+            return state.dict_id
+        data = trained.as_bytes()
+        gen = state.gen + 1
+        kept = self.store.write(lambda txn: self._keep(txn, source, state, gen, data), durable=True)
+        if kept and not last:
+            from .migrate import recompress  # the records kept before it, with it
 
-    def _stored_id(self, txn: lmdb.Transaction, source: str) -> int | None:
+            recompress(self.store)
+        return state.dict_id
+
+    def _stored(self, txn: lmdb.Transaction, source: str) -> tuple[int, int] | None:
+        """The stored dictionary id and generation of `source`, if any."""
         raw = txn.get(source_meta_key(source), db=self.store.dbs["meta"])
-        return None if raw is None else int(orjson.loads(raw)["id"])
+        if raw is None:
+            return None
+        meta = orjson.loads(raw)
+        return int(meta["id"]), int(meta["gen"])
 
-    def _keep(self, txn: lmdb.Transaction, source: str, trained: bytes) -> int:
-        """Store a trained dictionary for `source` unless one is there already (first writer
-        wins); the id the source uses now."""
-        dict_id = self._stored_id(txn, source)
-        if dict_id is None:
+    def _keep(
+        self, txn: lmdb.Transaction, source: str, state: _Source, gen: int, data: bytes
+    ) -> bool:
+        """Store a dictionary of generation `gen` for `source` unless one of that generation or
+        later is there already (the first writer wins); whether it was stored."""
+        stored = self._stored(txn, source)
+        kept = stored is None or stored[1] < gen
+        if kept:
             cursor = txn.cursor(db=self.store.dbs["dicts"])
             dict_id = int.from_bytes(cursor.key(), "big") + 1 if cursor.last() else 1
-            txn.put(dict_key(dict_id), trained, db=self.store.dbs["dicts"])
-            meta = {"id": dict_id, "level": LEVEL, "samples": len(self._samples.get(source, []))}
+            txn.put(dict_key(dict_id), data, db=self.store.dbs["dicts"])
+            meta = {"id": dict_id, "gen": gen, "level": LEVEL, "seen": state.seen}
             txn.put(source_meta_key(source), orjson.dumps(meta), db=self.store.dbs["meta"])
-        self._adopt(txn, source, dict_id)
-        return dict_id
+            stored = (dict_id, gen)
+        assert stored is not None
+        self._adopt(txn, state, *stored)
+        return kept
 
-    def _adopt(self, txn: lmdb.Transaction, source: str, dict_id: int) -> None:
+    def _adopt(self, txn: lmdb.Transaction, state: _Source, dict_id: int, gen: int) -> None:
         self._dictionary(txn, dict_id)
-        self._source_dict[source] = dict_id
-        self._samples.pop(source, None)
-        self._sample_bytes.pop(source, None)
+        state.dict_id = dict_id
+        state.gen = max(gen, state.gen)
+        if state.gen >= len(GENERATIONS):
+            state.sample = []  # nothing more to train: stop sampling
+            state.sample_bytes = 0
 
     def _compressor(self, dict_id: int) -> zstandard.ZstdCompressor:
         cctx = self._local.compressors.get(dict_id)
@@ -197,35 +257,35 @@ class EventCodec:
             self._local.compressors[dict_id] = cctx
         return cctx
 
-    def encoder(self, source: str) -> Encoder:
-        """What encodes records of `source` now (call `prepare` first)."""
-        dict_id = self._source_dict.get(source)
-        if dict_id is None:
-            return Encoder(None, 0, self._samples.setdefault(source, []), self, source)
-        return Encoder(self._compressor(dict_id), dict_id, None, self, source)
+    def current_ids(self) -> set[bytes]:
+        """The dictionary ids (as in a value) new records use in this process."""
+        return {dict_key(s.dict_id) for s in self._sources.values() if s.dict_id is not None}
 
-    def _sampled(self, source: str, size: int) -> None:
-        self._sample_bytes[source] = self._sample_bytes.get(source, 0) + size
+    def encoder(self, source: str, *, sample: bool = True) -> Encoder:
+        """What encodes records of `source` now (call `prepare` first); it adds what it
+        encodes to the source's sample while a dictionary is still to be trained, unless not
+        to `sample` (records encoded again)."""
+        state = self._sources.get(source)
+        if state is None:
+            state = self._sources[source] = _Source()
+        sampling = state if sample and state.gen < len(GENERATIONS) else None
+        if state.dict_id is None:
+            return Encoder(None, 0, sampling)
+        return Encoder(self._compressor(state.dict_id), state.dict_id, sampling)
 
 
 class Encoder:
-    """Encodes records of one source with one dictionary (or plain, keeping samples)."""
+    """Encodes records of one source with one dictionary (or plain), sampling them while a
+    dictionary is still to be trained."""
 
-    __slots__ = ("_cctx", "_codec", "_head", "_samples", "_source")
+    __slots__ = ("_cctx", "_head", "_sampling")
 
     def __init__(
-        self,
-        cctx: zstandard.ZstdCompressor | None,
-        dict_id: int,
-        samples: list[bytes] | None,
-        codec: EventCodec,
-        source: str,
+        self, cctx: zstandard.ZstdCompressor | None, dict_id: int, sampling: _Source | None
     ) -> None:
         self._cctx = cctx
         self._head = _HEAD.pack(ZSTD, dict_id)
-        self._samples = samples
-        self._codec = codec
-        self._source = source
+        self._sampling = sampling
 
     def __call__(self, record: Any) -> bytes:
         event_id = record.pop("id")
@@ -233,10 +293,8 @@ class Encoder:
             body = orjson.dumps(record)
         finally:
             record["id"] = event_id
+        if self._sampling is not None:
+            self._sampling.add(body)
         if self._cctx is not None:
             return self._head + self._cctx.compress(body)
-        samples = self._samples
-        if samples is not None and self._codec._sample_bytes.get(self._source, 0) < SAMPLE_CAP:
-            samples.append(body)
-            self._codec._sampled(self._source, len(body))
         return orjson.dumps(record)

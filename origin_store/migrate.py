@@ -16,7 +16,7 @@ from typing import Any
 
 import lmdb
 
-from .codec import PLAIN
+from .codec import HEAD_BYTES, PLAIN, dict_key
 from .db import SCHEMA_VERSION, Store, cursor_key, pairs
 
 #: Records rewritten per write transaction (other processes wait for the writer lock meanwhile).
@@ -26,14 +26,7 @@ BATCH = 2000
 def upgrade(store: Store) -> int:
     """Compress every plain event record; returns how many were rewritten."""
     _train(store)
-    rewritten = 0
-    after = b""
-    while True:
-        count, last = store.write(partial(_rewrite, store, after=after))
-        rewritten += count
-        if last is None:
-            break
-        after = last
+    rewritten = recompress(store)
     store.write(
         lambda txn: txn.put(b"schema", str(SCHEMA_VERSION).encode(), db=store.dbs["meta"]),
         durable=True,
@@ -41,9 +34,25 @@ def upgrade(store: Store) -> int:
     return rewritten
 
 
+def recompress(store: Store) -> int:
+    """Rewrite every event record not kept with its source's dictionary of this process
+    (plain, or an older generation's), BATCH per write transaction; returns how many.
+
+    Run when a dictionary was trained: the records kept before it are few (the events a
+    process saw before the generation was due), and this keeps them as small as the rest."""
+    rewritten = 0
+    after = b""
+    while True:
+        count, last = store.write(partial(_rewrite, store, after=after))
+        rewritten += count
+        if last is None:
+            return rewritten
+        after = last
+
+
 def _train(store: Store) -> None:
-    """Give every source with plain records a dictionary (from its first records by key, which
-    are random ids: a fair sample), unless it has one already."""
+    """Give every source with plain records a dictionary of the last generation, trained from
+    a uniform sample of them, unless it has one already."""
     codec = store.codec
     sources: set[str] = set()
     with store.read() as txn:
@@ -52,11 +61,13 @@ def _train(store: Store) -> None:
                 continue
             record = codec.decode(txn, key, value)
             source = str(record["source"])
-            sources.add(source)
-            if not codec.enough_samples(source):
-                codec.encoder(source)(record)
+            if source not in sources:
+                sources.add(source)
+                codec.prepare(source)  # a dictionary there already (an upgrade taken up again)
+            if codec.dict_for(source) is None:
+                codec.encoder(source)(record)  # sampled
     for source in sources:
-        codec.prepare(source)
+        codec.prepare(source, last=True)
 
 
 def _rewrite(store: Store, txn: lmdb.Transaction, *, after: bytes) -> tuple[int, bytes | None]:
@@ -68,13 +79,17 @@ def _rewrite(store: Store, txn: lmdb.Transaction, *, after: bytes) -> tuple[int,
         return 0, None
     count = 0
     seen = 0
+    current = codec.current_ids()
     updates: list[tuple[bytes, bytes]] = []
     for key, value in pairs(cursor):
         seen += 1
-        if value[0] == PLAIN:
+        if value[0] == PLAIN or value[1:HEAD_BYTES] not in current:
             record: dict[str, Any] = codec.decode(txn, key, value)
-            if codec.dict_for(record["source"]) is not None:
-                updates.append((key, codec.encoder(record["source"])(record)))
+            dict_id = codec.dict_for(record["source"])
+            if dict_id is not None and (
+                value[0] == PLAIN or value[1:HEAD_BYTES] != dict_key(dict_id)
+            ):
+                updates.append((key, codec.encoder(record["source"], sample=False)(record)))
         if seen >= BATCH:
             break
     last = cursor_key(cursor) if seen >= BATCH else None
