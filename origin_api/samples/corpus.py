@@ -35,7 +35,7 @@ CLAUDE_SHARE = 0.7
 #: Session languages are dealt from shuffled decks of this mix.
 LANG_DECK = ["en"] * 27 + ["zh"] * 7 + ["ja"] * 5 + ["ko"] * 1
 
-#: Events per session: lognormal with this median and sigma (mean ~123 once clamped), so most
+#: Events per session: lognormal with this median and sigma (mean ~120 once clamped), so most
 #: sessions are short and a few are long; never fewer than SESSION_MIN nor more than SESSION_MAX.
 SESSION_MEDIAN = 60
 SESSION_SIGMA = 1.2
