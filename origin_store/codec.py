@@ -53,7 +53,7 @@ _PARAMS = zstandard.ZstdCompressionParameters.from_level(
     format=zstandard.FORMAT_ZSTD1_MAGICLESS,
     write_content_size=1,
     write_dict_id=0,
-    write_checksum=0,
+    write_checksum=1,  # 4 bytes: a damaged value is found, never read as another
 )
 
 
@@ -199,6 +199,8 @@ class EventCodec:
                 return state.dict_id
         if not state.due():
             return state.dict_id
+        while state.gen + 1 < len(GENERATIONS) and state.seen >= GENERATIONS[state.gen + 1]:
+            state.gen += 1  # a later generation is due as well: train that one alone
         try:
             trained = zstandard.train_dictionary(DICT_BYTES, list(state.sample), level=LEVEL)
         except zstandard.ZstdError:

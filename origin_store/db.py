@@ -134,7 +134,11 @@ class Store:
         if found is not None and int(found) < SCHEMA_VERSION:
             from .migrate import upgrade
 
-            upgrade(store)
+            try:
+                upgrade(store)
+            except BaseException:
+                store.close()  # taken up again at the next open
+                raise
         return store
 
     def close(self) -> None:

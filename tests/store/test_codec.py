@@ -1,0 +1,247 @@
+"""Event records compressed with a dictionary per source: every record reads back exactly, old
+plain records and compressed ones live side by side, dictionaries are trained once (the first
+writer wins), verify() finds damaged values, and a schema-1 store is upgraded on open keeping
+every event, entry, forget and token."""
+
+from __future__ import annotations
+
+import random
+
+import orjson
+import pytest
+from plain_format import line
+
+from origin_store import Store, codec, entries, tokens
+from origin_store.codec import PLAIN, ZSTD, CodecError, EventCodec
+from origin_store.reader import get_event
+from origin_store.verify import verify
+
+
+@pytest.fixture
+def small_generations(monkeypatch):
+    """Dictionaries due after a few hundred events, as a real store's are after thousands."""
+    monkeypatch.setattr(codec, "GENERATIONS", (200, 1200))
+    monkeypatch.setattr(codec, "SAMPLE_BYTES", 20_000)
+
+
+def _texts(n: int, seed: int = 7) -> list[str]:
+    rng = random.Random(seed)
+    words = [
+        "build",
+        "test",
+        "lint",
+        "deploy",
+        "cache",
+        "index",
+        "parse",
+        "store",
+        "mirror",
+        "frame",
+        "数据库",
+        "迁移",
+        "café",
+    ]
+    return [" ".join(rng.choice(words) for _ in range(rng.randint(3, 120))) for _ in range(n)]
+
+
+def _ingest(logs, ingester, texts: list[str], name: str = "a.jsonl", start: int = 0) -> None:
+    with open(logs / name, "ab") as f:
+        for i, text in enumerate(texts, start=start):
+            f.write(line(i, text, session=f"s{i // 50}"))
+    ingester.run()
+
+
+def _values(store: Store) -> dict[bytes, bytes]:
+    with store.read() as txn:
+        return {bytes(k): bytes(v) for k, v in txn.cursor(db=store.dbs["events"])}
+
+
+def test_every_record_reads_back_exactly_once_compressed(plain_env, small_generations):
+    settings, logs, store, ingester = plain_env
+    texts = _texts(3000)
+    _ingest(logs, ingester, texts[:1500])
+    _ingest(logs, ingester, texts[1500:], start=1500)
+    values = _values(store)
+    assert len(values) == 3000
+    # The last generation's dictionary keeps every record, the ones written before it too.
+    with store.read() as txn:
+        meta = store.meta_get(txn, "dict:plain")
+    assert meta["gen"] == 2
+    heads = {v[:5] for v in values.values()}
+    assert heads == {bytes([ZSTD]) + meta["id"].to_bytes(4, "big")}
+    with store.read() as txn:
+        for i, text in enumerate(texts):
+            event = get_event(store, txn, f"plain:{i}")
+            assert event is not None
+            assert event["id"] == f"plain:{i}" and event["text"] == f"{text} {i}"
+            assert event["line"] == i + 1 and event["session"] == f"s{i // 50}"
+            assert event["project"] == "plain-project"
+    assert sum(map(len, values.values())) < sum(len(t) for t in texts) / 2
+    assert verify(store, settings.home).ok
+
+
+def test_plain_and_compressed_records_live_side_by_side(plain_env, small_generations):
+    settings, logs, store, ingester = plain_env
+    _ingest(logs, ingester, _texts(1500))
+    old = {"id": "plain:old", "time": 1, "source": "plain", "project": None, "session": "s0"}
+    old |= {"role": "user", "kind": "message", "text": "from schema 1", "cwd": None}
+    old |= {"git_branch": None, "agent_version": None, "m": 1, "line": 1}
+    store.write(lambda txn: store.put(txn, "events", b"plain:old", old))
+    with store.read() as txn:
+        assert get_event(store, txn, "plain:old") == old
+        assert get_event(store, txn, "plain:3")["text"].endswith(" 3")
+        assert get_event(store, txn, "plain:nope") is None
+
+
+def test_few_events_stay_plain_and_readable(plain_env):
+    settings, logs, store, ingester = plain_env
+    _ingest(logs, ingester, _texts(50))
+    assert {v[0] for v in _values(store).values()} == {PLAIN}
+    with store.read() as txn:
+        assert store.meta_get(txn, "dict:plain") is None
+        assert get_event(store, txn, "plain:7")["text"].endswith(" 7")
+    assert verify(store, settings.home).ok
+
+
+def test_the_first_dictionary_stored_wins(plain_env, small_generations):
+    settings, logs, store, ingester = plain_env
+    # Two codecs on one store stand for two processes sampling the same source.
+    first, second = EventCodec(store), EventCodec(store)
+    for i, text in enumerate(_texts(400)):
+        record = {"id": f"plain:{i}", "source": "plain", "text": text}
+        first.encoder("plain")(dict(record))
+        second.encoder("plain")(dict(record))
+    kept = first.prepare("plain")
+    assert kept is not None
+    # The second sees the stored dictionary of that generation and uses it, not its own.
+    assert second.prepare("plain") == kept
+    # Even when both trained before either stored: the later writer stores nothing.
+    state = second._sources["plain"]
+    state.gen = 0
+    with store.read() as txn:
+        assert store.meta_get(txn, "dict:plain")["id"] == kept
+    assert not store.write(lambda txn: second._keep(txn, "plain", state, 1, b"other"))
+    assert second.dict_for("plain") == kept
+    with store.read() as txn:
+        assert txn.stat(store.dbs["dicts"])["entries"] == 1
+
+
+def _damage(store: Store, key: bytes, change) -> None:
+    def work(txn) -> None:
+        value = bytearray(txn.get(key, db=store.dbs["events"]))
+        txn.put(key, bytes(change(value)), db=store.dbs["events"])
+
+    store.write(work)
+
+
+def test_verify_finds_damaged_compressed_records(plain_env, small_generations):
+    settings, logs, store, ingester = plain_env
+    _ingest(logs, ingester, _texts(1500))
+    assert verify(store, settings.home).ok
+
+    def flip(value: bytearray) -> bytearray:
+        value[len(value) // 2] ^= 0x55
+        value[-1] ^= 0x55
+        return value
+
+    _damage(store, b"plain:10", flip)
+    _damage(store, b"plain:11", lambda v: b"\x09" + v[1:])
+    _damage(store, b"plain:12", lambda v: v[:5] + b"garbage")
+    _damage(store, b"plain:13", lambda v: v[:1] + (999).to_bytes(4, "big") + v[5:])
+    report = verify(store, settings.home)
+    damaged = [p for p in report.problems if "does not decode" in p or "not this event" in p]
+    named = {p.split(":")[0] + ":" + p.split(":")[1] for p in damaged}
+    assert {"plain:10", "plain:11", "plain:12", "plain:13"} <= named, report.problems
+    with store.read() as txn, pytest.raises(CodecError):
+        get_event(store, txn, "plain:13")
+
+
+def _downgrade(store: Store) -> None:
+    """Make the store what schema 1 wrote: plain records with their ids, no dictionaries."""
+
+    def work(txn) -> None:
+        events = store.dbs["events"]
+        for key, value in list(txn.cursor(db=events)):
+            record = store.codec.decode(txn, bytes(key), bytes(value))
+            txn.put(bytes(key), orjson.dumps(record), db=events)
+        txn.drop(store.dbs["dicts"], delete=False)
+        txn.delete(b"dict:plain", db=store.dbs["meta"])
+        txn.put(b"schema", b"1", db=store.dbs["meta"])
+
+    store.write(work)
+
+
+def test_a_schema_1_store_is_upgraded_on_open_keeping_everything(plain_env, small_generations):
+    settings, logs, store, ingester = plain_env
+    _ingest(logs, ingester, _texts(1500))
+    version = {
+        "id": "ent_1",
+        "root": "ent_1",
+        "corrects": None,
+        "kind": "fact",
+        "text": "a fact",
+        "sources": [{"event_id": "plain:5"}],
+        "created": 1,
+        "author": "test",
+        "project": None,
+    }
+    store.write(lambda txn: entries.put_version(store, txn, version))
+    forgotten = store.write(lambda txn: entries.forget(store, txn, "plain:9", "test", "me"))
+    secret = tokens.create(store, "laptop", now_ms=1)
+    _downgrade(store)
+    with store.read() as txn:
+        before = {k.decode(): orjson.loads(v) for k, v in txn.cursor(db=store.dbs["events"])}
+        hidden = dict(txn.cursor(db=store.dbs["hidden"]))
+    assert {v[:1] for v in _values(store).values()} == {b"{"}
+    store.close()
+
+    store = Store.open(settings.home)
+    try:
+        values = _values(store)
+        assert {v[0] for v in values.values()} == {ZSTD}
+        with store.read() as txn:
+            assert store.meta_get(txn, "schema") == 2
+            after = {k: get_event(store, txn, k) for k in before}
+            assert after == before
+            assert entries.get_entry(store, txn, "ent_1")["text"] == "a fact"
+            assert dict(txn.cursor(db=store.dbs["hidden"])) == hidden
+            assert entries.is_hidden(store, txn, "plain:9")
+            assert store.get(txn, "tombstones", forgotten["tombstone"].encode())
+        assert tokens.verify(store, secret) is not None
+        assert verify(store, settings.home).ok
+    finally:
+        store.close()
+
+
+def test_an_upgrade_cut_short_is_taken_up_again(plain_env, small_generations, monkeypatch):
+    settings, logs, store, ingester = plain_env
+    _ingest(logs, ingester, _texts(1500))
+    _downgrade(store)
+    store.close()
+    from origin_store import migrate
+
+    calls = 0
+    real = migrate._rewrite
+
+    def dies_after_one(store, txn, *, after):
+        nonlocal calls
+        calls += 1
+        if calls > 1:
+            raise KeyboardInterrupt
+        return real(store, txn, after=after)
+
+    monkeypatch.setattr(migrate, "BATCH", 500)
+    monkeypatch.setattr(migrate, "_rewrite", dies_after_one)
+    with pytest.raises(KeyboardInterrupt):
+        Store.open(settings.home)
+    monkeypatch.setattr(migrate, "_rewrite", real)
+    store = Store.open(settings.home)
+    try:
+        assert {v[0] for v in _values(store).values()} == {ZSTD}
+        with store.read() as txn:
+            assert store.meta_get(txn, "schema") == 2
+            assert txn.stat(store.dbs["dicts"])["entries"] == 1
+            assert get_event(store, txn, "plain:1499")["text"].endswith(" 1499")
+        assert verify(store, settings.home).ok
+    finally:
+        store.close()
