@@ -9,12 +9,12 @@ from __future__ import annotations
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from origin_store import Ingester, Store
 from origin_store import Settings as StoreSettings
 from origin_store.ingest import IngestReport, Progress
-from origin_store.ingest.discovery import Sweep, build, changed_files
+from origin_store.ingest.discovery import Sweep
 from origin_store.parsers.registry import SOURCES
 
 from .settings import Settings
@@ -99,9 +99,12 @@ class Origin:
         sources = self.ingester.sources
         sweep = Sweep.load(self.home / SWEEP_FILE)
         found = sweep.discover(sources, self.settings)
-        chosen = sweep.pick(found, 1 if full else self.rounds)
-        changed = changed_files(self.store, build(sources, chosen), sweep.seen)
-        sweep.cool()
+        last = self._last_pass()
+        turn = last.get("turn", 0) if last is not None else 0
+        chosen, turn = sweep.pick(
+            found, 1 if full else self.rounds, turn if isinstance(turn, int) else 0
+        )
+        changed = sweep.check(self.store, sources, chosen, trust=not full)
         report = self.ingester.run(progress, changed)
         report.files += len(found) - len(changed)
         sweep.save()
@@ -110,7 +113,7 @@ class Origin:
             "files": len(found),
             "checked": len(chosen),
             "changed": report.files_changed,
-            "full": len(chosen) == len(found),
+            "turn": turn,
         }
         self.store.write(lambda txn: self.store.meta_put(txn, LAST_PASS, record))
         return report
@@ -122,9 +125,15 @@ class Origin:
         watch, search = self.settings.watch_interval_ms, self.settings.search_ingest_interval_ms
         return max(1, -(-watch // search)) if watch > 0 and search > 0 else 1
 
-    def last_pass_age(self) -> float | None:
-        """Seconds since the last pass of any process ended (None when none is recorded)."""
+    def _last_pass(self) -> dict[str, Any] | None:
+        """The store's record of the last pass of any process: when it ended (ms), how many logs
+        it found, checked and found changed, and the turn of cold logs the next one checks."""
         with self.store.read() as txn:
             record = self.store.meta_get(txn, LAST_PASS)
-        stamp = record.get("time") if isinstance(record, dict) else None
+        return record if isinstance(record, dict) else None
+
+    def last_pass_age(self) -> float | None:
+        """Seconds since the last pass of any process ended (None when none is recorded)."""
+        record = self._last_pass()
+        stamp = record.get("time") if record is not None else None
         return time.time() - stamp / 1000 if isinstance(stamp, int) else None

@@ -13,7 +13,6 @@ from __future__ import annotations
 import marshal
 import os
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from stat import S_ISREG
@@ -128,13 +127,8 @@ def unchanged(cursor: Cursor | None, st: os.stat_result) -> bool:
     )
 
 
-def changed_files(
-    store: Store,
-    logs: list[LogFile],
-    seen: Callable[[LogFile, os.stat_result | None], None] | None = None,
-) -> list[LogFile]:
-    """Files whose size, mtime or inode differ from their cursor (no locks, one read); `seen`
-    hears each file's stat (None when it is gone)."""
+def changed_files(store: Store, logs: list[LogFile]) -> list[LogFile]:
+    """Files whose size, mtime or inode differ from their cursor (no locks, one read)."""
     changed = []
     with store.read() as txn:
         for log in logs:
@@ -142,11 +136,7 @@ def changed_files(
             try:
                 st = os.stat(log.path)
             except OSError:
-                if seen is not None:
-                    seen(log, None)
                 continue
-            if seen is not None:
-                seen(log, st)
             if not S_ISREG(st.st_mode):
                 continue
             if not unchanged(cursor, st):
@@ -178,11 +168,14 @@ class Sweep:
         self.found: list[Found] = []
         #: hot log -> its mtime when last seen
         self.hot: dict[str, int] = {}
-        self.turn = 0
+        #: log -> (size, mtime_ns, inode) when last seen equal to its cursor's
+        self.stats: dict[str, tuple[int, int, int]] = {}
         #: Whether a previous pass left this (else every log is checked).
         self.known = False
+        #: Logs the last pass did not know.
         self.new: set[str] = set()
         self._visited: set[str] = set()
+        self._dirty = False
 
     @classmethod
     def load(cls, path: Path) -> Sweep:
@@ -191,7 +184,7 @@ class Sweep:
         if state is not None:
             try:
                 sweep.dirs, sweep.roots, sweep.found = state["dirs"], state["roots"], state["found"]
-                sweep.hot, sweep.turn, sweep.known = state["hot"], state["turn"], True
+                sweep.hot, sweep.stats, sweep.known = state["hot"], state["stats"], True
             except (KeyError, TypeError):
                 sweep = cls(path)  # unreadable: this pass checks everything and writes it anew
         return sweep
@@ -201,8 +194,10 @@ class Sweep:
         return self.path.with_name(self.path.name + ".dirs")
 
     def save(self) -> None:
-        """Each file written whole under a temporary name, then renamed: readers see the old
-        or the new. The listings first, so that the mtimes never vouch for older listings."""
+        """Written when it changed, each file whole under a temporary name, then renamed:
+        readers see the old or the new. The listings carry their own mtimes."""
+        if not self._dirty:
+            return
         if self.listings is not None:
             _write(self._listings_path, {"version": SWEEP_VERSION, "listings": self.listings})
         state = {
@@ -211,9 +206,10 @@ class Sweep:
             "roots": self.roots,
             "found": self.found,
             "hot": self.hot,
-            "turn": self.turn,
+            "stats": self.stats,
         }
         _write(self.path, state)
+        self._dirty = False
 
     def discover(self, sources: dict[str, Source], settings: Settings) -> list[Found]:
         """The log files, as the last pass found them when no directory it listed changed;
@@ -230,8 +226,11 @@ class Sweep:
         found = find(sources, settings, self._listdir)
         self.dirs = {d: stamp for d, stamp in self.dirs.items() if d in self._visited}
         self.listings = {d: entries for d, entries in self.listings.items() if d in self.dirs}
-        self.new = {name for name, *_ in found if name not in before}
-        self.roots, self.found = current, found
+        names = {name for name, *_ in found}
+        self.new = names - before
+        self.hot = {name: mtime for name, mtime in self.hot.items() if name in names}
+        self.stats = {name: stat for name, stat in self.stats.items() if name in names}
+        self.roots, self.found, self._dirty = current, found, True
         return found
 
     def _unchanged(self) -> bool:
@@ -268,40 +267,63 @@ class Sweep:
         self.listings[directory] = (*stamp, entries)
         return entries
 
-    def pick(self, found: list[Found], rounds: int) -> list[Found]:
-        """What this pass checks: everything on a first pass (or with one round); else the new
-        and hot logs and the next `1/rounds` of the others."""
+    def pick(self, found: list[Found], rounds: int, turn: int) -> tuple[list[Found], int]:
+        """What this pass checks, and the next pass's turn: everything on a first pass (or with
+        one round); else the new and hot logs and the `turn`-th `1/rounds` of the others."""
+        now = time.time_ns()
+        self.hot = {name: mtime for name, mtime in self.hot.items() if now - mtime < HOT_NS}
         if not self.known or rounds <= 1:
-            return found
+            return found, 0
         chosen: list[Found] = []
         cold: list[Found] = []
         for log in found:
             (chosen if log[0] in self.new or log[0] in self.hot else cold).append(log)
-        if cold:
-            size = -(-len(cold) // rounds)
-            start = self.turn % len(cold)
-            chosen += cold[start : start + size] + cold[: max(0, start + size - len(cold))]
-            self.turn = (start + size) % len(cold)
-        return chosen
+        turn %= rounds
+        size = -(-len(cold) // rounds)
+        chosen += cold[turn * size : (turn + 1) * size]
+        return chosen, (turn + 1) % rounds
 
-    def seen(self, log: LogFile, st: os.stat_result | None) -> None:
-        """A checked log's stat: hot while it was written within HOT_NS."""
-        name = str(log.path)
-        if st is not None and time.time_ns() - st.st_mtime_ns < HOT_NS:
-            self.hot[name] = st.st_mtime_ns
-        else:
-            self.hot.pop(name, None)
-
-    def cool(self) -> None:
-        """Logs not written within HOT_NS take their turn with the others again."""
+    def check(
+        self, store: Store, sources: dict[str, Source], chosen: list[Found], *, trust: bool = True
+    ) -> list[LogFile]:
+        """The chosen logs that changed: a stat first (equal to the one last seen equal to the
+        cursor: unchanged, when `trust`ed), then their cursors, in one read."""
         now = time.time_ns()
-        self.hot = {name: mtime for name, mtime in self.hot.items() if now - mtime < HOT_NS}
+        suspects: list[Found] = []
+        seen: dict[str, os.stat_result] = {}
+        for entry in chosen:
+            name = entry[0]
+            try:
+                st = os.stat(name)
+            except OSError:
+                if self.hot.pop(name, None) is not None or self.stats.pop(name, None) is not None:
+                    self._dirty = True
+                continue
+            if now - st.st_mtime_ns < HOT_NS:
+                if self.hot.get(name) != st.st_mtime_ns:
+                    self.hot[name], self._dirty = st.st_mtime_ns, True
+            elif self.hot.pop(name, None) is not None:
+                self._dirty = True
+            if not trust or self.stats.get(name) != (st.st_size, st.st_mtime_ns, st.st_ino):
+                suspects.append(entry)
+                seen[name] = st
+        changed: list[LogFile] = []
+        with store.read() as txn:
+            for log in build(sources, suspects):
+                name = str(log.path)
+                st = seen[name]
+                if unchanged(read_cursor(store, txn, log), st):
+                    stat = (st.st_size, st.st_mtime_ns, st.st_ino)
+                    if self.stats.get(name) != stat:
+                        self.stats[name], self._dirty = stat, True
+                elif S_ISREG(st.st_mode):
+                    changed.append(log)
+        return changed
 
 
 def _read(path: Path) -> dict[str, Any] | None:
     try:
-        with open(path, "rb") as file:
-            state: Any = marshal.load(file)
+        state: Any = marshal.loads(path.read_bytes())  # marshal.load reads a file in small pieces
     except (OSError, EOFError, ValueError, TypeError):
         return None
     return state if isinstance(state, dict) and state.get("version") == SWEEP_VERSION else None
@@ -310,8 +332,7 @@ def _read(path: Path) -> dict[str, Any] | None:
 def _write(path: Path, state: dict[str, Any]) -> None:
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        with open(temporary, "wb") as file:
-            marshal.dump(state, file)
+        temporary.write_bytes(marshal.dumps(state))
         os.replace(temporary, path)
     except OSError:
         temporary.unlink(missing_ok=True)

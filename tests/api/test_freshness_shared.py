@@ -1,0 +1,105 @@
+"""The last freshness pass, shared by every process through the store: a new process within the
+interval answers without walking the agents' trees; after it, the next search reads new lines."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import orjson
+import pytest
+from helpers import fixture_env
+
+from origin_api.runtime import LAST_PASS, Origin
+from origin_api.service import Caller, call
+from origin_store import Settings
+from origin_store.ingest import discovery
+
+SESSION_LOG = "projects/-home-dev-demo-app/7f3c9a52-1d4e-4b8a-9c61-2e5f8a7b3d10.jsonl"
+LINE = {
+    "parentUuid": None,
+    "isSidechain": False,
+    "type": "user",
+    "cwd": "/home/dev/demo-app",
+    "sessionId": "7f3c9a52-1d4e-4b8a-9c61-2e5f8a7b3d10",
+    "version": "2.1.241",
+    "gitBranch": "feat/rate-limit",
+    "uuid": "f00dcafe-0000-4000-8000-00000000feed",
+    "timestamp": "2026-10-20T10:59:00.000Z",
+    "message": {"role": "user", "content": "the quokkafern limiter is ready"},
+}
+NEW_ID = "claude-code:f00dcafe-0000-4000-8000-00000000feed"
+
+
+@pytest.fixture
+def env(tmp_path: Path, fixtures_dir: Path) -> dict[str, str]:
+    return fixture_env(tmp_path, copy=True)
+
+
+def _search(origin: Origin, query: str) -> set[str]:
+    result = call(origin, "search", {"query": query}, Caller("test", "box"))
+    return {event["id"] for event in result["events"]}
+
+
+def _append(env: dict[str, str]) -> None:
+    with open(Path(env["CLAUDE_CONFIG_DIR"]) / SESSION_LOG, "ab") as file:
+        file.write(orjson.dumps(LINE) + b"\n")
+
+
+def _walks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the passes that looked at the agents' trees."""
+    calls: list[int] = []
+    original = discovery.Sweep.discover
+
+    def counted(self: discovery.Sweep, *args: object, **kwargs: object) -> list[discovery.Found]:
+        calls.append(1)
+        return original(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(discovery.Sweep, "discover", counted)
+    return calls
+
+
+def test_a_second_process_within_the_interval_skips_the_pass(
+    env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = Settings.from_env({**env, "ORIGIN_SEARCH_INGEST_INTERVAL_MS": "60000"})
+    with Origin.open(settings) as first:
+        assert _search(first, "quokkafern") == set()
+        with first.store.read() as txn:
+            record = first.store.meta_get(txn, LAST_PASS)
+        assert record["files"] > 0 and record["checked"] == record["files"]
+    _append(env)
+    walks = _walks(monkeypatch)
+    with Origin.open(settings) as second:
+        assert _search(second, "quokkafern") == set()  # the first one's pass is 60 s fresh
+        assert walks == []
+        # A forced pass (remember, correct) does not wait for the interval.
+        call(
+            second,
+            "remember",
+            {
+                "kind": "memory",
+                "text": "Quokkafern is ready.",
+                "confidence": 0.9,
+                "sources": [{"quote": "quokkafern"}],
+            },
+            Caller("test", "box"),
+        )
+        assert walks == [1]
+        assert _search(second, "quokkafern") >= {NEW_ID}
+
+
+def test_after_the_interval_the_next_process_reads_the_new_line(
+    env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = Settings.from_env({**env, "ORIGIN_SEARCH_INGEST_INTERVAL_MS": "300"})
+    with Origin.open(settings) as first:
+        assert _search(first, "quokkafern") == set()
+    _append(env)
+    walks = _walks(monkeypatch)
+    with Origin.open(settings) as second:
+        time.sleep(0.35)
+        assert _search(second, "quokkafern") == {NEW_ID}
+        assert walks == [1]
+        assert _search(second, "quokkafern") == {NEW_ID}
+        assert walks == [1]  # within the interval again, in this process too
