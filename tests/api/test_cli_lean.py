@@ -1,0 +1,120 @@
+"""`origin search --json` and `origin get` answered without typer: the same JSON as the typer
+commands, anything unusual left to typer, and neither typer nor rich imported."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from contextlib import redirect_stdout
+from pathlib import Path
+
+import pytest
+from helpers import fixture_env
+from typer.testing import CliRunner
+
+from origin_api.cli import lean, main
+from origin_api.cli.commands import app
+
+SEARCHES = [
+    ["search", "--json", "limiter"],
+    ["search", "limiter", "--json", "--limit", "3"],
+    ["search", "--json", "--limit=2", "--scope", "events", "--include-tools", "limiter"],
+    ["search", "--json", "--source", "codex", "--since", "2020-01-01", "test"],
+    ["search", "--json", "--project=demo-app", "--until", "2030-01-01", "rate limit"],
+]
+
+
+@pytest.fixture
+def env(tmp_path: Path, fixtures_dir: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    values = {**fixture_env(tmp_path), "ORIGIN_SEARCH_INGEST_INTERVAL_MS": "0"}
+    for name, value in values.items():
+        monkeypatch.setenv(name, value)
+    return values
+
+
+def _lean(args: list[str]) -> object:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert lean.run(args)
+    return json.loads(out.getvalue())
+
+
+def _typer(env: dict[str, str], args: list[str]) -> object:
+    result = CliRunner().invoke(app, args, env=env)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("args", SEARCHES)
+def test_search_gives_the_typer_commands_json(env: dict[str, str], args: list[str]) -> None:
+    assert _lean(args) == _typer(env, args)
+
+
+def test_get_gives_the_typer_commands_json(env: dict[str, str]) -> None:
+    found = _lean(["search", "--json", "limiter"])
+    assert isinstance(found, dict) and found["events"]
+    item = found["events"][0]["id"]
+    assert _lean(["get", item]) == _typer(env, ["get", item])
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["search", "limiter"],  # people's output: rich
+        ["search", "--help"],
+        ["search", "-h", "--json", "x"],
+        ["search", "--json"],
+        ["search", "--json", "a", "b"],
+        ["search", "--json", "--limit", "ten", "x"],
+        ["search", "--json", "--limit", "+5", "x"],
+        ["search", "--json", "--limit"],
+        ["search", "--json", "--kind", "--json", "x"],
+        ["search", "--json", "--unknown", "x"],
+        ["search", "--json", "--", "-x"],
+        ["search", "--json", "--json", "x"],
+        ["search", "--json=1", "x"],
+        ["search", "--json", "-"],
+        ["get"],
+        ["get", "--help"],
+        ["get", "a", "b"],
+        ["status"],
+        [],
+    ],
+)
+def test_anything_unusual_is_left_to_typer(args: list[str]) -> None:
+    assert lean.parse(args) is None
+
+
+def test_an_error_is_reported_by_typer(
+    env: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert not lean.run(["get", "no-such-id"])
+    assert capsys.readouterr().out == ""
+    with pytest.raises(SystemExit) as exit_:
+        main(["get", "no-such-id"])
+    assert exit_.value.code == 2
+    assert "error" in capsys.readouterr().err
+
+
+@pytest.mark.e2e
+def test_a_fresh_process_imports_neither_typer_nor_rich(env: dict[str, str]) -> None:
+    script = (
+        "import sys\n"
+        "from origin_api.cli import main\n"
+        "main(['search', '--json', 'limiter'])\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('typer', 'rich', 'click'))\n"
+        "print(heavy, file=sys.stderr)\n"
+        "assert not heavy, heavy\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["events"]
