@@ -105,8 +105,11 @@ class Origin:
             found, 1 if full else self.rounds, turn if isinstance(turn, int) else 0
         )
         changed = sweep.check(self.store, sources, chosen, trust=not full)
-        report = self.ingester.run(progress, changed)
-        report.files += len(found) - len(changed)
+        if changed:
+            report = self.ingester.run(progress, changed)
+            report.files += len(found) - len(changed)
+        else:  # nothing to read, nothing to make durable
+            report = IngestReport(files=len(found))
         sweep.save()
         record = {
             "time": int(time.time() * 1000),

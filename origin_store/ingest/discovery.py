@@ -309,9 +309,8 @@ class Sweep:
                 seen[name] = st
         changed: list[LogFile] = []
         with store.read() as txn:
-            for log in build(sources, suspects):
-                name = str(log.path)
-                st = seen[name]
+            for (name, *_), log in zip(suspects, build(sources, suspects), strict=True):
+                st = seen[name]  # `name` is `found`'s own string: marshal writes it once
                 if unchanged(read_cursor(store, txn, log), st):
                     stat = (st.st_size, st.st_mtime_ns, st.st_ino)
                     if self.stats.get(name) != stat:
