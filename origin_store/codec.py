@@ -208,9 +208,10 @@ class EventCodec:
             return state.dict_id
         data = trained.as_bytes()
         gen = state.gen + 1
-        kept = self.store.write(lambda txn: self._keep(txn, source, state, gen, data), durable=True)
-        if kept and not last:
-            from .migrate import recompress  # the records kept before it, with it
+        first = state.dict_id is None
+        kept = self.store.write(lambda txn: self._keep(txn, source, state, gen, data))
+        if kept and first and not last:
+            from .migrate import recompress  # the records kept plain before it, with it
 
             recompress(self.store)
         return state.dict_id
@@ -258,10 +259,6 @@ class EventCodec:
                 cctx = zstandard.ZstdCompressor(dict_data=dictionary, compression_params=_PARAMS)
             self._local.compressors[dict_id] = cctx
         return cctx
-
-    def current_ids(self) -> set[bytes]:
-        """The dictionary ids (as in a value) new records use in this process."""
-        return {dict_key(s.dict_id) for s in self._sources.values() if s.dict_id is not None}
 
     def encoder(self, source: str, *, sample: bool = True) -> Encoder:
         """What encodes records of `source` now (call `prepare` first); it adds what it
