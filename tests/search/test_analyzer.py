@@ -95,7 +95,11 @@ CASES: list[tuple[str, str, list[str]]] = [
     ("thai vowel and tone marks are part of the letter", "สี ส ส่", ["sea0e2a0e35", GAP, "sea0e2a", GAP, "sea0e2a0e48"]),
     ("thai sara am is normalised", "น้ำ", ["sea0e190e490e4d", "sea0e32"]),
     ("thai digits are a word", "ปี๒๕๖๗", ["sea0e1b0e35", "2567"]),
-    ("thai punctuation separates", "ก ฯ ๆ ข๏ค", ["sea0e01", GAP, "sea0e2f", GAP, "sea0e46", GAP, "sea0e02", GAP, "sea0e04"]),
+    (
+        "thai punctuation separates",
+        "ก ฯ ๆ ข๏ค",
+        ["sea0e01", GAP, "sea0e2f", GAP, "sea0e46", GAP, "sea0e02", GAP, "sea0e04"],
+    ),
     ("thai phinthu stacks", "ธมฺม", ["sea0e18", "sea0e210e3a0e21"]),
     ("lao ligature is normalised", "ໃໝ່", ["sea0ec3", "sea0eab", "sea0ea10ec8"]),
     ("khmer coeng stacks", "ខ្មែរ", ["sea178117d2179817c2", "sea179a"]),
