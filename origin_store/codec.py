@@ -48,6 +48,10 @@ GENERATIONS = (2000, 20_000)
 SAMPLE_EVENTS = 2000
 SAMPLE_BYTES = 1 << 20
 DICT_BYTES = 112 << 10
+#: fastCover's segment and d-mer sizes, given rather than searched for: training takes ~0.05 s
+#: instead of ~0.2 s on 2,000 records (the search found dictionaries <1 % better).
+TRAIN_K = 1024
+TRAIN_D = 8
 _PARAMS = zstandard.ZstdCompressionParameters.from_level(
     LEVEL,
     format=zstandard.FORMAT_ZSTD1_MAGICLESS,
@@ -202,7 +206,9 @@ class EventCodec:
         while state.gen + 1 < len(GENERATIONS) and state.seen >= GENERATIONS[state.gen + 1]:
             state.gen += 1  # a later generation is due as well: train that one alone
         try:
-            trained = zstandard.train_dictionary(DICT_BYTES, list(state.sample), level=LEVEL)
+            trained = zstandard.train_dictionary(
+                DICT_BYTES, list(state.sample), level=LEVEL, k=TRAIN_K, d=TRAIN_D
+            )
         except zstandard.ZstdError:
             state.gen += 1  # too little to learn from: wait for the next generation
             return state.dict_id
