@@ -46,7 +46,7 @@ class Freshness:
             return
         while not self._stop.wait(self.interval_s):
             try:
-                changed = self.origin.ingester.changed()
+                changed = self.origin.changed()
             except Exception:
                 traceback.print_exc(file=sys.stderr)
                 continue

@@ -121,6 +121,17 @@ class Origin:
         self.store.write(lambda txn: self.store.meta_put(txn, LAST_PASS, record))
         return report
 
+    def changed(self) -> bool:
+        """Whether any log differs from its cursor (the watcher's check): a stat per directory
+        and per log, the store read only for the logs whose stat moved since last seen equal
+        to their cursor."""
+        sources = self.ingester.sources
+        sweep = Sweep.load(self.home / SWEEP_FILE)
+        found = sweep.discover(sources, self.settings)
+        changed = sweep.check(self.store, sources, found)
+        sweep.save()
+        return bool(changed)
+
     @property
     def rounds(self) -> int:
         """In how many passes that are not full every cold log takes its turn: as many as fit

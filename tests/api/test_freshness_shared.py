@@ -103,3 +103,21 @@ def test_after_the_interval_the_next_process_reads_the_new_line(
         assert walks == [1]
         assert _search(second, "quokkafern") == {NEW_ID}
         assert walks == [1]  # within the interval again, in this process too
+
+
+def test_the_watchers_check_sees_appends_and_new_files(env: dict[str, str]) -> None:
+    with Origin.open(Settings.from_env(env)) as origin:
+        origin.ingest()
+        assert not origin.changed()
+        _append(env)
+        assert origin.changed()
+        origin.ingest()
+        assert not origin.changed()
+        folder = Path(env["CLAUDE_CONFIG_DIR"]) / "projects" / "-home-dev-new-project"
+        folder.mkdir()
+        (folder / "0b0b0b0b-0000-4000-8000-000000000001.jsonl").write_bytes(
+            orjson.dumps({**LINE, "sessionId": "0b0b0b0b-0000-4000-8000-000000000001"}) + b"\n"
+        )
+        assert origin.changed()
+        origin.ingest()
+        assert not origin.changed()
