@@ -20,8 +20,9 @@ from .errors import SchemaMismatch
 from .keys import feed_key, feed_seq
 from .records import FeedItem
 
-#: 2: event records compressed with a dictionary per source (`codec`); 1: plain orjson.
-SCHEMA_VERSION = 2
+#: 3: a session's events are duplicates of one key (`sess_events`); 2: event records compressed
+#: with a dictionary per source (`codec`); 1: plain orjson. `migrate.upgrade` brings a store up.
+SCHEMA_VERSION = 3
 
 #: Named databases. Keys are bytes (their layouts: `keys`); values orjson unless said otherwise.
 DBS: tuple[str, ...] = (
@@ -29,7 +30,7 @@ DBS: tuple[str, ...] = (
     "events",  # event id -> event record, encoded by `codec` (plain or zstd with a dictionary)
     "dicts",  # dictionary id (4 BE) -> zstd dictionary bytes (not orjson); see `codec`
     "sessions",  # source \0 session -> session record
-    "sess_ev",  # source \0 session \0 time(8 BE) id -> b"" : a session's events in time order
+    "sess_ev",  # before schema 3: source \0 session \0 time(8 BE) id -> b"" (emptied by upgrade)
     "files",  # original file path -> cursor (offsets, mirror state, parser state)
     "mirrors",  # mirror id (4 BE) -> {original_file, mirror_file, source}
     "frames",  # mirror id (4 BE) + first line (8 BE) -> offset, length, lines (struct)
@@ -41,7 +42,10 @@ DBS: tuple[str, ...] = (
     "tombstones",  # tombstone id -> {target, reason, entries, events, created, restored}
     "hidden",  # event or entry id -> tombstone id (present while forgotten)
     "tokens",  # token name -> {hash, scope, created}
+    "sess_events",  # source \0 session -> time(8 BE) id, many, sorted: its events in time order
 )
+#: Databases whose keys hold many sorted values.
+DUPSORT = frozenset({"sess_events"})
 
 T = TypeVar("T")
 #: A cursor's (key, value) pairs.
@@ -121,7 +125,7 @@ class Store:
         dbs: dict[str, Any] = {}
         with env.begin(write=True) as txn:
             for name in DBS:
-                dbs[name] = env.open_db(name.encode(), txn=txn)
+                dbs[name] = env.open_db(name.encode(), txn=txn, dupsort=name in DUPSORT)
             found = txn.get(b"schema", db=dbs["meta"])
             if found is None:
                 txn.put(b"schema", str(SCHEMA_VERSION).encode(), db=dbs["meta"])

@@ -5,7 +5,9 @@ of a u64); lines, sequence numbers and times take 8. Text keys are UTF-8, parts 
 
 - events:    event id
 - sessions:  source \\0 session
-- sess_ev:   source \\0 session \\0 time(8) event id   (a session's events in time order)
+- sess_events: source \\0 session -> time(8) event id, duplicates sorted (a session's events in
+  time order; the key once per session, not once per event)
+- sess_ev (before schema 3): source \\0 session \\0 time(8) event id
 - files:     original file path
 - mirrors:   mirror id(4)
 - frames:    mirror id(4) line(8)   (a frame's first line)
@@ -40,13 +42,29 @@ def session_key(source: str, session: str) -> bytes:
     return f"{source}\0{session}".encode()
 
 
+def session_event_value(time: int, event_key: bytes) -> bytes:
+    """A session's event in `sess_events` (times before 1970 sort first, as 0)."""
+    return _U64.pack(time if time > 0 else 0) + event_key
+
+
+def session_event_value_id(value: bytes) -> str:
+    """The event id of a `sess_events` value."""
+    return value[8:].decode()
+
+
+def split_session_event_key(key: bytes) -> tuple[bytes, bytes]:
+    """A schema-2 `sess_ev` key as its `sess_events` key and value."""
+    end = key.index(b"\0", key.index(b"\0") + 1)
+    return key[:end], key[end + 1 :]
+
+
 def session_events_prefix(source: str, session: str) -> bytes:
-    """What every sess_ev key of one session starts with."""
+    """What every sess_ev key of one session starts with (schema 2 and before)."""
     return f"{source}\0{session}\0".encode()
 
 
 def session_event_key(source: str, session: str, time: int, event_key: bytes) -> bytes:
-    """A session's event in time order (times before 1970 sort first, as 0)."""
+    """A session's event in time order in `sess_ev` (schema 2 and before)."""
     return f"{source}\0{session}\0".encode() + _U64.pack(time if time > 0 else 0) + event_key
 
 

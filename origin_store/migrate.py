@@ -1,12 +1,14 @@
 """Bringing an older store up to `db.SCHEMA_VERSION` when it is opened.
 
-Schema 1 kept every event record as plain orjson; schema 2 compresses them (`codec`). The
-upgrade trains a dictionary per source from a sample of the store's own records, then rewrites
-the plain records in batches of `BATCH` per write transaction, and sets the schema last. Only
-`events` values change: keys, and so every entry, citation, forget and token, stay as they were.
-A plain record stays readable throughout, so an upgrade cut short (a crash, a kill) leaves a
-working store and is simply taken up again at the next open; two processes upgrading at once
-each re-read a value inside their write transaction and skip what is compressed already.
+Schema 1 kept every event record as plain orjson; schema 2 compresses them (`codec`); schema 3
+keeps a session's events as sorted duplicates of one key (`sess_events`) instead of a key each
+(`sess_ev`). The upgrade trains a dictionary per source from a sample of the store's own
+records, rewrites the plain records, then moves `sess_ev` into `sess_events`, each in batches of
+`BATCH` per write transaction, and sets the schema last. Event ids and every other database
+stay as they were, so every entry, citation, forget and token does. A plain record stays
+readable throughout and a moved session index entry is deleted in the transaction that adds it
+again, so an upgrade cut short (a crash, a kill) is simply taken up again at the next open; two
+processes upgrading at once each re-read inside their write transaction and skip what is done.
 """
 
 from __future__ import annotations
@@ -18,15 +20,19 @@ import lmdb
 
 from .codec import PLAIN
 from .db import SCHEMA_VERSION, Store, cursor_key, pairs
+from .keys import split_session_event_key
 
 #: Records rewritten per write transaction (other processes wait for the writer lock meanwhile).
 BATCH = 2000
 
 
 def upgrade(store: Store) -> int:
-    """Compress every plain event record; returns how many were rewritten."""
+    """Compress every plain event record and move the session index; returns how many event
+    records were rewritten."""
     _train(store)
     rewritten = recompress(store)
+    while store.write(partial(_move_session_events, store)):
+        pass
     store.write(
         lambda txn: txn.put(b"schema", str(SCHEMA_VERSION).encode(), db=store.dbs["meta"]),
         durable=True,
@@ -95,3 +101,18 @@ def _rewrite(store: Store, txn: lmdb.Transaction, *, after: bytes) -> tuple[int,
         txn.put(key, data, db=store.dbs["events"])
         count += 1
     return count, last
+
+
+def _move_session_events(store: Store, txn: lmdb.Transaction) -> bool:
+    """Move up to BATCH `sess_ev` keys into `sess_events`; whether any were left to move."""
+    old, new = store.dbs["sess_ev"], store.dbs["sess_events"]
+    moved = []
+    for key, _ in pairs(txn.cursor(db=old)):
+        moved.append(key)
+        if len(moved) >= BATCH:
+            break
+    for key in moved:
+        session, value = split_session_event_key(key)
+        txn.put(session, value, db=new, dupdata=True)
+        txn.delete(key, db=old)
+    return bool(moved)

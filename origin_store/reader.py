@@ -7,13 +7,13 @@ import os
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import lmdb
 
 from . import keys
 from . import mirror as mirrors
-from .db import Store, cursor_key, cursor_value, loads, pairs, prefixed
+from .db import Store, cursor_key, cursor_value, loads, pairs
 from .records import Cursor, MirrorDoc, MirrorState
 
 _STREAM_CHUNK = 1 << 20
@@ -44,9 +44,11 @@ def session_event_ids(
     store: Store, txn: lmdb.Transaction, source: str, session: str
 ) -> Iterator[str]:
     """A session's event ids oldest first."""
-    prefix = keys.session_events_prefix(source, session)
-    for key, _ in prefixed(txn.cursor(db=store.dbs["sess_ev"]), prefix):
-        yield keys.session_event_id(prefix, key)
+    cursor = txn.cursor(db=store.dbs["sess_events"])
+    if not cursor.set_key(keys.session_key(source, session)):
+        return
+    for value in cast(Iterator[bytes], cursor.iternext_dup(keys=False)):
+        yield keys.session_event_value_id(value)
 
 
 def mirror_info(store: Store, txn: lmdb.Transaction, mirror_id: int) -> MirrorDoc | None:

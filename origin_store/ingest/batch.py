@@ -16,8 +16,8 @@ from ..records import EventDoc
 from ..textclip import STORED_CHARS
 
 #: One event of a batch: [its record, the record's bytes (None until encoded by `commit`, once
-#: its project is known), its sess_ev key, its feed item's bytes]. A list, not an object: one is
-#: made per event.
+#: its project is known), its sess_events key and value, its feed item's bytes]. A list, not an
+#: object: one is made per event.
 Pending = list[Any]
 
 
@@ -37,7 +37,8 @@ def pending_events(batch: Batch) -> tuple[dict[bytes, Pending], int]:
     """The batch's events by key in file order, each once, and how many repeated a key."""
     mirror_id = batch.mirror_id
     source = batch.source
-    session_event_key = keys.session_event_key
+    session_key = keys.session_key
+    session_event_value = keys.session_event_value
     pending: dict[bytes, Pending] = {}
     duplicates = 0
     for number, event in batch.events:
@@ -71,7 +72,7 @@ def pending_events(batch: Batch) -> tuple[dict[bytes, Pending], int]:
         pending[key] = [
             record,
             None,
-            session_event_key(source, event.session, event.time, key),
+            (session_key(source, event.session), session_event_value(event.time, key)),
             dumps({"t": "event", "id": event.id}),
         ]
     return pending, duplicates

@@ -58,20 +58,20 @@ class _Commit:
                 entry[1] = self.encode(record)
 
     def put_events(self, pending: dict[bytes, Pending], order: list[bytes]) -> int:
-        """Events not stored yet, with their sess_ev keys, session counts and feed items;
+        """Events not stored yet, with their sess_events values, session counts and feed items;
         returns how many were new."""
         txn = self.txn
         # Keys in order keep the B-tree's inserts local; put(overwrite=False) is the dedupe.
         writer = txn.cursor(db=self.dbs["events"])
         fresh = {key for key in order if writer.put(key, pending[key][1], overwrite=False)}
-        sess_ev = self.dbs["sess_ev"]
+        sess_events = self.dbs["sess_events"]
         session = self.session
         feed: list[bytes] = []
-        for key, (record, _, sess_key, feed_item) in pending.items():  # file order, as written
+        for key, (record, _, (sess_key, sess_value), feed_item) in pending.items():  # file order
             if key not in fresh:
                 continue
             sess = session(record["session"])
-            txn.put(sess_key, b"", db=sess_ev)
+            txn.put(sess_key, sess_value, db=sess_events, dupdata=True)
             sess["events"] += 1
             widen(sess, record["time"])
             feed.append(feed_item)

@@ -13,7 +13,8 @@ from plain_format import line
 
 from origin_store import Store, codec, entries, tokens
 from origin_store.codec import PLAIN, ZSTD, CodecError, EventCodec
-from origin_store.reader import get_event
+from origin_store.db import SCHEMA_VERSION
+from origin_store.reader import get_event, session_event_ids
 from origin_store.verify import verify
 
 
@@ -157,13 +158,17 @@ def test_verify_finds_damaged_compressed_records(plain_env, small_generations):
 
 
 def _downgrade(store: Store) -> None:
-    """Make the store what schema 1 wrote: plain records with their ids, no dictionaries."""
+    """Make the store what schema 1 wrote: plain records with their ids, no dictionaries, a
+    key per event in `sess_ev`."""
 
     def work(txn) -> None:
         events = store.dbs["events"]
         for key, value in list(txn.cursor(db=events)):
             record = store.codec.decode(txn, bytes(key), bytes(value))
             txn.put(bytes(key), orjson.dumps(record), db=events)
+        for session, value in list(txn.cursor(db=store.dbs["sess_events"])):
+            txn.put(bytes(session) + b"\0" + bytes(value), b"", db=store.dbs["sess_ev"])
+        txn.drop(store.dbs["sess_events"], delete=False)
         txn.drop(store.dbs["dicts"], delete=False)
         txn.delete(b"dict:plain", db=store.dbs["meta"])
         txn.put(b"schema", b"1", db=store.dbs["meta"])
@@ -188,6 +193,9 @@ def test_a_schema_1_store_is_upgraded_on_open_keeping_everything(plain_env, smal
     store.write(lambda txn: entries.put_version(store, txn, version))
     forgotten = store.write(lambda txn: entries.forget(store, txn, "plain:9", "test", "me"))
     secret = tokens.create(store, "laptop", now_ms=1)
+    with store.read() as txn:
+        timelines = {s: list(session_event_ids(store, txn, "plain", s)) for s in ("s0", "s29")}
+    assert len(timelines["s0"]) == 50
     _downgrade(store)
     with store.read() as txn:
         before = {k.decode(): orjson.loads(v) for k, v in txn.cursor(db=store.dbs["events"])}
@@ -200,7 +208,10 @@ def test_a_schema_1_store_is_upgraded_on_open_keeping_everything(plain_env, smal
         values = _values(store)
         assert {v[0] for v in values.values()} == {ZSTD}
         with store.read() as txn:
-            assert store.meta_get(txn, "schema") == 2
+            assert store.meta_get(txn, "schema") == SCHEMA_VERSION
+            assert txn.stat(store.dbs["sess_ev"])["entries"] == 0
+            for session, ids in timelines.items():
+                assert list(session_event_ids(store, txn, "plain", session)) == ids
             after = {k: get_event(store, txn, k) for k in before}
             assert after == before
             assert entries.get_entry(store, txn, "ent_1")["text"] == "a fact"
@@ -239,8 +250,9 @@ def test_an_upgrade_cut_short_is_taken_up_again(plain_env, small_generations, mo
     try:
         assert {v[0] for v in _values(store).values()} == {ZSTD}
         with store.read() as txn:
-            assert store.meta_get(txn, "schema") == 2
+            assert store.meta_get(txn, "schema") == SCHEMA_VERSION
             assert txn.stat(store.dbs["dicts"])["entries"] == 1
+            assert len(list(session_event_ids(store, txn, "plain", "s3"))) == 50
             assert get_event(store, txn, "plain:1499")["text"].endswith(" 1499")
         assert verify(store, settings.home).ok
     finally:
