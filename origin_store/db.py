@@ -17,17 +17,18 @@ import orjson
 
 from .codec import EventCodec
 from .errors import SchemaMismatch
-from .keys import feed_key, feed_seq
+from .keys import feed_key, feed_seq, read_u64, u64
 from .records import FeedItem
 
-#: 3: a session's events are duplicates of one key (`sess_events`); 2: event records compressed
-#: with a dictionary per source (`codec`); 1: plain orjson. `migrate.upgrade` brings a store up.
-SCHEMA_VERSION = 3
+#: 4: event records under sequence numbers in `ev`, found by id in `ev_ids`; 3: a session's
+#: events are duplicates of one key (`sess_events`); 2: event records compressed with a
+#: dictionary per source (`codec`); 1: plain orjson. `migrate.upgrade` brings a store up.
+SCHEMA_VERSION = 4
 
 #: Named databases. Keys are bytes (their layouts: `keys`); values orjson unless said otherwise.
 DBS: tuple[str, ...] = (
     "meta",  # b"schema" -> version; small facts about the store
-    "events",  # event id -> event record, encoded by `codec` (plain or zstd with a dictionary)
+    "events",  # before schema 4: event id -> record (moved to ev by upgrade; still read)
     "dicts",  # dictionary id (4 BE) -> zstd dictionary bytes (not orjson); see `codec`
     "sessions",  # source \0 session -> session record
     "sess_ev",  # before schema 3: source \0 session \0 time(8 BE) id -> b"" (emptied by upgrade)
@@ -43,6 +44,8 @@ DBS: tuple[str, ...] = (
     "hidden",  # event or entry id -> tombstone id (present while forgotten)
     "tokens",  # token name -> {hash, scope, created}
     "sess_events",  # source \0 session -> time(8 BE) id, many, sorted: its events in time order
+    "ev",  # seq (8 BE) -> event record, encoded by `codec`; appended, so pages are full
+    "ev_ids",  # event id -> seq (8 BE) in ev
 )
 #: Databases whose keys hold many sorted values.
 DUPSORT = frozenset({"sess_events"})
@@ -202,11 +205,50 @@ class Store:
         raw = txn.get(key, db=self.dbs[db])
         return None if raw is None else loads(raw)
 
+    # -- events: the one place that knows where a record is and how it is kept ----------------
+
     def event(self, txn: lmdb.Transaction, event_id: str) -> dict[str, Any] | None:
-        """An event record, however it is kept (the one read of `events`: see `codec`)."""
+        """An event record, however it is kept (`codec`), or None."""
         key = event_id.encode()
-        raw = raw_get(txn, key, self.dbs["events"])
+        raw = self.event_value(txn, key)
         return None if raw is None else self.codec.decode(txn, key, raw)
+
+    def event_value(self, txn: lmdb.Transaction, key: bytes) -> bytes | None:
+        """An event record's stored bytes by id: in `ev` through `ev_ids`, else (a record from
+        before schema 4 not moved yet, or put there by hand) in `events`."""
+        seq = raw_get(txn, key, self.dbs["ev_ids"])
+        if seq is not None:
+            return raw_get(txn, seq, self.dbs["ev"])
+        return raw_get(txn, key, self.dbs["events"])
+
+    def iter_events(self, txn: lmdb.Transaction) -> Pairs:
+        """Every event's (id, stored bytes): in `ev` by id, then any left in `events`."""
+        ev = txn.cursor(db=self.dbs["ev"])
+        for key, seq in pairs(txn.cursor(db=self.dbs["ev_ids"])):
+            if ev.set_key(seq):
+                yield key, cursor_value(ev)
+        yield from pairs(txn.cursor(db=self.dbs["events"]))
+
+    def event_count(self, txn: lmdb.Transaction) -> int:
+        return int(
+            txn.stat(self.dbs["ev_ids"])["entries"] + txn.stat(self.dbs["events"])["entries"]
+        )
+
+    def put_event_value(self, txn: lmdb.Transaction, key: bytes, value: bytes) -> None:
+        """Store an event record's bytes under its id: in place if it is there, else as the
+        next sequence number (for upgrades and repairs; ingest appends a batch at once)."""
+        seq = raw_get(txn, key, self.dbs["ev_ids"])
+        if seq is None and raw_get(txn, key, self.dbs["events"]) is not None:
+            txn.put(key, value, db=self.dbs["events"])
+            return
+        if seq is None:
+            seq = self.next_event_seq(txn)
+            txn.put(key, seq, db=self.dbs["ev_ids"])
+        txn.put(seq, value, db=self.dbs["ev"])
+
+    def next_event_seq(self, txn: lmdb.Transaction) -> bytes:
+        cursor = txn.cursor(db=self.dbs["ev"])
+        return u64(read_u64(cursor_key(cursor)) + 1 if cursor.last() else 1)
 
     def put(self, txn: lmdb.Transaction, db: str, key: bytes, value: Any) -> None:
         txn.put(key, dumps(value), db=self.dbs[db])

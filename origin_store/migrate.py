@@ -1,14 +1,18 @@
 """Bringing an older store up to `db.SCHEMA_VERSION` when it is opened.
 
-Schema 1 kept every event record as plain orjson; schema 2 compresses them (`codec`); schema 3
-keeps a session's events as sorted duplicates of one key (`sess_events`) instead of a key each
-(`sess_ev`). The upgrade trains a dictionary per source from a sample of the store's own
-records, rewrites the plain records, then moves `sess_ev` into `sess_events`, each in batches of
-`BATCH` per write transaction, and sets the schema last. Event ids and every other database
-stay as they were, so every entry, citation, forget and token does. A plain record stays
-readable throughout and a moved session index entry is deleted in the transaction that adds it
-again, so an upgrade cut short (a crash, a kill) is simply taken up again at the next open; two
-processes upgrading at once each re-read inside their write transaction and skip what is done.
+Schema 1 kept every event record as plain orjson under its id in `events`; schema 2 compresses
+them (`codec`); schema 3 keeps a session's events as sorted duplicates of one key
+(`sess_events`) instead of a key each (`sess_ev`); schema 4 keeps records under sequence numbers
+(`ev`, appended, so its pages are full) found by id through `ev_ids`. The upgrade moves the
+records of `events` to `ev`, trains a dictionary per source from a sample of the store's own
+records, compresses the plain ones, then moves `sess_ev` into `sess_events`, each in batches of
+`BATCH` per write transaction, and sets the schema last. Event ids and every other database stay
+as they were, so every entry, citation, forget and token does.
+
+Every step is a batch of whole moves (added and deleted in one transaction) or rewrites, and a
+record is readable wherever it is (`Store.event_value` looks in `ev`, then `events`), so an
+upgrade cut short (a crash, a kill) is simply taken up again at the next open; two processes
+upgrading at once each re-read inside their write transaction and skip what is done.
 """
 
 from __future__ import annotations
@@ -20,15 +24,17 @@ import lmdb
 
 from .codec import PLAIN
 from .db import SCHEMA_VERSION, Store, cursor_key, pairs
-from .keys import split_session_event_key
+from .keys import read_u64, split_session_event_key, u64
 
 #: Records rewritten per write transaction (other processes wait for the writer lock meanwhile).
 BATCH = 2000
 
 
 def upgrade(store: Store) -> int:
-    """Compress every plain event record and move the session index; returns how many event
-    records were rewritten."""
+    """Move, compress and re-index what an older schema kept; returns how many event records
+    were compressed."""
+    while store.write(partial(_move_events, store)):
+        pass
     _train(store)
     rewritten = recompress(store)
     while store.write(partial(_move_session_events, store)):
@@ -64,7 +70,7 @@ def _train(store: Store) -> None:
     codec = store.codec
     sources: set[str] = set()
     with store.read() as txn:
-        for key, value in pairs(txn.cursor(db=store.dbs["events"])):
+        for key, value in store.iter_events(txn):
             if value[:1] != b"{":
                 continue
             record = codec.decode(txn, key, value)
@@ -79,28 +85,46 @@ def _train(store: Store) -> None:
 
 
 def _rewrite(store: Store, txn: lmdb.Transaction, *, after: bytes) -> tuple[int, bytes | None]:
-    """Up to BATCH records after key `after` rewritten; the last key seen (None: the end)."""
+    """Up to BATCH records of `ev` after sequence key `after` compressed if plain; the last
+    key seen (None: the end)."""
     codec = store.codec
-    cursor = txn.cursor(db=store.dbs["events"])
+    cursor = txn.cursor(db=store.dbs["ev"])
     found = cursor.set_range(after + b"\0") if after else cursor.first()
     if not found:
         return 0, None
-    count = 0
     seen = 0
     updates: list[tuple[bytes, bytes]] = []
     for key, value in pairs(cursor):
         seen += 1
         if value[0] == PLAIN:
-            record: dict[str, Any] = codec.decode(txn, key, value)
+            record: dict[str, Any] = codec.decode(txn, key, value)  # plain: holds its id
             if codec.dict_for(record["source"]) is not None:
                 updates.append((key, codec.encoder(record["source"], sample=False)(record)))
         if seen >= BATCH:
             break
     last = cursor_key(cursor) if seen >= BATCH else None
     for key, data in updates:
-        txn.put(key, data, db=store.dbs["events"])
-        count += 1
-    return count, last
+        txn.put(key, data, db=store.dbs["ev"])
+    return len(updates), last
+
+
+def _move_events(store: Store, txn: lmdb.Transaction) -> bool:
+    """Move up to BATCH records from `events` (id -> record) to `ev` and `ev_ids`, bytes as
+    they are; whether any were left to move."""
+    legacy, ids = store.dbs["events"], store.dbs["ev_ids"]
+    moved = []
+    for key, value in pairs(txn.cursor(db=legacy)):
+        moved.append((key, value))
+        if len(moved) >= BATCH:
+            break
+    ev = txn.cursor(db=store.dbs["ev"])
+    seq = store.next_event_seq(txn)
+    for key, value in moved:
+        if txn.put(key, seq, db=ids, overwrite=False):  # else in ev already: the newer
+            ev.put(seq, value, append=True)
+            seq = u64(read_u64(seq) + 1)
+        txn.delete(key, db=legacy)
+    return bool(moved)
 
 
 def _move_session_events(store: Store, txn: lmdb.Transaction) -> bool:

@@ -176,7 +176,7 @@ def status(store: Store, home: Path) -> dict[str, Any]:
         for _, value in pairs(txn.cursor(db=store.dbs["problems"])):
             problems[loads(value)["reason"]] += 1
         files = txn.stat(store.dbs["files"])["entries"]
-        events = txn.stat(store.dbs["events"])["entries"]
+        events = store.event_count(txn)
         last = store.meta_get(txn, "last_ingest")
         feed = store.feed_last(txn)
     return {

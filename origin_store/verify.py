@@ -130,7 +130,11 @@ class _Check:
 
     def events(self) -> None:
         decode = self.store.codec.decode
-        for key, value in pairs(self.txn.cursor(db=self.store.dbs["events"])):
+        indexed = self.txn.stat(self.store.dbs["ev_ids"])["entries"]
+        kept = self.txn.stat(self.store.dbs["ev"])["entries"]
+        if indexed != kept:
+            self.problem(f"{kept} event records under {indexed} ids: the id index is damaged")
+        for key, value in self.store.iter_events(self.txn):
             self.report.events += 1
             try:
                 event = cast(EventDoc, decode(self.txn, key, value))

@@ -9,7 +9,7 @@ import lmdb
 
 from .. import keys
 from ..codec import Encoder
-from ..db import Store, dumps, loads, raw_get
+from ..db import Store, cursor_key, dumps, loads, raw_get
 from ..model import SessionFact, merge_session, new_session, widen
 from ..records import Cursor, SessionDoc
 from .batch import Batch, Pending
@@ -61,9 +61,24 @@ class _Commit:
         """Events not stored yet, with their sess_events values, session counts and feed items;
         returns how many were new."""
         txn = self.txn
-        # Keys in order keep the B-tree's inserts local; put(overwrite=False) is the dedupe.
-        writer = txn.cursor(db=self.dbs["events"])
-        fresh = {key for key in order if writer.put(key, pending[key][1], overwrite=False)}
+        dbs = self.dbs
+        # Sequence numbers in file order (a repeated id leaves a gap, which is harmless), so
+        # records are appended to `ev`, pages full, a session's events side by side.
+        ev = txn.cursor(db=dbs["ev"])
+        base = keys.read_u64(cursor_key(ev)) if ev.last() else 0
+        seq_of = {key: keys.u64(base + n) for n, key in enumerate(pending, start=1)}
+        # Ids in order keep the index's inserts local; put(overwrite=False) is the dedupe.
+        ids = txn.cursor(db=dbs["ev_ids"])
+        legacy = dbs["events"] if txn.stat(dbs["events"])["entries"] else None
+        fresh = {
+            key
+            for key in order
+            if (legacy is None or raw_get(txn, key, legacy) is None)
+            and ids.put(key, seq_of[key], overwrite=False)
+        }
+        for key, entry in pending.items():
+            if key in fresh:
+                ev.put(seq_of[key], entry[1], append=True)
         sess_events = self.dbs["sess_events"]
         session = self.session
         feed: list[bytes] = []

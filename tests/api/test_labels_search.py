@@ -52,7 +52,7 @@ def _record(origin, event_id: str) -> dict:
 
 def _all_records(origin) -> list[dict]:
     with origin.store.read() as txn:
-        return [orjson.loads(v) for _, v in txn.cursor(db=origin.store.dbs["events"])]
+        return [origin.store.codec.decode(txn, k, v) for k, v in origin.store.iter_events(txn)]
 
 
 def _check_label_words(tool, origin) -> None:

@@ -54,7 +54,7 @@ def _ingest(logs, ingester, texts: list[str], name: str = "a.jsonl", start: int 
 
 def _values(store: Store) -> dict[bytes, bytes]:
     with store.read() as txn:
-        return {bytes(k): bytes(v) for k, v in txn.cursor(db=store.dbs["events"])}
+        return dict(store.iter_events(txn))
 
 
 def test_every_record_reads_back_exactly_once_compressed(plain_env, small_generations):
@@ -129,8 +129,8 @@ def test_the_first_dictionary_stored_wins(plain_env, small_generations):
 
 def _damage(store: Store, key: bytes, change) -> None:
     def work(txn) -> None:
-        value = bytearray(txn.get(key, db=store.dbs["events"]))
-        txn.put(key, bytes(change(value)), db=store.dbs["events"])
+        value = bytearray(store.event_value(txn, key))
+        store.put_event_value(txn, key, bytes(change(value)))
 
     store.write(work)
 
@@ -158,14 +158,15 @@ def test_verify_finds_damaged_compressed_records(plain_env, small_generations):
 
 
 def _downgrade(store: Store) -> None:
-    """Make the store what schema 1 wrote: plain records with their ids, no dictionaries, a
-    key per event in `sess_ev`."""
+    """Make the store what schema 1 wrote: plain records under their ids in `events`, no
+    dictionaries, a key per event in `sess_ev`."""
 
     def work(txn) -> None:
-        events = store.dbs["events"]
-        for key, value in list(txn.cursor(db=events)):
-            record = store.codec.decode(txn, bytes(key), bytes(value))
-            txn.put(bytes(key), orjson.dumps(record), db=events)
+        for key, value in list(store.iter_events(txn)):
+            record = store.codec.decode(txn, key, value)
+            txn.put(key, orjson.dumps(record), db=store.dbs["events"])
+        txn.drop(store.dbs["ev"], delete=False)
+        txn.drop(store.dbs["ev_ids"], delete=False)
         for session, value in list(txn.cursor(db=store.dbs["sess_events"])):
             txn.put(bytes(session) + b"\0" + bytes(value), b"", db=store.dbs["sess_ev"])
         txn.drop(store.dbs["sess_events"], delete=False)
@@ -210,6 +211,8 @@ def test_a_schema_1_store_is_upgraded_on_open_keeping_everything(plain_env, smal
         with store.read() as txn:
             assert store.meta_get(txn, "schema") == SCHEMA_VERSION
             assert txn.stat(store.dbs["sess_ev"])["entries"] == 0
+            assert txn.stat(store.dbs["events"])["entries"] == 0
+            assert txn.stat(store.dbs["ev"])["entries"] == len(before)
             for session, ids in timelines.items():
                 assert list(session_event_ids(store, txn, "plain", session)) == ids
             after = {k: get_event(store, txn, k) for k in before}

@@ -28,10 +28,7 @@ HERE = Path(__file__).parent
 
 def all_events(store: Store) -> dict[str, dict]:
     with store.read() as txn:
-        return {
-            k.decode(): store.codec.decode(txn, k, v)
-            for k, v in txn.cursor(db=store.dbs["events"])
-        }
+        return {k.decode(): store.codec.decode(txn, k, v) for k, v in store.iter_events(txn)}
 
 
 def mirror_lines(store: Store, settings: Settings, path: Path) -> list[bytes]:

@@ -57,9 +57,9 @@ def test_an_event_pointing_past_its_mirror_is_reported(plain_env):
     ingester.run()
 
     def corrupt(txn) -> None:
-        event = orjson.loads(txn.get(b"plain:1", db=store.dbs["events"]))
+        event = store.event(txn, "plain:1")
         event["line"] = 99
-        txn.put(b"plain:1", orjson.dumps(event), db=store.dbs["events"])
+        store.put_event_value(txn, b"plain:1", orjson.dumps(event))
 
     store.write(corrupt)
     assert any("points at line 99" in p for p in verify(store, settings.home).problems)
@@ -72,9 +72,9 @@ def test_a_kept_text_or_label_that_does_not_fit_is_reported(plain_env):
 
     def damage(event_id: str, **fields) -> None:
         def work(txn):
-            record = store.get(txn, "events", event_id.encode())
+            record = store.event(txn, event_id)
             record.update(fields)
-            store.put(txn, "events", event_id.encode(), record)
+            store.put_event_value(txn, event_id.encode(), orjson.dumps(record))
 
         store.write(work)
 
