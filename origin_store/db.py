@@ -35,7 +35,7 @@ DBS: tuple[str, ...] = (
     "files",  # original file path -> cursor (offsets, mirror state, parser state)
     "mirrors",  # mirror id (4 BE) -> {original_file, mirror_file, source}
     "frames",  # mirror id (4 BE) + first line (8 BE) -> offset, length, lines (struct)
-    "feed",  # seq (8 BE) -> {"t": type, "id": id}: everything that changed, in order
+    "feed",  # seq (8 BE) -> {"t": type, "id": id} (an event's: b"e" id): what changed, in order
     "problems",  # mirror id (4 BE) + line (8 BE) -> {reason, detail}
     "entries",  # entry id -> entry version record
     "roots",  # root entry id -> {"versions": [ids]}
@@ -60,6 +60,22 @@ def dumps(value: Any) -> bytes:
 
 
 loads = orjson.loads
+
+#: How a feed item announcing an event starts: the event's id follows (most items are these;
+#: as orjson they took 20 bytes more). Any other item is orjson, starting with "{".
+FEED_EVENT = b"e"
+
+
+def event_feed_item(event_key: bytes) -> bytes:
+    return FEED_EVENT + event_key
+
+
+def feed_item(value: bytes) -> FeedItem:
+    """A feed item from its bytes."""
+    if value[:1] == FEED_EVENT:
+        return {"t": "event", "id": value[1:].decode()}
+    found: FeedItem = loads(value)
+    return found
 
 
 # Transactions are begun with buffers=False, so LMDB hands out bytes, never memoryviews: these
@@ -276,7 +292,7 @@ class Store:
         if not cursor.set_range(feed_key(after + 1)):
             return
         for count, (key, value) in enumerate(pairs(cursor), start=1):
-            yield feed_seq(key), loads(value)
+            yield feed_seq(key), feed_item(value)
             if limit is not None and count >= limit:
                 return
 

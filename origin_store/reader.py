@@ -13,7 +13,7 @@ import lmdb
 
 from . import keys
 from . import mirror as mirrors
-from .db import Store, cursor_key, cursor_value, loads, pairs
+from .db import Store, cursor_key, cursor_value, feed_item, loads, pairs, raw_get
 from .records import Cursor, MirrorDoc, MirrorState
 
 _STREAM_CHUNK = 1 << 20
@@ -214,9 +214,8 @@ def event_ids_at(store: Store, seqs: list[int]) -> list[str | None]:
     out: list[str | None] = []
     feed = store.dbs["feed"]
     with store.read() as txn:
-        get = txn.get
         for seq in seqs:
-            raw = get(keys.feed_key(seq), db=feed) if seq > 0 else None
-            item = loads(raw) if raw is not None else None
+            raw = raw_get(txn, keys.feed_key(seq), feed) if seq > 0 else None
+            item = feed_item(raw) if raw is not None else None
             out.append(item["id"] if item is not None and item.get("t") == "event" else None)
     return out

@@ -22,8 +22,8 @@ import zstandard
 from . import keys
 from . import mirror as mirrors
 from .codec import CodecError
-from .db import Store, loads, pairs, prefixed
-from .records import Cursor, EventDoc, FeedItem, MirrorState
+from .db import Store, feed_item, loads, pairs, prefixed
+from .records import Cursor, EventDoc, MirrorState
 from .textclip import STORED_CHARS
 
 
@@ -119,7 +119,7 @@ class _Check:
 
     def feed(self) -> None:
         for key, value in pairs(self.txn.cursor(db=self.store.dbs["feed"])):
-            item: FeedItem = loads(value)
+            item = feed_item(value)
             if item["t"] == "event":
                 event_id = item.get("id", "")
                 if event_id in self.announced:

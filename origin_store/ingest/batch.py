@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import keys
-from ..db import dumps
+from ..db import event_feed_item
 from ..mirror import Frame
 from ..model import EventRecord, ParseProblem, SessionFact
 from ..project import project_of
@@ -73,6 +73,6 @@ def pending_events(batch: Batch) -> tuple[dict[bytes, Pending], int]:
             record,
             None,
             (session_key(source, event.session), session_event_value(event.time, key)),
-            dumps({"t": "event", "id": event.id}),
+            event_feed_item(key),
         ]
     return pending, duplicates
