@@ -1,19 +1,20 @@
-"""How an event record is kept in `events`: the one place that encodes and decodes its bytes.
+"""How an event record is kept (`ev`): the one place that encodes and decodes its bytes.
 
 A value's first byte says how it is kept:
 
 - ``{``: plain orjson, the whole record (every store before schema 2, and the first events of a
   source while its dictionary is not trained yet).
-- ``\\x01``: a dictionary id (u32, big-endian), then a magicless zstd frame of the orjson record
-  without its ``id`` (the key is the id), compressed with that dictionary.
+- ``\\x01``: a dictionary id (u32, big-endian), then a magicless zstd frame (level 3, with its
+  content checksum) of the orjson record without its ``id`` (a record is found by its id, through
+  `ev_ids`, so the reader knows it), compressed with that dictionary.
 
-Dictionaries are trained once per source from its first events (`TRAIN_EVENTS` records of at
-least `TRAIN_BYTES` in all, collected by whichever process gets there first) and kept in the
-`dicts` database: ``id`` (u32) -> the dictionary's bytes, and `meta` ``dict:<source>`` names the
-id new records of that source use. The first writer wins: a process that trained a dictionary
-for a source that got one meanwhile throws its own away and uses the stored one, so every record
-of a source names a dictionary every process can load. Ids are never reused and dictionaries
-never change, so a value stays readable whatever is trained later.
+Dictionaries are trained per source in generations (`GENERATIONS`): the first soon, from the
+events a process saw first; the last from a uniform sample of many more. Each is kept in the
+`dicts` database (``id`` (u32) -> the dictionary's bytes), and `meta` ``dict:<source>`` names the
+id and generation new records of that source use. The first writer wins: inside the write
+transaction, a process that trained a generation that got stored meanwhile throws its own away
+and uses the stored one, so every record names a dictionary every process can load. Ids are
+never reused and dictionaries never change, so a value stays readable whatever is trained later.
 
 Compressors and decompressors are made once per process and thread and dictionary, never per
 event (zstd contexts are not safe to share between threads).
@@ -134,7 +135,7 @@ class EventCodec:
     # -- decoding -----------------------------------------------------------------------------
 
     def decode(self, txn: lmdb.Transaction, key: bytes, value: bytes) -> dict[str, Any]:
-        """The record kept as `value` under `key`; CodecError if it cannot be read."""
+        """The record of event id `key` kept as `value`; CodecError if it cannot be read."""
         mark = value[0] if value else -1
         if mark == PLAIN:
             try:

@@ -3,7 +3,10 @@
 Integers are big-endian so keys sort in numeric order. A mirror id takes 4 bytes (the low half
 of a u64); lines, sequence numbers and times take 8. Text keys are UTF-8, parts joined by \\0.
 
-- events:    event id
+- ev:        seq(8)   (event records in the order they were stored)
+- ev_ids:    event id -> seq(8)
+- events (before schema 4): event id
+- dicts:     dictionary id(4)
 - sessions:  source \\0 session
 - sess_events: source \\0 session -> time(8) event id, duplicates sorted (a session's events in
   time order; the key once per session, not once per event)

@@ -1,7 +1,8 @@
 """The shapes of what the store keeps: one TypedDict per kind of stored record.
 
-Records are orjson in LMDB (`db.DBS` says which database holds which); these name their fields
-so code that reads or writes them says what it holds.
+Records are orjson in LMDB (`db.DBS` says which database holds which; an event record is
+encoded by `codec`, compressed without its id); these name their fields so code that reads or
+writes them says what it holds.
 """
 
 from __future__ import annotations
