@@ -25,7 +25,7 @@ from __future__ import annotations
 import struct
 import threading
 from random import random as _random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import lmdb
 import orjson
@@ -48,6 +48,8 @@ GENERATIONS = (2000, 20_000)
 #: Events in the sample a dictionary is trained from (a reservoir over all events seen).
 SAMPLE_EVENTS = 2000
 SAMPLE_BYTES = 1 << 20
+#: Records of the store looked at when a process samples the store's own (`_sample_store`).
+STORE_LOOK = 4 * SAMPLE_EVENTS
 DICT_BYTES = 112 << 10
 #: fastCover's segment and d-mer sizes, given rather than searched for: training takes ~0.05 s
 #: instead of ~0.2 s on 2,000 records (the search found dictionaries <1 % better).
@@ -74,6 +76,12 @@ def source_meta_key(source: str) -> bytes:
     return f"dict:{source}".encode()
 
 
+def plain_left_key(source: str) -> bytes:
+    """A `meta` key present while records of `source` kept plain before its first dictionary
+    may be left to compress."""
+    return f"plain_left:{source}".encode()
+
+
 class _Local(threading.local):
     def __init__(self) -> None:
         self.compressors: dict[int, zstandard.ZstdCompressor] = {}
@@ -83,11 +91,12 @@ class _Local(threading.local):
 class _Source:
     """What this process knows of one source: its dictionary now, and its sample."""
 
-    __slots__ = ("dict_id", "gen", "sample", "sample_bytes", "seen")
+    __slots__ = ("dict_id", "gen", "looked", "sample", "sample_bytes", "seen")
 
     def __init__(self) -> None:
         self.dict_id: int | None = None
         self.gen = 0
+        self.looked = 0  # the generation the store's own records were last sampled for
         self.seen = 0
         self.sample: list[bytes] = []
         self.sample_bytes = 0
@@ -179,6 +188,10 @@ class EventCodec:
 
     # -- encoding -----------------------------------------------------------------------------
 
+    def with_dicts(self) -> list[str]:
+        """The sources that have a dictionary in this process."""
+        return [name for name, state in self._sources.items() if state.dict_id is not None]
+
     def dict_for(self, source: str) -> int | None:
         """The dictionary new records of `source` use in this process, if it has one yet."""
         found = self._sources.get(source)
@@ -197,11 +210,32 @@ class EventCodec:
         if state.gen >= len(GENERATIONS) and state.dict_id is not None:
             return state.dict_id
         # While generations remain, another process may have stored one: a read per batch.
+        adopted = left = False
         with self.store.read() as txn:
             stored = self._stored(txn, source)
             if stored is not None and (stored[1] > state.gen or not state.due()):
+                first = state.dict_id is None
                 self._adopt(txn, state, *stored)
-                return state.dict_id
+                adopted = True
+                # Records its trainer kept plain and did not get to compress (it was killed):
+                left = (
+                    first and txn.get(plain_left_key(source), db=self.store.dbs["meta"]) is not None
+                )
+            elif (
+                not state.due()
+                and state.looked <= state.gen < len(GENERATIONS)
+                and self.store.event_count(txn) >= GENERATIONS[state.gen]
+            ):
+                # A process that sees few events (one of many, or one started for a short
+                # pass) still trains once the store holds enough: from its newest records.
+                state.looked = state.gen + 1
+                self._sample_store(txn, source, state)
+        if adopted:
+            if left and not last:
+                from .migrate import recompress
+
+                recompress(self.store)
+            return state.dict_id
         if not state.due():
             return state.dict_id
         while state.gen + 1 < len(GENERATIONS) and state.seen >= GENERATIONS[state.gen + 1]:
@@ -222,6 +256,22 @@ class EventCodec:
 
             recompress(self.store)
         return state.dict_id
+
+    def _sample_store(self, txn: lmdb.Transaction, source: str, state: _Source) -> None:
+        """Add the newest records of `source` in `ev` (of the newest STORE_LOOK) to its sample."""
+        cursor = txn.cursor(db=self.store.dbs["ev"])
+        if not cursor.last():
+            return
+        for _ in range(STORE_LOOK):
+            try:
+                record = self.decode(txn, b"", cast(bytes, cursor.value()))
+            except CodecError:
+                record = {}
+            if record.get("source") == source:
+                record.pop("id", None)
+                state.add(orjson.dumps(record))
+            if not cursor.prev():
+                return
 
     def _stored(self, txn: lmdb.Transaction, source: str) -> tuple[int, int] | None:
         """The stored dictionary id and generation of `source`, if any."""
@@ -244,6 +294,8 @@ class EventCodec:
             txn.put(dict_key(dict_id), data, db=self.store.dbs["dicts"])
             meta = {"id": dict_id, "gen": gen, "level": LEVEL, "seen": state.seen}
             txn.put(source_meta_key(source), orjson.dumps(meta), db=self.store.dbs["meta"])
+            if stored is None:  # until `migrate.recompress` has been over every record
+                txn.put(plain_left_key(source), b"1", db=self.store.dbs["meta"])
             stored = (dict_id, gen)
         assert stored is not None
         self._adopt(txn, state, *stored)

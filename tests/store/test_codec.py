@@ -260,3 +260,18 @@ def test_an_upgrade_cut_short_is_taken_up_again(plain_env, small_generations, mo
         assert verify(store, settings.home).ok
     finally:
         store.close()
+
+
+def test_processes_that_each_see_few_events_still_train_from_the_store(plain_env):
+    settings, logs, store, ingester = plain_env
+    texts = [t + " " + t for t in _texts(2800, seed=11)]
+    for n in range(4):
+        store.codec = EventCodec(store)  # a process of its own, one short pass each
+        part = texts[n * 700 : (n + 1) * 700]
+        _ingest(logs, ingester, part, name=f"f{n}.jsonl", start=n * 700)
+    with store.read() as txn:
+        assert store.meta_get(txn, "dict:plain")["gen"] == 1
+        assert store.meta_get(txn, "plain_left:plain") is None
+        assert get_event(store, txn, "plain:5")["text"] == f"{texts[5]} 5"
+    assert {v[0] for v in _values(store).values()} == {ZSTD}
+    assert verify(store, settings.home).ok
