@@ -77,8 +77,9 @@ class _Commit:
             and ids.put(key, seq_of[key], overwrite=False)
         }
         for key, entry in pending.items():
-            if key in fresh:
-                ev.put(seq_of[key], entry[1], append=True)
+            if key in fresh and not ev.put(seq_of[key], entry[1], append=True):
+                # Cannot happen (the numbers follow the last one): never index what is not kept.
+                raise RuntimeError(f"event record {key!r} could not be appended")
         sess_events = self.dbs["sess_events"]
         session = self.session
         feed: list[bytes] = []
