@@ -48,6 +48,9 @@ GENERATIONS = (2000, 20_000)
 #: Events in the sample a dictionary is trained from (a reservoir over all events seen).
 SAMPLE_EVENTS = 2000
 SAMPLE_BYTES = 1 << 20
+#: Bytes of one record kept in a sample: a few long tool outputs must not make training slow
+#: or a sample big (a dictionary learns from the starts of records as well).
+SAMPLE_RECORD_BYTES = 8192
 #: Records of the store looked at when a process samples the store's own (`_sample_store`).
 STORE_LOOK = 4 * SAMPLE_EVENTS
 DICT_BYTES = 112 << 10
@@ -269,7 +272,7 @@ class EventCodec:
                 record = {}
             if record.get("source") == source:
                 record.pop("id", None)
-                state.add(orjson.dumps(record))
+                state.add(orjson.dumps(record)[:SAMPLE_RECORD_BYTES])
             if not cursor.prev():
                 return
 
@@ -352,7 +355,7 @@ class Encoder:
         finally:
             record["id"] = event_id
         if self._sampling is not None:
-            self._sampling.add(body)
+            self._sampling.add(body[:SAMPLE_RECORD_BYTES])
         if self._cctx is not None:
             return self._head + self._cctx.compress(body)
         return orjson.dumps(record)
