@@ -11,16 +11,14 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from origin_store import Ingester, Store
-from origin_store import Settings as StoreSettings
-from origin_store.ingest import IngestReport, Progress
-from origin_store.ingest.discovery import Sweep
-from origin_store.parsers.registry import SOURCES
+from origin_store.db import Store
+from origin_store.settings import Settings as StoreSettings
 
 from .settings import Settings
 
 if TYPE_CHECKING:
     from origin_search import Searcher, SearchIndex
+    from origin_store.ingest import Ingester, IngestReport, Progress
 
 #: Under the home: what the last freshness pass saw, for the next one in any process.
 SWEEP_FILE = "sweep"
@@ -35,7 +33,7 @@ class Origin:
         self.home: Path = self.settings.home
         self.home.mkdir(parents=True, exist_ok=True)
         self.store = Store.open(self.home, map_size=self.settings.map_size)
-        self.ingester = Ingester(self.store, self.settings, SOURCES)
+        self._ingester: Ingester | None = None
         self._searcher: Searcher | None = None
         self._index_lock = threading.Lock()
         self._ingest_lock = threading.Lock()
@@ -54,6 +52,18 @@ class Origin:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    @property
+    def ingester(self) -> Ingester:
+        """The ingester over the registered parsers, made on first use: a search whose pass
+        another process ran a moment ago never imports the ingest machinery or the parsers
+        (a fresh `origin search` is mostly start-up)."""
+        if self._ingester is None:
+            from origin_store.ingest import Ingester
+            from origin_store.parsers.registry import SOURCES
+
+            self._ingester = Ingester(self.store, self.settings, SOURCES)
+        return self._ingester
 
     @property
     def searcher(self) -> Searcher:
@@ -96,10 +106,16 @@ class Origin:
             self._ingest_lock.release()
 
     def _pass(self, progress: Progress | None, full: bool) -> IngestReport:
+        from origin_store.ingest import IngestReport
+        from origin_store.ingest.discovery import Sweep
+
         sources = self.ingester.sources
+        last = self._last_pass()
+        # A store with no pass recorded (new, or recreated beside an old sweep file) trusts
+        # nothing the sweep file remembers: every log is checked against the store's cursors.
+        full = full or last is None
         sweep = Sweep.load(self.home / SWEEP_FILE)
         found = sweep.discover(sources, self.settings)
-        last = self._last_pass()
         turn = last.get("turn", 0) if last is not None else 0
         chosen, turn = sweep.pick(
             found, 1 if full else self.rounds, turn if isinstance(turn, int) else 0
@@ -125,6 +141,8 @@ class Origin:
         """Whether any log differs from its cursor (the watcher's check): a stat per directory
         and per log, the store read only for the logs whose stat moved since last seen equal
         to their cursor."""
+        from origin_store.ingest.discovery import Sweep
+
         sources = self.ingester.sources
         sweep = Sweep.load(self.home / SWEEP_FILE)
         found = sweep.discover(sources, self.settings)
