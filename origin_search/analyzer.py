@@ -233,9 +233,30 @@ _COMPOSE_WITH_PREVIOUS = frozenset(
     map(
         chr,
         (
-            0x09BE, 0x09D7, 0x0B3E, 0x0B56, 0x0B57, 0x0BBE, 0x0BD7, 0x0CC2, 0x0CD5, 0x0CD6,
-            0x0D3E, 0x0D57, 0x0DCF, 0x0DDF, 0x102E, 0x1B35, 0x11127, 0x1133E, 0x11357,
-            0x114B0, 0x114BA, 0x114BD, 0x115AF, 0x11930,
+            0x09BE,
+            0x09D7,
+            0x0B3E,
+            0x0B56,
+            0x0B57,
+            0x0BBE,
+            0x0BD7,
+            0x0CC2,
+            0x0CD5,
+            0x0CD6,
+            0x0D3E,
+            0x0D57,
+            0x0DCF,
+            0x0DDF,
+            0x102E,
+            0x1B35,
+            0x11127,
+            0x1133E,
+            0x11357,
+            0x114B0,
+            0x114BA,
+            0x114BD,
+            0x115AF,
+            0x11930,
         ),
     )
 )
@@ -487,7 +508,11 @@ def spans(
         found = list(_ASCII_WORD_RE.finditer(part.lower()))
         words = [m.group() for m in found]
         if start:
-            return _drop_long(words), [m.start() + start for m in found], [m.end() + start for m in found]
+            return (
+                _drop_long(words),
+                [m.start() + start for m in found],
+                [m.end() + start for m in found],
+            )
         return _drop_long(words), [m.start() for m in found], [m.end() for m in found]
     smap: list[int] | None = None
     emap: list[int] | None = None

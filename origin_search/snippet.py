@@ -232,7 +232,11 @@ class _AsciiWords:
 
     def around(self, pos: int) -> tuple[int, int] | None:
         low = self.lowered
-        if not 0 < pos < self.limit or low[pos - 1] not in _WORD_CHARS or low[pos] not in _WORD_CHARS:
+        if (
+            not 0 < pos < self.limit
+            or low[pos - 1] not in _WORD_CHARS
+            or low[pos] not in _WORD_CHARS
+        ):
             return None
         a = pos - 1
         while a > 0 and low[a - 1] in _WORD_CHARS:

@@ -25,6 +25,7 @@ def __getattr__(name: str) -> Any:
         return getattr(ingest, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
 __all__ = [
     "IngestReport",
     "Ingester",

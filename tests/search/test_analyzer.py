@@ -92,7 +92,11 @@ CASES: list[tuple[str, str, list[str]]] = [
             "sea0e230e4c",
         ],
     ),
-    ("thai vowel and tone marks are part of the letter", "สี ส ส่", ["sea0e2a0e35", GAP, "sea0e2a", GAP, "sea0e2a0e48"]),
+    (
+        "thai vowel and tone marks are part of the letter",
+        "สี ส ส่",
+        ["sea0e2a0e35", GAP, "sea0e2a", GAP, "sea0e2a0e48"],
+    ),
     ("thai sara am is normalised", "น้ำ", ["sea0e190e490e4d", "sea0e32"]),
     ("thai digits are a word", "ปี๒๕๖๗", ["sea0e1b0e35", "2567"]),
     (
@@ -106,7 +110,11 @@ CASES: list[tuple[str, str, list[str]]] = [
     ("khmer punctuation separates", "ខ។រ", ["sea1781", GAP, "sea179a"]),
     ("myanmar", "မြန်မာ", ["sea1019103c", "sea1014103a", "sea1019102c"]),
     ("myanmar stacker", "ဗုဒ္ဓ", ["sea1017102f", "sea101210391013"]),
-    ("myanmar asat does not stack", "အသစ်သို့", ["sea1021", "sea101e", "sea1005103a", "sea101e102d102f1037"]),
+    (
+        "myanmar asat does not stack",
+        "အသစ်သို့",
+        ["sea1021", "sea101e", "sea1005103a", "sea101e102d102f1037"],
+    ),
     ("myanmar decomposed vowel is composed", "\u1025\u102e", ["sea1026"]),
     ("sea script next to latin and cjk", "dbเซ数", ["db", "sea0e40", "sea0e0b", "数"]),
     ("stray marks are dropped", "\u0e35a\u0e35b \u17d2ก", ["ab", "sea0e01"]),
@@ -173,7 +181,20 @@ MYANMAR = list("မြနာသစ်၊၁") + ["\u1039", "\u103a", "\u1025\u10
 OTHER_SEA = ["\u1a20", "\u1a60", "\u1a6e", "\uaa80", "\uaab0", "\ua9e0", "\u1980"]
 # Halfwidth kana and voicing marks, decomposed and compatibility Hangul, CJK punctuation.
 KANA = ["ﾃ", "ﾞ", "ﾟ", "ﾊ", "ｰ", "ｶﾞ", "\u3099", "\u309b", "テ", "パ"]
-HANGUL = ["\u1112", "\u1161", "\u11ab", "\u1100", "\u116e", "\u11a8", "ㄱ", "ㅏ", "ㄳ", "\uffa1", "가", "한"]
+HANGUL = [
+    "\u1112",
+    "\u1161",
+    "\u11ab",
+    "\u1100",
+    "\u116e",
+    "\u11a8",
+    "ㄱ",
+    "ㅏ",
+    "ㄳ",
+    "\uffa1",
+    "가",
+    "한",
+]
 CJK_PUNCTUATION = list("、。，「」：！（）・\u3000") + ["\u00a0", "…", "™", "´", "\u200b"]
 MULTILINGUAL = st.sampled_from(
     list("aZz09_ .,:;-'\"\\/\t\n")
@@ -241,7 +262,9 @@ SEA_WORDS = st.one_of(
     _word(KANA[:3] + ["ﾊ", "ｰ", "ｶﾞ", "テ", "パ", "ー"], ""),
     _word(["가", "한", "\u1112\u1161\u11ab", "\u1100\u116e\u11a8"], ""),
 )
-SENTENCE_PIECES = st.lists(st.one_of(SEA_WORDS, st.sampled_from(CJK_PUNCTUATION + list(" \n.,a数"))))
+SENTENCE_PIECES = st.lists(
+    st.one_of(SEA_WORDS, st.sampled_from(CJK_PUNCTUATION + list(" \n.,a数")))
+)
 
 
 @settings(max_examples=300, deadline=None)

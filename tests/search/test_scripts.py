@@ -179,7 +179,9 @@ def test_an_index_of_the_previous_analyzer_is_rebuilt(tmp_path: Path) -> None:
         w.upsert([event("a", "数据、库", 1)])
         w.commit()
     assert not SearchIndex.open(tmp_path).rebuilt
-    (tmp_path / VERSION_FILE).write_text(VERSION.replace(f"analyzer {ANALYZER_VERSION}", "analyzer 1"))
+    (tmp_path / VERSION_FILE).write_text(
+        VERSION.replace(f"analyzer {ANALYZER_VERSION}", "analyzer 1")
+    )
     again = SearchIndex.open(tmp_path)
     assert again.rebuilt and again.count() == 0
     assert (tmp_path / VERSION_FILE).read_text() == VERSION

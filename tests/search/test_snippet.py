@@ -89,7 +89,12 @@ CASES: list[tuple[str, str, str, str]] = [
         "오류",
         unicodedata.normalize("NFD", "데이터베이스 [오류]가 발생"),
     ),
-    ("composed hangul text, decomposed query", "한국어 문서", unicodedata.normalize("NFD", "한국어"), "[한국어] 문서"),
+    (
+        "composed hangul text, decomposed query",
+        "한국어 문서",
+        unicodedata.normalize("NFD", "한국어"),
+        "[한국어] 문서",
+    ),
     (
         "thai word inside a sentence",
         "ฉันต้องย้ายฐานข้อมูลไปยังเซิร์ฟเวอร์ใหม่",
@@ -247,8 +252,12 @@ def _occurs(toks: list[str], clause: tuple[str, ...]) -> bool:
 # --- the ASCII fast path agrees with the token path -----------------------------------------
 
 _snippet_module = importlib.import_module("origin_search.snippet")
-_ascii_words = st.sampled_from(["foo", "bar", "baz", "a", "x1", "error", "Error", "foo_bar", "foo.bar", "2024", "q"])
-_ascii_seps = st.sampled_from([" ", "  ", ".", "_", "-", ", ", "\n", "\t", "::", "()", " " * 40, "!!!"])
+_ascii_words = st.sampled_from(
+    ["foo", "bar", "baz", "a", "x1", "error", "Error", "foo_bar", "foo.bar", "2024", "q"]
+)
+_ascii_seps = st.sampled_from(
+    [" ", "  ", ".", "_", "-", ", ", "\n", "\t", "::", "()", " " * 40, "!!!"]
+)
 
 
 @settings(deadline=None)
@@ -262,7 +271,9 @@ def test_ascii_fast_path_equals_the_token_path(words, query, width):
     found = clauses(" ".join(query))
     if not text or not found:
         return
-    assert _snippet_module._ascii_snippet(text, found, width) == _snippet_module._token_snippet(text, found, width)
+    assert _snippet_module._ascii_snippet(text, found, width) == _snippet_module._token_snippet(
+        text, found, width
+    )
 
 
 # --- every script, and the scan cut into pieces -----------------------------------------------
@@ -299,7 +310,9 @@ SCRIPT_QUERIES = st.lists(st.one_of(SCRIPT_WORDS, st.just("数据、库")), min_
 
 @settings(deadline=None)
 @given(SCRIPT_TEXTS, SCRIPT_QUERIES, st.sampled_from([20, 60, 200]))
-def test_every_script_is_bracketed_within_the_bound(text: str, words: list[str], width: int) -> None:
+def test_every_script_is_bracketed_within_the_bound(
+    text: str, words: list[str], width: int
+) -> None:
     cl = clauses(" ".join(words))
     s = snippet(text, cl, width)
     assert visible(s) <= width
@@ -336,7 +349,10 @@ def test_a_scan_in_small_pieces_gives_the_same_snippet(
 def test_long_halfwidth_and_decomposed_texts_keep_the_bound() -> None:
     for text, query in [
         ("ﾃｽﾄﾃﾞｰﾀ" * 300 + "ﾃﾞｰﾀﾍﾞｰｽ" + "ﾃｽﾄ" * 300, "データベース"),
-        (unicodedata.normalize("NFD", "한국어 문서 " * 200 + "데이터베이스 " + "문서 " * 200), "데이터베이스"),
+        (
+            unicodedata.normalize("NFD", "한국어 문서 " * 200 + "데이터베이스 " + "문서 " * 200),
+            "데이터베이스",
+        ),
         ("ฉันต้องย้าย" * 100 + "เซิร์ฟเวอร์" + "ใหม่" * 200, "เซิร์ฟเวอร์"),
     ]:
         s = snippet(text, clauses(query))
