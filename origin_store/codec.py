@@ -31,6 +31,8 @@ import lmdb
 import orjson
 import zstandard
 
+from .keys import plain_left_key
+
 if TYPE_CHECKING:
     from .db import Store
 
@@ -77,12 +79,6 @@ def dict_key(dict_id: int) -> bytes:
 
 def source_meta_key(source: str) -> bytes:
     return f"dict:{source}".encode()
-
-
-def plain_left_key(source: str) -> bytes:
-    """A `meta` key present while records of `source` kept plain before its first dictionary
-    may be left to compress."""
-    return f"plain_left:{source}".encode()
 
 
 class _Local(threading.local):
@@ -141,10 +137,19 @@ class EventCodec:
         self.generations = GENERATIONS
         self._dicts: dict[int, zstandard.ZstdCompressionDict] = {}
         self._sources: dict[str, _Source] = {}
+        #: Set when a source's first dictionary is stored or adopted with plain records left:
+        #: the ingest compresses them (`migrate.recompress`) before its next batch.
+        self.recompress_due = False
         self._local = _Local()
         self._lock = threading.Lock()
 
     # -- decoding -----------------------------------------------------------------------------
+
+    @staticmethod
+    def is_plain(value: bytes) -> bool:
+        """Whether a stored event value is plain orjson (an older record, or one kept before its
+        source had a dictionary)."""
+        return value[:1] == b"{"
 
     def decode(self, txn: lmdb.Transaction, key: bytes, value: bytes) -> dict[str, Any]:
         """The record of event id `key` kept as `value`; CodecError if it cannot be read."""
@@ -235,9 +240,7 @@ class EventCodec:
                 self._sample_store(txn, source, state)
         if adopted:
             if left and not last:
-                from .migrate import recompress
-
-                recompress(self.store)
+                self.recompress_due = True
             return state.dict_id
         if not state.due():
             return state.dict_id
@@ -255,9 +258,7 @@ class EventCodec:
         first = state.dict_id is None
         kept = self.store.write(lambda txn: self._keep(txn, source, state, gen, data))
         if kept and first and not last:
-            from .migrate import recompress  # the records kept plain before it, with it
-
-            recompress(self.store)
+            self.recompress_due = True  # the records kept plain before it, with it
         return state.dict_id
 
     def _sample_store(self, txn: lmdb.Transaction, source: str, state: _Source) -> None:

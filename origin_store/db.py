@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 import lmdb
 import orjson
@@ -18,6 +18,7 @@ import orjson
 from .codec import EventCodec
 from .errors import SchemaMismatch
 from .keys import feed_key, feed_seq, read_u64, u64
+from .lmdbio import Pairs, cursor_key, cursor_value, pairs, raw_get
 from .records import FeedItem
 
 #: 4: event records under sequence numbers in `ev`, found by id in `ev_ids`; 3: a session's
@@ -51,8 +52,6 @@ DBS: tuple[str, ...] = (
 DUPSORT = frozenset({"sess_events"})
 
 T = TypeVar("T")
-#: A cursor's (key, value) pairs.
-Pairs = Iterator[tuple[bytes, bytes]]
 
 
 def dumps(value: Any) -> bytes:
@@ -76,38 +75,6 @@ def feed_item(value: bytes) -> FeedItem:
         return {"t": "event", "id": value[1:].decode()}
     found: FeedItem = loads(value)
     return found
-
-
-# Transactions are begun with buffers=False, so LMDB hands out bytes, never memoryviews: these
-# say so once, for the type checker, at no cost.
-
-
-def pairs(cursor: lmdb.Cursor) -> Pairs:
-    """A cursor's (key, value) pairs from where it stands."""
-    return cast(Pairs, iter(cursor))
-
-
-def cursor_key(cursor: lmdb.Cursor) -> bytes:
-    return cast(bytes, cursor.key())
-
-
-def cursor_value(cursor: lmdb.Cursor) -> bytes:
-    return cast(bytes, cursor.value())
-
-
-def raw_get(txn: lmdb.Transaction, key: bytes, db: Any) -> bytes | None:
-    """A value's bytes, or None."""
-    return cast("bytes | None", txn.get(key, db=db))
-
-
-def prefixed(cursor: lmdb.Cursor, prefix: bytes) -> Pairs:
-    """The pairs whose keys start with `prefix`, in key order."""
-    if not cursor.set_range(prefix):
-        return
-    for key, value in pairs(cursor):
-        if not key.startswith(prefix):
-            return
-        yield key, value
 
 
 class Store:
@@ -158,7 +125,7 @@ class Store:
             from .migrate import upgrade
 
             try:
-                upgrade(store)
+                upgrade(store, SCHEMA_VERSION)
             except BaseException:
                 store.close()  # taken up again at the next open
                 raise

@@ -18,8 +18,9 @@ from typing import Any
 import lmdb
 
 from . import keys
-from .db import Store, prefixed
+from .db import Store
 from .errors import NotFound
+from .lmdbio import prefixed
 from .records import FeedItem
 
 #: An entry version as stored (`entries`); its fields are the tools' (origin_api).

@@ -108,3 +108,9 @@ def cites_prefix(event_id: str) -> bytes:
 
 def cite_entry_id(prefix: bytes, key: bytes) -> str:
     return key[len(prefix) :].decode()
+
+
+def plain_left_key(source: str) -> bytes:
+    """A `meta` key present while records of `source` kept plain before its first dictionary
+    may be left to compress (see `codec`)."""
+    return f"plain_left:{source}".encode()

@@ -18,29 +18,32 @@ upgrading at once each re-read inside their write transaction and skip what is d
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import lmdb
 
-from .codec import PLAIN, plain_left_key
-from .db import SCHEMA_VERSION, Store, cursor_key, pairs
-from .keys import read_u64, split_session_event_key, u64
+from .keys import plain_left_key, read_u64, split_session_event_key, u64
+from .lmdbio import cursor_key, pairs
+
+if TYPE_CHECKING:
+    from .db import Store
 
 #: Records rewritten per write transaction (other processes wait for the writer lock meanwhile).
 BATCH = 2000
 
 
-def upgrade(store: Store) -> int:
+def upgrade(store: Store, schema: int) -> int:
     """Move, compress and re-index what an older schema kept; returns how many event records
     were compressed."""
     while store.write(partial(_move_events, store)):
         pass
     _train(store)
     rewritten = recompress(store)
+    store.codec.recompress_due = False
     while store.write(partial(_move_session_events, store)):
         pass
     store.write(
-        lambda txn: txn.put(b"schema", str(SCHEMA_VERSION).encode(), db=store.dbs["meta"]),
+        lambda txn: txn.put(b"schema", str(schema).encode(), db=store.dbs["meta"]),
         durable=True,
     )
     return rewritten
@@ -105,7 +108,7 @@ def _rewrite(store: Store, txn: lmdb.Transaction, *, after: bytes) -> tuple[int,
     updates: list[tuple[bytes, bytes]] = []
     for key, value in pairs(cursor):
         seen += 1
-        if value[0] == PLAIN:
+        if store.codec.is_plain(value):
             record: dict[str, Any] = codec.decode(txn, key, value)  # plain: holds its id
             if codec.dict_for(record["source"]) is not None:
                 updates.append((key, codec.encoder(record["source"], sample=False)(record)))

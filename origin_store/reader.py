@@ -13,7 +13,8 @@ import lmdb
 
 from . import keys
 from . import mirror as mirrors
-from .db import Store, cursor_key, cursor_value, feed_item, loads, pairs, raw_get
+from .db import Store, feed_item, loads
+from .lmdbio import cursor_key, cursor_value, pairs, raw_get
 from .records import Cursor, MirrorDoc, MirrorState
 
 _STREAM_CHUNK = 1 << 20

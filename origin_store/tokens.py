@@ -21,8 +21,9 @@ from typing import Any
 
 import lmdb
 
-from .db import Store, loads, pairs
+from .db import Store, loads
 from .errors import NotFound, StoreError
+from .lmdbio import pairs
 from .records import TokenDoc
 
 PREFIX = "ogn_"

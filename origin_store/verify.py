@@ -22,7 +22,8 @@ import zstandard
 from . import keys
 from . import mirror as mirrors
 from .codec import CodecError
-from .db import Store, feed_item, loads, pairs, prefixed
+from .db import Store, feed_item, loads
+from .lmdbio import pairs, prefixed
 from .records import Cursor, EventDoc, MirrorState
 from .textclip import STORED_CHARS
 

@@ -1,7 +1,8 @@
 """The packages' imports: one way (store → search → api) and without cycles between modules.
 
 Imports inside functions count too: a lazy import still ties two modules together, it only
-moves the cost to later.
+moves the cost to later. Imports under `if TYPE_CHECKING:` do not: they name types for the
+checker and never run.
 """
 
 from __future__ import annotations
@@ -27,7 +28,18 @@ def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
     """The modules of Origin's packages that `name` imports, anywhere in its code."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     out = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    tree = ast.parse(path.read_text(), str(path))
+    for_types = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If)
+        and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING")
+        for child in node.body
+        for inner in ast.walk(child)
+    }
+    for node in ast.walk(tree):
+        if id(node) in for_types:
+            continue
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):

@@ -9,7 +9,9 @@ import lmdb
 
 from .. import keys
 from ..codec import Encoder
-from ..db import Store, cursor_key, dumps, loads, raw_get
+from ..db import Store, dumps, loads
+from ..lmdbio import cursor_key, raw_get
+from ..migrate import recompress
 from ..model import SessionFact, merge_session, new_session, widen
 from ..records import Cursor, SessionDoc
 from .batch import Batch, Pending
@@ -128,6 +130,11 @@ def write_batch(
     `order` is the pending keys sorted, made before the transaction. Records whose project is
     known are encoded before it too; the others once their session's project is read."""
     store.codec.prepare(batch.source)
+    if store.codec.recompress_due:
+        # A source's first dictionary was just stored (or adopted from a trainer that was
+        # killed): the records kept plain before it are compressed with it now.
+        store.codec.recompress_due = False
+        recompress(store)
     encode = store.codec.encoder(batch.source)
     for entry in pending.values():
         if entry[0]["cwd"]:
