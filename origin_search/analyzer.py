@@ -35,6 +35,14 @@ from collections.abc import Callable
 
 from tantivy import Filter, TextAnalyzer, TextAnalyzerBuilder, Tokenizer
 
+from .unicode_tables import (
+    CJK_RANGES,
+    COMPOSE_WITH_PREVIOUS,
+    SEA_RANGES,
+    SPECIAL_FOLDS,
+    STACKERS,
+)
+
 #: Name under which the analyzer is registered on the index (tantivy does not persist it).
 ANALYZER_NAME = "origin"
 #: Bump when token output changes: the index stores tokens, so it must then be rebuilt.
@@ -48,75 +56,9 @@ GAP = ""
 _SYMBOL_PREFIX = "sym"
 _CLUSTER_PREFIX = "sea"
 
-# Blocks written without spaces between words, searched per character. Only the letters and
-# digits inside them become tokens; their punctuation (。、・「」) still separates.
-_CJK_RANGES: tuple[tuple[int, int], ...] = (
-    (0x1100, 0x11FF),  # Hangul Jamo
-    (0x2E80, 0x2FDF),  # CJK radicals, Kangxi radicals
-    (0x3005, 0x3007),  # 々 〆 〇
-    (0x3021, 0x3029),  # Hangzhou numerals
-    (0x3031, 0x303C),  # kana repeat marks, 〸〹〺〻〼
-    (0x3040, 0x30FF),  # Hiragana, Katakana (incl. ー)
-    (0x3130, 0x318F),  # Hangul compatibility Jamo
-    (0x31F0, 0x31FF),  # Katakana phonetic extensions
-    (0x3400, 0x4DBF),  # CJK extension A
-    (0x4E00, 0x9FFF),  # CJK unified ideographs
-    (0xA960, 0xA97F),  # Hangul Jamo extended A
-    (0xAC00, 0xD7FF),  # Hangul syllables, Jamo extended B
-    (0xF900, 0xFAFF),  # CJK compatibility ideographs
-    (0xFF66, 0xFFDC),  # halfwidth Katakana and Hangul
-    (0x1AFF0, 0x1B16F),  # Kana extended, supplement, small kana
-    (0x20000, 0x3FFFF),  # CJK extensions B and later
-)
-_CJK_STARTS = [lo for lo, _ in _CJK_RANGES]
+_CJK_STARTS = [lo for lo, _ in CJK_RANGES]
 
-# Scripts of South-East Asia written without spaces between words. Their letters and combining
-# marks become grapheme clusters, one token each, searched like CJK characters; their digits
-# are words (folded to ASCII), their punctuation separates. All in the BMP: 4 hex digits each.
-_SEA_RANGES: tuple[tuple[int, int], ...] = (
-    (0x0E00, 0x0EFF),  # Thai, Lao
-    (0x1000, 0x109F),  # Myanmar
-    (0x1780, 0x17FF),  # Khmer
-    (0x1950, 0x1AAF),  # Tai Le, New Tai Lue, Khmer symbols, Buginese, Tai Tham
-    (0xA9E0, 0xA9FF),  # Myanmar extended B
-    (0xAA60, 0xAADF),  # Myanmar extended A, Tai Viet
-)
-_SEA_STARTS = [lo for lo, _ in _SEA_RANGES]
-# Signs that stack the next consonant under the current one: the cluster goes on with it. The
-# Myanmar asat (U+103A) is not one: it ends a syllable, very often a word, and pulling the next
-# consonant in would make a word's last cluster differ between the query and the text.
-_STACKERS = frozenset(
-    {
-        0x0E3A,  # Thai phinthu
-        0x0EBA,  # Lao Pali virama
-        0x1039,  # Myanmar virama (stacker)
-        0x17D2,  # Khmer coeng
-        0x1A60,  # Tai Tham sakot
-    }
-)
-
-# Letters that have no decomposition but an obvious ASCII spelling (as in Lucene's folding).
-_SPECIAL_FOLDS: dict[str, str] = {
-    "ß": "ss",
-    "æ": "ae",
-    "œ": "oe",
-    "ø": "o",
-    "đ": "d",
-    "ð": "d",
-    "ł": "l",
-    "ŀ": "l",
-    "þ": "th",
-    "ħ": "h",
-    "ı": "i",
-    "ŧ": "t",
-    "ŋ": "n",
-    "ĸ": "q",
-    "ƀ": "b",
-    "ƒ": "f",
-    "ȷ": "j",
-    "ς": "σ",  # final sigma: one spelling, whatever the position in the word
-}
-
+_SEA_STARTS = [lo for lo, _ in SEA_RANGES]
 # What kind of piece a character yields, one class letter per input character so that spans in
 # the class string are spans in the (normalised) text: w = part of a word, c = a CJK token,
 # b = a South-East Asian letter (starts a cluster), k = a South-East Asian combining mark (goes
@@ -156,11 +98,11 @@ def _in(ranges: tuple[tuple[int, int], ...], starts: list[int], cp: int) -> bool
 
 
 def _is_cjk(cp: int) -> bool:
-    return _in(_CJK_RANGES, _CJK_STARTS, cp)
+    return _in(CJK_RANGES, _CJK_STARTS, cp)
 
 
 def _is_sea(cp: int) -> bool:
-    return _in(_SEA_RANGES, _SEA_STARTS, cp)
+    return _in(SEA_RANGES, _SEA_STARTS, cp)
 
 
 def _plain_word_char(ch: str) -> bool:
@@ -179,7 +121,7 @@ def _fold_letter(ch: str) -> str:
     for _ in range(3):
         out = []
         for c in s.lower():
-            special = _SPECIAL_FOLDS.get(c)
+            special = SPECIAL_FOLDS.get(c)
             if special is not None:
                 out.append(special)
                 continue
@@ -211,7 +153,7 @@ def _piece(cp: int) -> tuple[str, str]:
     if category[0] in "LM" and _is_sea(cp):
         if category[0] == "L":
             return f"{_CLUSTER_START}{cp:04x}\x1d", _BASE
-        if cp in _STACKERS:
+        if cp in STACKERS:
             return f"{_SIGN_START}{cp:04x}\x1e", _STACK
         return f"{_SIGN_START}{cp:04x}\x1d", _SIGN
     if _is_cjk(cp) and ch.isalnum():
@@ -226,42 +168,6 @@ def _piece(cp: int) -> tuple[str, str]:
     return " ", _SEP  # punctuation, spaces, controls, unassigned, lone surrogates
 
 
-# Characters of canonical combining class 0 that compose with the character before them (the
-# second half of two-part vowels: Bengali ো is ে + া). Hangul medial and final jamo are ranges
-# below. A test derives this set from unicodedata again.
-_COMPOSE_WITH_PREVIOUS = frozenset(
-    map(
-        chr,
-        (
-            0x09BE,
-            0x09D7,
-            0x0B3E,
-            0x0B56,
-            0x0B57,
-            0x0BBE,
-            0x0BD7,
-            0x0CC2,
-            0x0CD5,
-            0x0CD6,
-            0x0D3E,
-            0x0D57,
-            0x0DCF,
-            0x0DDF,
-            0x102E,
-            0x1B35,
-            0x11127,
-            0x1133E,
-            0x11357,
-            0x114B0,
-            0x114BA,
-            0x114BD,
-            0x115AF,
-            0x11930,
-        ),
-    )
-)
-
-
 def _joins_previous(ch: str) -> bool:
     """Whether NFKC may join ``ch`` to the character before it: its decomposition starts with a
     combining mark (ﾞ too), a Hangul medial or final jamo, or the second half of a vowel.
@@ -271,7 +177,7 @@ def _joins_previous(ch: str) -> bool:
     h = ord(head)
     return bool(
         unicodedata.combining(head)
-        or head in _COMPOSE_WITH_PREVIOUS
+        or head in COMPOSE_WITH_PREVIOUS
         or 0x1160 <= h <= 0x11FF
         or 0xD7B0 <= h <= 0xD7FF
     )
@@ -434,7 +340,7 @@ def _normalized(part: str) -> tuple[str, list[int], list[int]]:
 
     The stretches that NFKC joins or lengthens are normalised one by one, each character they
     give mapping to its whole stretch. Should that differ from normalising ``part`` whole (a
-    character this Unicode version composes that _COMPOSE_WITH_PREVIOUS misses), every token
+    character this Unicode version composes that COMPOSE_WITH_PREVIOUS misses), every token
     spans all of ``part``.
     """
     kinds = part.translate(_NORM_KINDS)

@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 from origin_search import analyzer
 from origin_search.analyzer import (
-    _COMPOSE_WITH_PREVIOUS,
     GAP,
     TOKEN_MAX_BYTES,
     _joins_previous,
@@ -21,6 +20,7 @@ from origin_search.analyzer import (
     spans,
     tokens,
 )
+from origin_search.unicode_tables import COMPOSE_WITH_PREVIOUS
 
 ANALYZER = build_analyzer()
 
@@ -335,7 +335,7 @@ def test_the_characters_that_compose_with_the_previous_one_are_all_known() -> No
             continue
         if unicodedata.normalize("NFC", "".join(parts)) == chr(cp):  # not a composition exclusion
             found.add(parts[1])
-    assert found <= _COMPOSE_WITH_PREVIOUS
+    assert found <= COMPOSE_WITH_PREVIOUS
 
 
 def test_text_is_normalised_character_by_character_unless_something_joins() -> None:
