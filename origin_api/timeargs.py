@@ -41,6 +41,11 @@ def parse_time(value: str, name: str, *, now_ms: int | None = None) -> int:
     return int(parsed.timestamp() * 1000)
 
 
+def optional_time(value: str | None, name: str, now_ms: int) -> int | None:
+    """A time argument the caller may leave out (blank ones are refused when validated)."""
+    return parse_time(value, name, now_ms=now_ms) if value else None
+
+
 #: Per zone and quarter hour: the UTC offset in ms and how ISO 8601 spells it ("+08:00").
 _OFFSETS: dict[tuple[tuple[str, str], int], tuple[int, str]] = {}
 #: Day number since 1970-01-01 (local) → "YYYY-MM-DD".

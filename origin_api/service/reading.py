@@ -21,7 +21,7 @@ from origin_store.textclip import cut_counted
 
 from ..errors import invalid, not_found
 from ..runtime import Origin
-from ..timeargs import parse_time, render
+from ..timeargs import optional_time, render
 from .common import (
     GET_TEXT,
     MESSAGE_KINDS,
@@ -53,8 +53,8 @@ def search(
     limit: int,
 ) -> dict[str, Any]:
     now = now_ms()
-    since_ms = parse_time(since, "since", now_ms=now) if since else None
-    until_ms = parse_time(until, "until", now_ms=now) if until else None
+    since_ms = optional_time(since, "since", now)
+    until_ms = optional_time(until, "until", now)
     try:
         found = clauses(query) if query is not None and query.strip() else None
     except QueryError as error:
@@ -140,8 +140,8 @@ def timeline(
     limit: int,
 ) -> dict[str, Any]:
     now = now_ms()
-    since_ms = parse_time(since, "since", now_ms=now) if since else None
-    until_ms = parse_time(until, "until", now_ms=now) if until else None
+    since_ms = optional_time(since, "since", now)
+    until_ms = optional_time(until, "until", now)
     refresh(origin)
     store = origin.store
     if session is not None:

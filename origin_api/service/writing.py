@@ -15,7 +15,7 @@ from origin_store.textclip import with_label
 
 from ..errors import OriginError, conflict, invalid, not_found
 from ..runtime import Origin
-from ..timeargs import parse_time
+from ..timeargs import optional_time
 from .common import Caller, now_ms, refresh
 from .views import entry_view
 
@@ -115,8 +115,8 @@ def remember(
     valid_to: str | None,
 ) -> dict[str, Any]:
     now = now_ms()
-    valid_from_ms = parse_time(valid_from, "valid_from", now_ms=now) if valid_from else None
-    valid_to_ms = parse_time(valid_to, "valid_to", now_ms=now) if valid_to else None
+    valid_from_ms = optional_time(valid_from, "valid_from", now)
+    valid_to_ms = optional_time(valid_to, "valid_to", now)
     refresh(origin, force=True)
     cited = _resolve_sources(origin, sources)
     entry_id = store_entries.new_entry_id()
@@ -157,8 +157,8 @@ def correct(
     valid_to: str | None,
 ) -> dict[str, Any]:
     now = now_ms()
-    valid_from_ms = parse_time(valid_from, "valid_from", now_ms=now) if valid_from else None
-    valid_to_ms = parse_time(valid_to, "valid_to", now_ms=now) if valid_to else None
+    valid_from_ms = optional_time(valid_from, "valid_from", now)
+    valid_to_ms = optional_time(valid_to, "valid_to", now)
     refresh(origin, force=True)
     store = origin.store
     old = _correctable(origin, id)
