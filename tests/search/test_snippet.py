@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib
 import re
-import time
 import unicodedata
 
 import pytest
@@ -194,17 +193,6 @@ def test_long_text_is_not_tokenized_whole_when_the_match_is_early(
         text = head + "Ünïcode filler text " * 1000
         assert "[" in snippet(text, clauses(head.split()[1] if head[0] == "t" else "数据库"))
         assert sum(seen) <= 2_000, seen
-
-
-def test_a_300_character_snippet_is_fast() -> None:
-    text = ("Fixed the 数据库 migration; the retry loop in parse_query() now stops. " * 5)[:300]
-    cl = clauses("retry parse_query 数据库")
-    snippet(text, cl)
-    t = time.perf_counter()
-    for _ in range(200):
-        snippet(text, cl)
-    per_call = (time.perf_counter() - t) / 200
-    assert per_call < 1e-3  # ~60 µs measured; generous for a loaded machine
 
 
 WORDS = st.sampled_from(
