@@ -279,8 +279,9 @@ def test_a_word_is_found_inside_a_sentence(before: list[str], word: str, after: 
     tail = "".join(after)
     assume(not head.endswith(("\u0e3a", "\u0eba", "\u17d2", "\u1039")))
     assume(not (tail and _joins_the_previous(tail)))
-    # digits are a word: ๑a is 1a, ๑™ is 1tm
-    assume(not (word[-1].isdecimal() and unicodedata.normalize("NFKC", tail[:1])[:1].isalnum()))
+    # digits are a word: ๑a is 1a, ๑™ is 1tm (a mark after a digit is dropped, so ๑ี ends in ๑)
+    last = word.rstrip("".join(c for c in word if unicodedata.category(c)[0] == "M"))[-1:]
+    assume(not (last.isdecimal() and unicodedata.normalize("NFKC", tail[:1])[:1].isalnum()))
     want = tokens(word)
     got = tokens(head + word + tail)
     assert any(got[i : i + len(want)] == want for i in range(len(got) - len(want) + 1)), (
