@@ -27,7 +27,7 @@ def anyio_backend() -> str:
 
 @pytest.fixture(scope="module")
 def hub(tmp_path_factory: pytest.TempPathFactory) -> Hub:
-    assert FIXTURES.is_dir(), f"the shared fixtures are missing at {FIXTURES}"
+    assert FIXTURES.is_dir(), f"the sample logs are missing at {FIXTURES}"
     with running_hub(
         tmp_path_factory.mktemp("edge"),
         ingest=False,
