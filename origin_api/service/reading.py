@@ -56,7 +56,8 @@ def search(
     since_ms = optional_time(since, "since", now)
     until_ms = optional_time(until, "until", now)
     try:
-        found = clauses(query) if query is not None and query.strip() else None
+        # A blank query arrives as None: `params` reads it as left out, as the contract says.
+        found = clauses(query) if query is not None else None
     except QueryError as error:
         raise invalid(str(error)) from None
     ingest_if_due(origin)
@@ -86,13 +87,12 @@ def search(
 
 
 def _entries_out(origin: Origin, ids: list[str], limit: int, now: int) -> list[dict[str, Any]]:
+    """The current, visible, still valid entries among `ids` (`Searcher.find` names each once)."""
     out: list[dict[str, Any]] = []
-    seen: set[str] = set()
     with origin.store.read() as txn:
         for entry_id in ids:
-            if entry_id in seen or len(out) >= limit:
-                continue
-            seen.add(entry_id)
+            if len(out) >= limit:
+                break
             version = store_entries.get_entry(origin.store, txn, entry_id)
             if version is None or store_entries.is_hidden(origin.store, txn, entry_id):
                 continue
@@ -108,15 +108,12 @@ def _entries_out(origin: Origin, ids: list[str], limit: int, now: int) -> list[d
 def _events_out(
     origin: Origin, ids: list[str], limit: int, found: list[Clause] | None
 ) -> list[dict[str, Any]]:
+    """The visible events among `ids` (`Searcher.find` names each once), with snippets."""
     out: list[dict[str, Any]] = []
-    seen: set[str] = set()
     with origin.store.read() as txn:
         for event_id in ids:
             if len(out) >= limit:
                 break
-            if event_id in seen:
-                continue
-            seen.add(event_id)
             event = get_event(origin.store, txn, event_id)
             if event is None or store_entries.is_hidden(origin.store, txn, event_id):
                 continue
