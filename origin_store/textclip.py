@@ -24,14 +24,6 @@ def cut_note(count: int) -> str:
     return f"… [{count:,} characters cut]"
 
 
-def cut(text: str, limit: int) -> str:
-    """The contract's cut of a whole text: the first `limit` characters, then the number of
-    characters cut noted at the end."""
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit]}{cut_note(len(text) - limit)}"
-
-
 def cut_counted(head: str, total: int, limit: int) -> str:
     """The contract's cut of a text of `total` characters of which `head` is the beginning
     (at least `limit` characters of it, or all of it)."""
@@ -68,6 +60,4 @@ def shown(event: Mapping[str, Any], limit: int) -> str:
     if label:
         text = with_label(text, label)
         total += sum(len(words) for _, words in label)
-    if total <= limit:
-        return text
-    return f"{text[:limit]}{cut_note(total - limit)}"
+    return cut_counted(text, total, limit)
