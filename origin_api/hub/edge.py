@@ -19,7 +19,6 @@ import traceback
 from collections.abc import Iterable
 from typing import Any, cast
 
-import orjson
 from litestar import Litestar, Request, Response
 from litestar.enums import ScopeType
 from litestar.exceptions import HTTPException, MethodNotAllowedException, NotFoundException
@@ -35,7 +34,7 @@ from litestar.types import (
 
 from . import transport
 from .auth import Refusal, shown
-from .transport import REQUEST_ID_KEY, new_request_id, refuse, with_header
+from .transport import REQUEST_ID_KEY, error_body, new_request_id, refuse, with_header
 
 #: A request as Litestar's exception handlers receive it (the hub reads only its scope and URL).
 AnyRequest = Request[Any, Any, Any]
@@ -124,7 +123,9 @@ def error_response(
     scope: Scope, status: int, message: str, headers: dict[str, str] | None = None
 ) -> Response[bytes]:
     request_id = cast("transport.Scope", scope).get(REQUEST_ID_KEY) or new_request_id()
-    body = orjson.dumps({"error": {"status": status, "message": message, "requestId": request_id}})
     return Response(
-        content=body, status_code=status, media_type="application/json", headers=headers or {}
+        content=error_body(status, message, request_id),
+        status_code=status,
+        media_type="application/json",
+        headers=headers or {},
     )

@@ -275,10 +275,13 @@ class McpEndpoint:
                 group.cancel_scope.cancel()
 
 
+def error_body(status: int, message: str, request_id: str) -> bytes:
+    """The hub's error shape, one definition for the guard and for Litestar's own refusals."""
+    return orjson.dumps({"error": {"status": status, "message": message, "requestId": request_id}})
+
+
 async def refuse(send: Send, refusal: Refusal, request_id: str) -> None:
-    body = orjson.dumps(
-        {"error": {"status": refusal.status, "message": refusal.message, "requestId": request_id}}
-    )
+    body = error_body(refusal.status, refusal.message, request_id)
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     headers += [(k.encode("latin-1"), v.encode("latin-1")) for k, v in refusal.headers.items()]
     await send({"type": "http.response.start", "status": refusal.status, "headers": headers})
