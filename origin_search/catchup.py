@@ -83,9 +83,8 @@ def catch_up(store: Store, index: SearchIndex) -> CatchUp:
         done = _indexed_in(store, txn)
         behind = store.feed_last(txn) > done
     if not behind and not index.rebuilt:
-        return CatchUp(
-            current=True, seq=done
-        )  # the common case before every search: one read transaction
+        # The common case before every search: one read transaction.
+        return CatchUp(current=True, seq=done)
     writer = index.try_writer()
     if writer is None:
         index.reload()
