@@ -121,3 +121,31 @@ def test_the_watchers_check_sees_appends_and_new_files(env: dict[str, str]) -> N
         assert origin.changed()
         origin.ingest()
         assert not origin.changed()
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        b"",  # empty
+        b"\x00\xff garbage \x80",  # not marshal at all
+        b"\xfb",  # marshal cut after its first byte
+        None,  # a marshalled dict of the right version whose values have the wrong types
+    ],
+    ids=["empty", "garbage", "truncated", "wrong-types"],
+)
+def test_a_damaged_sweep_file_costs_a_full_check_and_loses_nothing(env, damage):
+    """The sweep files are a cache under ORIGIN_HOME: whatever a crash or a person leaves in
+    them, the next pass reads every log again, finds the new line, and writes them anew."""
+    import marshal
+
+    env = {**env, "ORIGIN_SEARCH_INGEST_INTERVAL_MS": "0"}  # every search runs its pass
+    with Origin.open(Settings.from_env(env)) as origin:
+        origin.ingest()
+        home = origin.home
+    wrong = {"version": discovery.SWEEP_VERSION, "dirs": 5, "roots": "x", "found": None}
+    for name in ("sweep", "sweep.dirs"):
+        (home / name).write_bytes(marshal.dumps(wrong) if damage is None else damage)
+    _append(env)
+    with Origin.open(Settings.from_env(env)) as origin:
+        assert NEW_ID in _search(origin, "quokkafern")
+    assert discovery.Sweep.load(home / "sweep").known  # written anew, readable
