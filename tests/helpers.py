@@ -36,3 +36,11 @@ def fixture_env(tmp_path: Path, *, copy: bool = False, root: Path = DATA) -> dic
         "ORIGIN_DEVICE": "testbox",
         "ORIGIN_WATCH_INTERVAL_MS": "0",
     }
+
+
+def cut(text: str, limit: int) -> str:
+    """The contract's cut of a whole text, the tests' oracle: its first `limit` characters, then
+    the number of characters cut noted at the end (the store keeps only a head and a count)."""
+    from origin_store.textclip import cut_note
+
+    return text if len(text) <= limit else text[:limit] + cut_note(len(text) - limit)

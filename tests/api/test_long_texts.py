@@ -9,12 +9,11 @@ from pathlib import Path
 
 import orjson
 import pytest
-from helpers import fixture_env
+from helpers import cut, fixture_env
 
 from origin_api.runtime import Origin
 from origin_api.service import Caller, call
 from origin_store import Settings
-from origin_store.textclip import cut_note
 
 SESSION = "5e55e55e-0000-4000-8000-00000000a11c"
 THREAD = "019a1111-2222-7333-8444-555566667777"
@@ -30,12 +29,6 @@ SHAPES = {
     "failed tool": ("claude-code", "tool_result", "[error] "),
     "codex error": ("codex", "system", "error: "),
 }
-
-
-def cut(text: str, limit: int) -> str:
-    """The contract's cut of a whole text, the oracle: its first `limit` characters, then the
-    number of characters cut noted at the end."""
-    return text if len(text) <= limit else text[:limit] + cut_note(len(text) - limit)
 
 
 @dataclass(frozen=True)

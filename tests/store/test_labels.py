@@ -8,6 +8,7 @@ import io
 import orjson
 import pytest
 import zstandard
+from helpers import cut
 from hypothesis import given
 from hypothesis import strategies as st
 from parse_support import events, fixture_root
@@ -16,7 +17,7 @@ from origin_search import tokens
 from origin_store.model import EventRecord
 from origin_store.parsers import claude_code, codex
 from origin_store.parsers.base import Words
-from origin_store.textclip import cut, shown, with_label
+from origin_store.textclip import shown, with_label
 
 THREAD = "019a0b1c-2d3e-7f40-8a51-6b7c8d9e0f12"
 
