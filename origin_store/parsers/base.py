@@ -8,6 +8,7 @@ parsing resumes exactly where it stopped, across passes and processes. No I/O, n
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import re
 from collections.abc import Callable, Mapping
@@ -28,13 +29,38 @@ StateFactory = Callable[[str], dict[str, Any]]
 
 
 @dataclass(frozen=True, slots=True)
+class Table:
+    """One query of an SQLite source. Each row it returns becomes a line of the file's row log
+    (`row_line`), written again whenever its values change, so that its parser reads lines like
+    any other and `sources` can show the row as it was read. The SQL must name only what the
+    parser needs: it is how credentials stored beside the chats are never read."""
+
+    name: str
+    sql: str  # a read-only SELECT; its columns become the row's fields
+    key: tuple[str, ...]  # the columns that identify a row from one read to the next
+
+
+@dataclass(frozen=True, slots=True)
 class FileKind:
-    """One kind of file an agent writes, found by glob under the agent's root."""
+    """One kind of file an agent writes, found by glob under the agent's root.
+
+    Most are append-only logs read line by line. Two others are read through a row log under
+    ORIGIN_HOME (ingest/rowlog.py) that holds a line per version of what was read: an SQLite
+    database (`tables`), each changed row a line, and a small file rewritten in place (`whole`:
+    a title file, a memory file), the whole file a line each time its content changes.
+    """
 
     name: str
     patterns: tuple[str, ...]  # globs relative to the source root, e.g. "projects/**/*.jsonl"
     parse: LineParser
     start: StateFactory  # initial state from the path relative to the root (posix form)
+    tables: tuple[Table, ...] = ()
+    whole: bool = False
+
+    @property
+    def snapshots(self) -> bool:
+        """Whether its files are read through a row log rather than line by line."""
+        return bool(self.tables) or self.whole
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,6 +282,43 @@ class Words:
         """The text, with its label when Origin added words (a plain string when it did not)."""
         text = "".join(self._parts)
         return (text, tuple(self._label)) if self._label else text
+
+
+def row_line(table: str, key: str, row: Mapping[str, object]) -> bytes:
+    """A row log's line (no newline): `{"table", "key", "row"}`, the row's values as read. Text
+    stays text; a blob is text when it is UTF-8 and `{"base64": …}` when it is not."""
+    values = {name: _row_value(value) for name, value in row.items()}
+    return orjson.dumps({"table": table, "key": key, "row": values})
+
+
+#: The table name of a `whole` file's lines; their key is the file's absolute path.
+FILE_TABLE = "file"
+
+
+def file_line(path: str, data: bytes) -> bytes:
+    """A `whole` file's row log line: its text (invalid UTF-8 replaced) under `row.text`."""
+    return row_line(FILE_TABLE, path, {"text": data.decode("utf-8", "replace")})
+
+
+def _row_value(value: object) -> object:
+    if isinstance(value, bytes | bytearray | memoryview):
+        data = bytes(value)
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            return {"base64": base64.b64encode(data).decode("ascii")}
+    return value
+
+
+def load_row(line: bytes) -> tuple[str, str, dict[str, Any]] | ParseProblem | None:
+    """A row log line as (table, key, row), a ParseProblem, or None for a blank line."""
+    value = load_object(line)
+    if value is None or isinstance(value, ParseProblem):
+        return value
+    table, key, row = value.get("table"), value.get("key"), value.get("row")
+    if not isinstance(table, str) or not isinstance(key, str) or not isinstance(row, dict):
+        return ParseProblem("bad-field", "a row log line needs table, key and row")
+    return table, key, row
 
 
 def compact_json(value: object) -> str:
