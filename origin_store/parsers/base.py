@@ -56,6 +56,9 @@ class FileKind:
     start: StateFactory  # initial state from the path relative to the root (posix form)
     tables: tuple[Table, ...] = ()
     whole: bool = False
+    #: Small files beside a database that its parser needs too (Cursor's workspace.json): each
+    #: is a `file_line` in the row log, before the tables' rows, whenever its content changes.
+    siblings: tuple[str, ...] = ()
 
     @property
     def snapshots(self) -> bool:
