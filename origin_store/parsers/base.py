@@ -298,9 +298,13 @@ def row_line(table: str, key: str, row: Mapping[str, object]) -> bytes:
 FILE_TABLE = "file"
 
 
-def file_line(path: str, data: bytes) -> bytes:
-    """A `whole` file's row log line: its text (invalid UTF-8 replaced) under `row.text`."""
-    return row_line(FILE_TABLE, path, {"text": data.decode("utf-8", "replace")})
+def file_line(path: str, data: bytes, mtime_ms: int | None = None) -> bytes:
+    """A `whole` file's row log line: its text (invalid UTF-8 replaced) under `row.text`, and
+    when the file was written (`row.mtime_ms`), the only time a rewritten file carries."""
+    row: dict[str, object] = {"text": data.decode("utf-8", "replace")}
+    if mtime_ms is not None:
+        row["mtime_ms"] = mtime_ms
+    return row_line(FILE_TABLE, path, row)
 
 
 def _row_value(value: object) -> object:
