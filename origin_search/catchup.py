@@ -142,7 +142,7 @@ def _read_changes(store: Store, after: int, limit: int) -> tuple[list[Doc], list
                     upserts[event["id"]] = event_doc(event, seq)
             elif kind == "entry":
                 _entry_changes(store, txn, item["root"], upserts, deletes)
-            elif kind in ("hide", "unhide"):
+            elif kind in ("hide", "unhide", "update"):
                 for target in item["ids"]:
                     if target.startswith("ent_"):
                         version = get_entry(store, txn, target)

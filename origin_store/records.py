@@ -91,7 +91,8 @@ class MirrorDoc(TypedDict):
 
 
 class FeedItem(TypedDict):
-    """One change (`feed`): t is event, entry, hide or unhide."""
+    """One change (`feed`): t is event (announced once, when it is first stored), entry, hide,
+    unhide or update (events replaced by a newer version of the row they came from)."""
 
     t: str
     id: NotRequired[str]

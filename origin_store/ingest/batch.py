@@ -31,6 +31,9 @@ class Batch:
     facts: list[SessionFact]
     problems: list[tuple[int, ParseProblem]]  # (line, problem)
     frames: list[Frame]
+    #: A row log's batch: an event already stored is replaced when the row it came from
+    #: changed (an append-only log's lines never change, so there the first one stays).
+    upsert: bool = False
 
 
 def pending_events(batch: Batch) -> tuple[dict[bytes, Pending], int]:

@@ -13,9 +13,11 @@ from ..db import Store, dumps, loads
 from ..lmdbio import cursor_key, raw_get
 from ..migrate import recompress
 from ..model import SessionFact, merge_session, new_session, widen
-from ..records import Cursor, SessionDoc
+from ..records import Cursor, FeedItem, SessionDoc
 from .batch import Batch, Pending
 
+#: What an event says: a newer version of its row that changes none of these changes nothing.
+_COMPARED = ("text", "text_chars", "label", "time", "session", "role", "kind", "cwd")
 #: Characters of a problem's detail that are kept.
 PROBLEM_DETAIL_CHARS = 500
 
@@ -59,7 +61,9 @@ class _Commit:
                 record["project"] = sess["project"]
                 entry[1] = self.encode(record)
 
-    def put_events(self, pending: dict[bytes, Pending], order: list[bytes]) -> int:
+    def put_events(
+        self, pending: dict[bytes, Pending], order: list[bytes], upsert: bool = False
+    ) -> int:
         """Events not stored yet, with their sess_events values, session counts and feed items;
         returns how many were new."""
         txn = self.txn
@@ -95,7 +99,41 @@ class _Commit:
             feed.append(feed_item)
         if feed:
             self.store.feed_append(self.txn, feed)
+        if upsert:
+            replaced = [
+                key.decode()
+                for key in order
+                if key not in fresh and self.replace(key, pending[key])
+            ]
+            if replaced:
+                update: FeedItem = {"t": "update", "ids": replaced}
+                self.store.feed_append(self.txn, [update])
         return len(fresh)
+
+    def replace(self, key: bytes, entry: Pending) -> bool:
+        """A stored event replaced by the newer version of the row it came from, when what it
+        says changed; a forgotten event stays forgotten (its content is not stored again)."""
+        txn = self.txn
+        raw = self.store.event_value(txn, key)
+        if raw is None or raw_get(txn, key, self.dbs["hidden"]) is not None:
+            return False
+        old = self.store.codec.decode(txn, key, raw)
+        record = entry[0]
+        if all(old.get(field) == record.get(field) for field in _COMPARED):
+            return False
+        self.store.put_event_value(txn, key, entry[1])
+        sess_key, sess_value = entry[2]
+        old_key = keys.session_key(self.source, old["session"])
+        old_value = keys.session_event_value(old["time"], key)
+        if (old_key, old_value) != (sess_key, sess_value):
+            sess_events = self.dbs["sess_events"]
+            txn.delete(old_key, old_value, db=sess_events)
+            txn.put(sess_key, sess_value, db=sess_events, dupdata=True)
+            if old["session"] != record["session"]:
+                self.session(old["session"])["events"] -= 1
+                self.session(record["session"])["events"] += 1
+            widen(self.session(record["session"]), record["time"])
+        return True
 
     def put_rest(self, batch: Batch, file_key: bytes, cursor: Cursor) -> None:
         """Sessions, frames, problems and the cursor."""
@@ -144,7 +182,7 @@ def write_batch(
         commit = _Commit(store, txn, batch.source, encode)
         commit.merge_facts(batch.facts)
         commit.settle_projects(pending)
-        added = commit.put_events(pending, order)
+        added = commit.put_events(pending, order, batch.upsert)
         commit.put_rest(batch, file_key, cursor)
         return added
 

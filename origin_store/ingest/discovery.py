@@ -33,16 +33,23 @@ class LogFile:
     source: Source
     kind: FileKind
     root: Path
-    path: Path
+    path: Path  # what is read line by line
+    #: The agent's file when `path` is its row log (a database or a file rewritten whole).
+    origin: Path | None = None
+
+    @property
+    def original(self) -> Path:
+        """The agent's own file: what the cursor, the mirror and `sources` are about."""
+        return self.origin or self.path
 
     @property
     def rel(self) -> str:
-        return self.path.relative_to(self.root).as_posix()
+        return self.original.relative_to(self.root).as_posix()
 
     @property
     def key(self) -> bytes:
         """Its cursor's key in `files`."""
-        return keys.text_key(str(self.path))
+        return keys.text_key(str(self.original))
 
 
 #: A found log: (its path, its source's name, the index of its kind, its root).

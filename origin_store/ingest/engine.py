@@ -12,6 +12,7 @@ from ..db import Store
 from ..parsers.base import Source
 from ..records import Cursor
 from ..settings import Settings
+from . import rowlog
 from .content import Content
 from .discovery import LogFile, changed_files, discover, read_cursor, total_pending_bytes, unchanged
 from .filepass import FilePass
@@ -32,6 +33,7 @@ class Ingester:
         self.settings = settings
         self.sources = sources
         self.raw_root = settings.home / "raw"
+        self.rows_root = settings.home / "rows"
         self.lock_root = settings.home / "locks"
         self.lock_root.mkdir(parents=True, exist_ok=True)
         # The mirrors this pass wrote, by `rel`, for the final sync. Names only, never writers: a
@@ -119,6 +121,13 @@ class Ingester:
         """Under the file's lock: its mirror recovered (or a new version begun), then its new lines."""
         report = IngestReport(files=1)
         with stripe_lock(self.lock_root, log.key):
+            if log.kind.snapshots:
+                try:
+                    row_log = rowlog.refresh(self.rows_root, log.source.name, log.kind, log.path)
+                except rowlog.RowLogError as error:  # busy, corrupt or unreadable: next pass
+                    report.errors.append(str(error))
+                    return report
+                log = LogFile(log.source, log.kind, log.root, row_log, origin=log.path)
             st = log.path.stat()
             with self.store.read() as txn:
                 cursor = read_cursor(self.store, txn, log)

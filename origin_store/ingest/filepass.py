@@ -114,7 +114,13 @@ class FilePass:
         )  # the batch holds the file's head: not read again
         self._record(
             Batch(
-                self.cursor["mirror"]["id"], self.log.source.name, events, facts, problems, frames
+                self.cursor["mirror"]["id"],
+                self.log.source.name,
+                events,
+                facts,
+                problems,
+                frames,
+                upsert=self.log.kind.snapshots,
             ),
             len(lines),
             new_offset,

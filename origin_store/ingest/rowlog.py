@@ -10,12 +10,17 @@ true since the row log is only ever appended to.
 
 from __future__ import annotations
 
+import hashlib
+import marshal
+import os
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
-from ..parsers.base import Table, row_line
+from ..model import ParseProblem
+from ..parsers.base import FILE_TABLE, FileKind, Table, file_line, load_row, row_line
 
 #: How long a read waits for a writer that holds the database (SQLITE_BUSY), in seconds.
 BUSY_SECONDS = 2.0
@@ -46,3 +51,175 @@ def read_database(path: Path, tables: tuple[Table, ...]) -> Iterator[tuple[str, 
         connection.execute("COMMIT")
     finally:
         connection.close()
+
+
+#: A `whole` file larger than this is not read (memory and title files are a few KB).
+MAX_WHOLE_BYTES = 4 * 1024 * 1024
+_STATE_VERSION = 1
+
+
+class RowLogError(OSError):
+    """A database or file that could not be read this pass: reported, retried next pass."""
+
+
+def row_log_path(rows_root: Path, source: str, original: Path) -> Path:
+    """Where the row log of `original` lives: one per file, named by a digest of its path."""
+    digest = hashlib.blake2b(str(original).encode(), digest_size=10).hexdigest()
+    return rows_root / source / f"{original.name}.{digest}.jsonl"
+
+
+def refresh(rows_root: Path, source: str, kind: FileKind, original: Path) -> Path:
+    """Bring the row log of `original` up to date and return its path.
+
+    Cheap when nothing changed: the stat of the file (its `-wal` too, and its siblings) is
+    compared with the one of the last read. Otherwise everything is read and only rows whose
+    values changed are appended. The caller holds the file's ingest lock, so one process at a
+    time writes a row log; a process killed while appending leaves a partial line that is cut
+    here, and lines appended before the digests were saved are read back into them.
+    """
+    log = row_log_path(rows_root, source, original)
+    log.parent.mkdir(parents=True, exist_ok=True)
+    stamp_file, digests_file = log.with_suffix(".stamp"), log.with_suffix(".rows")
+    size = _cut_partial_line(log)
+    stamp = _stamp(original, kind)
+    saved = _load(stamp_file)
+    if saved is not None and saved.get("size") == size and saved.get("stamp") == stamp:
+        return log
+    loaded = _load(digests_file)
+    digests: dict[str, bytes] = {}
+    covered = 0
+    if loaded is not None and saved is not None and isinstance(loaded.get("rows"), dict):
+        digests, covered = loaded["rows"], int(saved.get("size", 0))
+    if covered > size:
+        digests, covered = {}, 0
+    _read_back(log, covered, digests)
+    lines = [
+        line
+        for identity, line, digest in _rows(original, kind)
+        if _changed(digests, identity, digest)
+    ]
+    if lines:
+        with open(log, "ab") as out:
+            out.write(b"".join(line + b"\n" for line in lines))
+            out.flush()
+            os.fsync(out.fileno())
+        size += sum(len(line) + 1 for line in lines)
+    _save(digests_file, {"version": _STATE_VERSION, "rows": digests})
+    _save(stamp_file, {"version": _STATE_VERSION, "size": size, "stamp": stamp})
+    return log
+
+
+def _changed(digests: dict[str, bytes], identity: str, digest: bytes) -> bool:
+    if digests.get(identity) == digest:
+        return False
+    digests[identity] = digest
+    return True
+
+
+def _rows(original: Path, kind: FileKind) -> Iterator[tuple[str, bytes, bytes]]:
+    """(identity, line, digest) of everything read, siblings first."""
+    try:
+        if kind.whole:
+            yield _whole(original)
+            return
+        for name in kind.siblings:
+            sibling = original.with_name(name)
+            if sibling.is_file():
+                yield _whole(sibling)
+        for identity, line in read_database(original, kind.tables):
+            yield identity, line, _digest(line)
+    except sqlite3.Error as error:
+        raise RowLogError(f"{original}: {error}") from error
+
+
+def _whole(path: Path) -> tuple[str, bytes, bytes]:
+    """A whole file's line; its digest is of the text alone, so a touch writes no new line."""
+    st = path.stat()
+    if st.st_size > MAX_WHOLE_BYTES:
+        raise RowLogError(f"{path}: {st.st_size:,} bytes, more than a memory or title file holds")
+    data = path.read_bytes()
+    line = file_line(str(path), data, st.st_mtime_ns // 1_000_000)
+    return f"{FILE_TABLE}/{path}", line, _digest(data)
+
+
+def _digest(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=12).digest()
+
+
+def _read_back(log: Path, offset: int, digests: dict[str, bytes]) -> None:
+    """Digests of the lines after `offset`: appended by a pass killed before it saved them."""
+    try:
+        with open(log, "rb") as handle:
+            handle.seek(offset)
+            for raw in handle:
+                line = raw.rstrip(b"\n")
+                row = load_row(line)
+                if row is None or isinstance(row, ParseProblem):
+                    continue
+                table, key, values = row
+                text = values.get("text") if table == FILE_TABLE else None
+                data = text.encode("utf-8") if isinstance(text, str) else line
+                digests[f"{table}/{key}"] = _digest(data)
+    except FileNotFoundError:
+        return
+
+
+def _cut_partial_line(log: Path) -> int:
+    """The row log's size once a partial last line (a killed append) is cut off."""
+    try:
+        with open(log, "r+b") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            if size == 0:
+                return 0
+            handle.seek(size - 1)
+            if handle.read(1) == b"\n":
+                return size
+            start = max(0, size - 1024 * 1024)
+            while True:
+                handle.seek(start)
+                chunk = handle.read(size - start)
+                end = chunk.rfind(b"\n")
+                if end >= 0:
+                    keep = start + end + 1
+                    break
+                if start == 0:
+                    keep = 0
+                    break
+                start = max(0, start - 1024 * 1024)
+            handle.truncate(keep)
+            return keep
+    except FileNotFoundError:
+        return 0
+
+
+def _stamp(original: Path, kind: FileKind) -> list[list[int]]:
+    """What tells that something may have changed: the stat of the file, and of its `-wal`
+    and siblings (a write to a WAL database changes only its `-wal` until a checkpoint)."""
+    paths = [original]
+    if kind.tables:
+        paths.append(original.with_name(original.name + "-wal"))
+        paths += [original.with_name(name) for name in kind.siblings]
+    stamp: list[list[int]] = []
+    for path in paths:
+        try:
+            st = path.stat()
+        except FileNotFoundError:
+            stamp.append([])
+            continue
+        stamp.append([st.st_size, st.st_mtime_ns, st.st_ino])
+    return stamp
+
+
+def _load(path: Path) -> dict[str, Any] | None:
+    try:
+        state: Any = marshal.loads(path.read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    return state if isinstance(state, dict) and state.get("version") == _STATE_VERSION else None
+
+
+def _save(path: Path, state: dict[str, Any]) -> None:
+    """Whole under a temporary name, then renamed: a reader sees the old or the new."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary.write_bytes(marshal.dumps(state))
+    os.replace(temporary, path)

@@ -58,7 +58,7 @@ def new_version(store: Store, raw_root: Path, log: LogFile, old: Cursor | None) 
         mirror_id: int = (store.meta_get(txn, "next_mirror") or 0) + 1
         store.meta_put(txn, "next_mirror", mirror_id)
         doc: MirrorDoc = {
-            "original_file": str(log.path),
+            "original_file": str(log.original),
             "mirror_file": str(raw_root / rel),
             "source": log.source.name,
             "version": version,
