@@ -206,7 +206,8 @@ def _stamp(original: Path, kind: FileKind) -> list[list[int]]:
         except FileNotFoundError:
             stamp.append([])
             continue
-        stamp.append([st.st_size, st.st_mtime_ns, st.st_ino])
+        # An empty `-wal` is no change: opening a WAL database, even read-only, creates one.
+        stamp.append([st.st_size, st.st_mtime_ns, st.st_ino] if st.st_size else [])
     return stamp
 
 

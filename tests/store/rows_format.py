@@ -3,6 +3,7 @@ agent's quirks. Real parsers through the same interface as the agents' ones."""
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
@@ -49,7 +50,7 @@ def parse_memo(line: bytes, number: int, state: dict) -> list:
     _, path, values = row
     return [
         EventRecord(
-            id=f"notesdb:memo@{hash(values['text']) & 0xFFFFFFFF:x}",
+            id=f"notesdb:memo@{hashlib.sha256(values['text'].encode()).hexdigest()[:16]}",
             time=int(values.get("mtime_ms", 0)),
             source="notesdb",
             session="memo",
