@@ -72,6 +72,46 @@ def lineage(store: Store, txn: lmdb.Transaction, root: str) -> Lineage:
     return Lineage(versions, current, frozenset(v["id"] for v in heads))
 
 
+def author_of(agent: str, device: str | None) -> str:
+    """Who wrote a version: `<agent>@<device>`, the agent alone where no device is known."""
+    return f"{agent}@{device}" if device else agent
+
+
+def new_version(
+    *,
+    kind: str,
+    text: str,
+    confidence: float,
+    project: str | None,
+    author: str,
+    created: int,
+    sources: list[dict[str, Any]],
+    valid_from: int | None = None,
+    valid_to: int | None = None,
+    imported: bool = False,
+    after: EntryVersion | None = None,
+) -> EntryVersion:
+    """A version as `remember`, `correct` and memory imports write it: a new entry, or with
+    `after` the version that supersedes it, in its chain and dated after it, so that the
+    newest-head rule makes it current."""
+    entry_id = new_entry_id()
+    return {
+        "id": entry_id,
+        "kind": kind,
+        "text": text.strip(),
+        "confidence": float(confidence),
+        "project": project,
+        "author": author,
+        "created": created if after is None else max(created, after["created"] + 1),
+        "valid_from": valid_from,
+        "valid_to": valid_to,
+        "supersedes": None if after is None else after["id"],
+        "root": entry_id if after is None else after["root"],
+        "imported": imported,
+        "sources": sources,
+    }
+
+
 def get_entry(store: Store, txn: lmdb.Transaction, entry_id: str) -> EntryVersion | None:
     return store.get(txn, "entries", entry_id.encode())
 
@@ -153,16 +193,44 @@ def forget(
             "restored": None,
         },
     )
-    for item in new_entries + new_events:
-        txn.put(item.encode(), tombstone.encode(), db=store.dbs["hidden"])
-    _count_visible(store, txn, new_events, -1)
-    change: FeedItem = {"t": "hide", "tombstone": tombstone, "ids": new_entries + new_events}
-    store.feed_append(txn, [change])
+    _hide(store, txn, tombstone, new_entries, new_events)
     return {
         "tombstone": tombstone,
         "forgotten_entries": new_entries,
         "excluded_events": len(new_events),
     }
+
+
+def forget_more(
+    store: Store,
+    txn: lmdb.Transaction,
+    tombstone: str,
+    entry_ids: list[str],
+    event_ids: list[str],
+) -> None:
+    """Hide more under a forget still in force: what an imported entry gains while forgotten
+    (its memory file's later versions) stays hidden with it, and a restore brings it all back."""
+    record = store.get(txn, "tombstones", tombstone.encode())
+    if record is None or record["restored"]:
+        return
+    new_entries = [e for e in dict.fromkeys(entry_ids) if not is_hidden(store, txn, e)]
+    new_events = [e for e in dict.fromkeys(event_ids) if not is_hidden(store, txn, e)]
+    if not new_entries and not new_events:
+        return
+    record["entries"] += new_entries
+    record["events"] += new_events
+    store.put(txn, "tombstones", tombstone.encode(), record)
+    _hide(store, txn, tombstone, new_entries, new_events)
+
+
+def _hide(
+    store: Store, txn: lmdb.Transaction, tombstone: str, entry_ids: list[str], event_ids: list[str]
+) -> None:
+    for item in entry_ids + event_ids:
+        txn.put(item.encode(), tombstone.encode(), db=store.dbs["hidden"])
+    _count_visible(store, txn, event_ids, -1)
+    change: FeedItem = {"t": "hide", "tombstone": tombstone, "ids": entry_ids + event_ids}
+    store.feed_append(txn, [change])
 
 
 def restore(store: Store, txn: lmdb.Transaction, tombstone: str) -> dict[str, Any]:
@@ -205,12 +273,15 @@ def _count_visible(store: Store, txn: lmdb.Transaction, event_ids: list[str], de
 __all__ = [
     "Lineage",
     "anything_hidden",
+    "author_of",
     "citing_entries",
     "forget",
+    "forget_more",
     "get_entry",
     "is_hidden",
     "lineage",
     "new_entry_id",
+    "new_version",
     "now_ms",
     "put_version",
     "restore",

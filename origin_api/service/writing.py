@@ -119,28 +119,23 @@ def remember(
     valid_to_ms = optional_time(valid_to, "valid_to", now)
     refresh(origin, force=True)
     cited = _resolve_sources(origin, sources)
-    entry_id = store_entries.new_entry_id()
-    version = {
-        "id": entry_id,
-        "kind": kind,
-        "text": text.strip(),
-        "confidence": float(confidence),
-        "project": project if project is not None else _entry_project(origin, cited),
-        "author": caller.author,
-        "created": now,
-        "valid_from": valid_from_ms,
-        "valid_to": valid_to_ms,
-        "supersedes": None,
-        "root": entry_id,
-        "imported": False,
-        "sources": cited,
-    }
+    version = store_entries.new_version(
+        kind=kind,
+        text=text,
+        confidence=confidence,
+        project=project if project is not None else _entry_project(origin, cited),
+        author=caller.author,
+        created=now,
+        sources=cited,
+        valid_from=valid_from_ms,
+        valid_to=valid_to_ms,
+    )
     origin.store.write(
         lambda txn: store_entries.put_version(origin.store, txn, version), durable=True
     )
     origin.searcher.catch_up()
     with origin.store.read() as txn:
-        line = store_entries.lineage(origin.store, txn, entry_id)
+        line = store_entries.lineage(origin.store, txn, version["id"])
     return {"entry": entry_view(version, line)}
 
 
@@ -163,7 +158,6 @@ def correct(
     store = origin.store
     old = _correctable(origin, id)
     added = _resolve_sources(origin, sources) if sources else []
-    new_id = store_entries.new_entry_id()
 
     def work(txn: lmdb.Transaction) -> dict[str, Any]:
         line = store_entries.lineage(store, txn, old["root"])
@@ -175,21 +169,21 @@ def correct(
         for item in added:
             if item not in carried:
                 carried.append(item)
-        version = {
-            "id": new_id,
-            "kind": kind or old["kind"],
-            "text": text.strip(),
-            "confidence": float(confidence) if confidence is not None else old["confidence"],
-            "project": old.get("project"),
-            "author": caller.author,
-            "created": max(now, old["created"] + 1),
-            "valid_from": valid_from_ms if valid_from is not None else old.get("valid_from"),
-            "valid_to": valid_to_ms if valid_to is not None else old.get("valid_to"),
-            "supersedes": id,
-            "root": old["root"],
-            "imported": False,
-            "sources": carried,
-        }
+        # A correction of an imported entry stays imported: the memory file's next version
+        # supersedes it (docs/memory.md), which the flag tells whoever reads it.
+        version = store_entries.new_version(
+            kind=kind or old["kind"],
+            text=text,
+            confidence=confidence if confidence is not None else old["confidence"],
+            project=old.get("project"),
+            author=caller.author,
+            created=now,
+            sources=carried,
+            valid_from=valid_from_ms if valid_from is not None else old.get("valid_from"),
+            valid_to=valid_to_ms if valid_to is not None else old.get("valid_to"),
+            imported=bool(old.get("imported")),
+            after=old,
+        )
         store_entries.put_version(store, txn, version)
         return version
 
