@@ -75,16 +75,22 @@ class IngestPlan:
 
 
 def plan_ingest(origin: Origin) -> IngestPlan:
-    files = find_logs(origin.settings)
+    files = origin.ingester.discover()
     return IngestPlan(files, total_pending_bytes(origin.store, files))
 
 
 def ingest(
     origin: Origin, progress: Progress | None = None, *, plan: IngestPlan | None = None
 ) -> IngestReport:
-    """One ingest pass of every log's new lines; a large backfill is shared by worker processes."""
+    """One ingest pass of every log's new lines; a large backfill is shared by worker processes.
+    Sessions it found in new directories lead to project memory files, read at once after."""
     files = (plan or plan_ingest(origin)).files
-    return origin.ingester.run(progress, files, workers=None)
+    report = origin.ingester.run(progress, files, workers=None)
+    known = {log.path for log in files}
+    later = [log for log in origin.ingester.discover() if log.path not in known]
+    if later:
+        report.merge(origin.ingester.run(progress, later))
+    return report
 
 
 def sample_settings(settings: S) -> tuple[S, Path]:

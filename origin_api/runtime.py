@@ -115,7 +115,7 @@ class Origin:
         # nothing the sweep file remembers: every log is checked against the store's cursors.
         full = full or last is None
         sweep = Sweep.load(self.home / SWEEP_FILE)
-        found = sweep.discover(sources, self.settings)
+        found = sweep.discover(sources, self.settings, self.ingester.cwds())
         turn = last.get("turn", 0) if last is not None else 0
         chosen, turn = sweep.pick(
             found, 1 if full else self.rounds, turn if isinstance(turn, int) else 0
@@ -145,7 +145,7 @@ class Origin:
 
         sources = self.ingester.sources
         sweep = Sweep.load(self.home / SWEEP_FILE)
-        found = sweep.discover(sources, self.settings)
+        found = sweep.discover(sources, self.settings, self.ingester.cwds())
         changed = sweep.check(self.store, sources, found)
         sweep.save()
         return bool(changed)

@@ -21,10 +21,11 @@ from .keys import feed_key, feed_seq, read_u64, u64
 from .lmdbio import Pairs, cursor_key, cursor_value, pairs, raw_get
 from .records import FeedItem
 
+#: 5: the directories sessions ran in (`cwds`), where project memory files are looked for;
 #: 4: event records under sequence numbers in `ev`, found by id in `ev_ids`; 3: a session's
 #: events are duplicates of one key (`sess_events`); 2: event records compressed with a
 #: dictionary per source (`codec`); 1: plain orjson. `migrate.upgrade` brings a store up.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 #: Named databases. Keys are bytes (their layouts: `keys`); values orjson unless said otherwise.
 DBS: tuple[str, ...] = (
@@ -47,6 +48,7 @@ DBS: tuple[str, ...] = (
     "sess_events",  # source \0 session -> time(8 BE) id, many, sorted: its events in time order
     "ev",  # seq (8 BE) -> event record, encoded by `codec`; appended, so pages are full
     "ev_ids",  # event id -> seq (8 BE) in ev
+    "cwds",  # a directory some session ran in -> b"": where project memory files are looked for
 )
 #: Databases whose keys hold many sorted values.
 DUPSORT = frozenset({"sess_events"})

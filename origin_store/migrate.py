@@ -3,7 +3,8 @@
 Schema 1 kept every event record as plain orjson under its id in `events`; schema 2 compresses
 them (`codec`); schema 3 keeps a session's events as sorted duplicates of one key
 (`sess_events`) instead of a key each (`sess_ev`); schema 4 keeps records under sequence numbers
-(`ev`, appended, so its pages are full) found by id through `ev_ids`. The upgrade moves the
+(`ev`, appended, so its pages are full) found by id through `ev_ids`; schema 5 lists the
+directories sessions ran in (`cwds`). The upgrade moves the
 records of `events` to `ev`, trains a dictionary per source from a sample of the store's own
 records, compresses the plain ones, then moves `sess_ev` into `sess_events`, each in batches of
 `BATCH` per write transaction, and sets the schema last. Event ids and every other database stay
@@ -21,6 +22,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import lmdb
+import orjson
 
 from .keys import plain_left_key, read_u64, split_session_event_key, u64
 from .lmdbio import cursor_key, pairs
@@ -42,11 +44,21 @@ def upgrade(store: Store, schema: int) -> int:
     store.codec.recompress_due = False
     while store.write(partial(_move_session_events, store)):
         pass
+    store.write(partial(_list_cwds, store))
     store.write(
         lambda txn: txn.put(b"schema", str(schema).encode(), db=store.dbs["meta"]),
         durable=True,
     )
     return rewritten
+
+
+def _list_cwds(store: Store, txn: lmdb.Transaction) -> None:
+    """Every session's cwd into `cwds` (one write: there are as many as sessions, few)."""
+    cwds = store.dbs["cwds"]
+    for _, value in pairs(txn.cursor(db=store.dbs["sessions"])):
+        cwd = orjson.loads(value).get("cwd")
+        if isinstance(cwd, str) and cwd:
+            txn.put(cwd.encode(), b"", db=cwds)
 
 
 def recompress(store: Store) -> int:

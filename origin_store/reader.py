@@ -41,6 +41,11 @@ def iter_sessions(store: Store, txn: lmdb.Transaction) -> Iterator[dict[str, Any
         yield loads(value)
 
 
+def session_cwds(store: Store, txn: lmdb.Transaction) -> list[str]:
+    """Every directory a session ran in: where its agents read project memory files."""
+    return [key.decode() for key, _ in pairs(txn.cursor(db=store.dbs["cwds"]))]
+
+
 def session_event_ids(
     store: Store, txn: lmdb.Transaction, source: str, session: str
 ) -> Iterator[str]:

@@ -140,6 +140,8 @@ class _Commit:
         txn, dbs = self.txn, self.dbs
         for key, sess in self.sessions.items():
             txn.put(key, dumps(sess), db=dbs["sessions"])
+            if sess["cwd"]:
+                txn.put(sess["cwd"].encode(), b"", db=dbs["cwds"])
         for frame in batch.frames:
             txn.put(
                 keys.mirror_line_key(batch.mirror_id, frame.first_line),

@@ -13,6 +13,7 @@ from __future__ import annotations
 import marshal
 import os
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from stat import S_ISREG
@@ -23,6 +24,7 @@ import lmdb
 from .. import keys
 from ..db import Store
 from ..globwalk import Lister, match_many, scan
+from ..parsers import memory
 from ..parsers.base import FileKind, Source
 from ..records import Cursor
 from ..settings import Settings
@@ -56,9 +58,12 @@ class LogFile:
 Found = tuple[str, str, int, str]
 
 
-def discover(sources: dict[str, Source], settings: Settings) -> list[LogFile]:
-    """Every log file of every known agent under its default root (moved by its env var)."""
-    return build(sources, find(sources, settings, scan))
+def discover(
+    sources: dict[str, Source], settings: Settings, projects: Sequence[str] = ()
+) -> list[LogFile]:
+    """Every log file of every known agent under its default root (moved by its env var), and
+    every project file they read in the directories `projects`."""
+    return build(sources, find(sources, settings, scan, projects))
 
 
 def roots(sources: dict[str, Source], settings: Settings) -> list[tuple[Source, Path]]:
@@ -69,17 +74,46 @@ def roots(sources: dict[str, Source], settings: Settings) -> list[tuple[Source, 
     ]
 
 
-def find(sources: dict[str, Source], settings: Settings, listdir: Lister) -> list[Found]:
+def project_dirs(cwd: str) -> list[str]:
+    """The directories whose project files a session in `cwd` reads: its git root down to it."""
+    return memory.project_dirs(cwd, memory.git_root(cwd))
+
+
+def expand(cwds: Sequence[str]) -> list[str]:
+    """Every directory whose project files the sessions in `cwds` read, each once."""
+    return sorted({d for cwd in cwds for d in project_dirs(cwd)})
+
+
+def places(
+    sources: dict[str, Source], settings: Settings, projects: Sequence[str] = ()
+) -> list[tuple[Source, Path, list[tuple[int, str]]]]:
+    """Where to look: each agent root with its kinds' patterns, then each project directory
+    with the patterns of the agents' project files, as (source, directory, (kind, pattern)s)."""
+    out = [
+        (source, root, [(i, p) for i, kind in enumerate(source.files) for p in kind.patterns])
+        for source, root in roots(sources, settings)
+    ]
+    for directory in projects:
+        for source in sources.values():
+            first = len(source.files)
+            kinds = [
+                (first + i, p) for i, kind in enumerate(source.projects) for p in kind.patterns
+            ]
+            if kinds:
+                out.append((source, Path(directory), kinds))
+    return out
+
+
+def find(
+    sources: dict[str, Source], settings: Settings, listdir: Lister, projects: Sequence[str] = ()
+) -> list[Found]:
     """The log files under every root, listing directories with `listdir`."""
     found: list[Found] = []
     seen: set[str] = set()
-    for source, root in roots(sources, settings):
+    for source, root, kinds in places(sources, settings, projects):
         if not root.is_dir():
             continue
         # One walk for all of the agent's patterns: this runs before every search that ingests.
-        kinds = [
-            (index, pattern) for index, kind in enumerate(source.files) for pattern in kind.patterns
-        ]
         matches = match_many(str(root), [pattern for _, pattern in kinds], listdir)
         for (index, _), matched in zip(kinds, matches, strict=True):
             for name in sorted(matched):
@@ -101,7 +135,7 @@ def build(sources: dict[str, Source], found: list[Found]) -> list[LogFile]:
         root_path = root_paths.get(root)
         if root_path is None:
             root_path = root_paths[root] = Path(root)
-        logs.append(LogFile(by_name[source], by_name[source].files[index], root_path, Path(name)))
+        logs.append(LogFile(by_name[source], by_name[source].kinds[index], root_path, Path(name)))
     return logs
 
 
@@ -158,7 +192,7 @@ HOT_NS = 3600 * 10**9
 RACY_NS = 2 * 10**9
 #: The listing of a directory that must be read again next time.
 RELIST = -1
-SWEEP_VERSION = 1
+SWEEP_VERSION = 2
 
 
 class Sweep:
@@ -181,6 +215,8 @@ class Sweep:
         self.known = False
         #: Logs the last pass did not know.
         self.new: set[str] = set()
+        #: a session's cwd -> the directories whose project files its agents read (`projects`)
+        self.projects: dict[str, list[str]] = {}
         self._visited: set[str] = set()
         self._dirty = False
 
@@ -192,6 +228,7 @@ class Sweep:
             try:
                 sweep.dirs, sweep.roots, sweep.found = state["dirs"], state["roots"], state["found"]
                 sweep.hot, sweep.stats, sweep.known = state["hot"], state["stats"], True
+                sweep.projects = state["projects"]
             except (KeyError, TypeError):
                 sweep = cls(path)  # unreadable: this pass checks everything and writes it anew
         return sweep
@@ -214,23 +251,31 @@ class Sweep:
             "found": self.found,
             "hot": self.hot,
             "stats": self.stats,
+            "projects": self.projects,
         }
         _write(self.path, state)
         self._dirty = False
 
-    def discover(self, sources: dict[str, Source], settings: Settings) -> list[Found]:
+    def discover(
+        self, sources: dict[str, Source], settings: Settings, cwds: Sequence[str] = ()
+    ) -> list[Found]:
         """The log files, as the last pass found them when no directory it listed changed;
-        `new` is then the logs that pass did not know."""
-        current = [str(root) for _, root in roots(sources, settings)]
+        `new` is then the logs that pass did not know. `cwds` are the directories sessions ran
+        in, whose project files are looked for too (each expanded once: `projects`)."""
+        if any(cwd not in self.projects for cwd in cwds):
+            self.projects = {cwd: self.projects.get(cwd) or project_dirs(cwd) for cwd in cwds}
+            self._dirty = True
+        dirs = sorted({d for cwd in cwds for d in self.projects[cwd]})
+        current = [str(root) for _, root in roots(sources, settings)] + dirs
         if self.known and current == self.roots and self._unchanged():
             return self.found
-        before = {found[0] for found in self.found} if current == self.roots else set()
+        before = {found[0] for found in self.found}
         if self.listings is None:
             state = _read(self._listings_path)
             listings = state.get("listings") if state is not None else None
             self.listings = listings if isinstance(listings, dict) else {}
         self._visited = set()
-        found = find(sources, settings, self._listdir)
+        found = find(sources, settings, self._listdir, dirs)
         self.dirs = {d: stamp for d, stamp in self.dirs.items() if d in self._visited}
         self.listings = {d: entries for d, entries in self.listings.items() if d in self.dirs}
         names = {name for name, *_ in found}

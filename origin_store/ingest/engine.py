@@ -10,11 +10,20 @@ from typing import Any
 from .. import mirror as mirrors
 from ..db import Store
 from ..parsers.base import Source
+from ..reader import session_cwds
 from ..records import Cursor
 from ..settings import Settings
 from . import rowlog
 from .content import Content
-from .discovery import LogFile, changed_files, discover, read_cursor, total_pending_bytes, unchanged
+from .discovery import (
+    LogFile,
+    changed_files,
+    discover,
+    expand,
+    read_cursor,
+    total_pending_bytes,
+    unchanged,
+)
 from .filepass import FilePass
 from .oshelpers import die_with_parent, stripe_lock, syncfs
 from .report import IngestReport, Progress
@@ -54,7 +63,7 @@ class Ingester:
         need an importable main module and cost a second to start.
         """
         started = time.perf_counter()
-        logs = files if files is not None else discover(self.sources, self.settings)
+        logs = files if files is not None else self.discover()
         report = IngestReport(files=len(logs))
         logs = changed_files(self.store, logs)
         report.files -= len(logs)
@@ -70,6 +79,14 @@ class Ingester:
                 lambda txn: self.store.meta_put(txn, "last_ingest", summary), durable=True
             )
         return report
+
+    def discover(self) -> list[LogFile]:
+        """Every log of the agents, and the project files they read where their sessions ran."""
+        return discover(self.sources, self.settings, expand(self.cwds()))
+
+    def cwds(self) -> list[str]:
+        with self.store.read() as txn:
+            return session_cwds(self.store, txn)
 
     def ingest_group(self, logs: list[LogFile], progress: Progress | None) -> IngestReport:
         """Each file in turn, then one durability point for all of them."""
@@ -114,7 +131,7 @@ class Ingester:
 
     def changed(self, files: list[LogFile] | None = None) -> bool:
         """Cheap check (stat only) whether any log file differs from its cursor."""
-        logs = files if files is not None else discover(self.sources, self.settings)
+        logs = files if files is not None else self.discover()
         return bool(changed_files(self.store, logs))
 
     def ingest_file(self, log: LogFile, progress: Progress | None = None) -> IngestReport:

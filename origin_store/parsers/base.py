@@ -73,6 +73,14 @@ class Source:
     name: str
     roots: Callable[[Mapping[str, str], Path], list[Path]]  # (environ, home) -> candidate roots
     files: tuple[FileKind, ...]
+    #: Files looked for in the directories sessions ran in (their project memory files), with
+    #: patterns relative to each such directory rather than to the agent's roots.
+    projects: tuple[FileKind, ...] = ()
+
+    @property
+    def kinds(self) -> tuple[FileKind, ...]:
+        """Its files' kinds, then its project files' kinds: a found file names one by index."""
+        return self.files + self.projects
 
 
 _HOURS: dict[str, int] = {}
