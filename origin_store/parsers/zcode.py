@@ -38,11 +38,11 @@ TITLE_RANK = 30
 #: opencode's placeholders until a title is made; the store falls back to the prompt instead.
 _PLACEHOLDER = re.compile(r"(?:New|Child) session - \d{4}-\d{2}-\d{2}T")
 
-#: A message's `data` when it is not JSON, so that one broken row does not fail the whole read
-#: (SQLite's JSON functions raise on malformed text).
+#: A message's `data` stands in as `{}` when it is not JSON, so that one broken row does not fail
+#: the whole read (SQLite's JSON functions raise on malformed text); ERRORS_SQL reports it.
 _MESSAGES = """
 WITH m AS (
-  SELECT id, session_id, time_created,
+  SELECT id, session_id, time_created, json_valid(data) AS valid,
          CASE WHEN json_valid(data) THEN data ELSE '{}' END AS data
   FROM message
 )"""
@@ -53,11 +53,11 @@ SELECT id, parent_id AS parent, directory, title, version, task_type,
 FROM session
 ORDER BY time_created, id"""
 
-#: Only messages that failed: the rest of a message is told by its parts.
+#: Only messages that failed, or whose data cannot be read: the rest is told by their parts.
 ERRORS_SQL = (
     _MESSAGES
     + """
-SELECT m.id, m.session_id AS session, m.time_created AS created,
+SELECT m.id, m.session_id AS session, m.time_created AS created, m.valid,
        json_extract(m.data, '$.time.completed') AS completed,
        json_extract(m.data, '$.error.name') AS error,
        coalesce(json_extract(m.data, '$.error.data.message'),
@@ -66,7 +66,7 @@ SELECT m.id, m.session_id AS session, m.time_created AS created,
                      THEN json_extract(m.data, '$.error') END) AS detail,
        s.directory, s.version, s.task_type, s.time_created AS session_created
 FROM m LEFT JOIN session AS s ON s.id = m.session_id
-WHERE json_type(m.data, '$.error') IS NOT NULL
+WHERE json_type(m.data, '$.error') IS NOT NULL OR NOT m.valid
 ORDER BY m.session_id, m.time_created, m.id"""
 )
 
@@ -192,6 +192,8 @@ def _session_records(key: str, row: dict[str, Any]) -> list[Record]:
 
 def _error_records(key: str, row: dict[str, Any]) -> list[Record]:
     """A message that failed (an API error, an abort) says so; its parts say the rest."""
+    if row.get("valid") == 0:
+        return [ParseProblem("invalid-json", f"the data of zcode message {key}")]
     if copied(row):
         return []
     session = nonempty_str(row.get("session")) or "unknown"
