@@ -18,7 +18,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 
 from ..model import EventRecord, ParseProblem, Record, SessionFact
-from .base import FILE_TABLE, FileKind, StateFactory, build_events, load_row
+from .base import FILE_TABLE, FileKind, StateFactory, build_events, load_row, safe_time
 
 #: A memory file's session is named by the file alone; its title is the only one it ever has.
 TITLE_RANK = 30
@@ -171,7 +171,7 @@ def parse(line: bytes, number: int, state: dict[str, Any]) -> list[Record]:
         return [ParseProblem("bad-state", "a memory file's state names no source")]
     out: list[Record] = []
     mtime = values.get("mtime_ms", 0)
-    if type(mtime) is not int or mtime < 0:
+    if type(mtime) is not int or safe_time(mtime) is None:  # negative, or past year 3000
         out.append(ParseProblem("bad-field", f"mtime_ms {str(mtime)[:40]}"))
         mtime = 0
     rel = state.get("rel")

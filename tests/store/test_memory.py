@@ -311,6 +311,8 @@ BAD_LINES: list[tuple[bytes, list[str], int | None]] = [
     (row_line("file", "/h/.codex/AGENTS.md", {"text": "x", "mtime_ms": "soon"}), ["bad-field"], 0),
     (row_line("file", "/h/.codex/AGENTS.md", {"text": "x", "mtime_ms": -5}), ["bad-field"], 0),
     (row_line("file", "/h/.codex/AGENTS.md", {"text": "x", "mtime_ms": True}), ["bad-field"], 0),
+    (row_line("file", "/h/.codex/AGENTS.md", {"text": "x", "mtime_ms": 2**62}), ["bad-field"], 0),
+    (row_line("file", "/h/.codex/AGENTS.md", {"text": "x", "mtime_ms": 1.5e12}), ["bad-field"], 0),
     (file_line("/h/.codex/AGENTS.md", b"\xff\xfe rules", 5), [], 5),  # bytes replaced, kept
 ]
 
