@@ -120,7 +120,8 @@ _DIGEST = re.compile(r"[0-9a-f]{16}")
 
 
 def memory_id(source: str, path: str, text: str) -> str:
-    """A version's event id: the file and a digest of its text."""
+    """A version's event id: the file and a digest of its text, so that the same text read again
+    (a touched file, a reverted one, another pass) is the same event and never a second one."""
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
     return f"{source}:memory:{path}@{digest}"
 
@@ -145,8 +146,9 @@ def _starter(source: str, scope: str) -> StateFactory:
 
 
 def _place(path: str, rel: str) -> tuple[str, str]:
-    """(the directory the file's relative path starts from, that path): the source's root for a
-    user file, the project directory for a project file."""
+    """(the directory the file was found under, the path under it), from the path the line names
+    and the one `start` was given: the state stays a few fields, and a path that does not end as
+    expected (a link resolved differently) still gets its folder and name."""
     posix = path.replace("\\", "/") if isinstance(_pure(path), PureWindowsPath) else path
     if rel and posix.endswith("/" + rel):
         base = path[: len(posix) - len(rel) - 1]
