@@ -1,7 +1,7 @@
 """The zcode parser over the project's sample database (built from tests/data/zcode/make_db.py
-into a temporary folder), part by part on rows written here, and cross-checked against the
-shared fixtures' database (skipped where ../shared/fixtures is absent). How rows that change
-between reads are handled is in test_parsers_zcode_rows.py."""
+into a temporary folder), and cross-checked against the shared fixtures' database (skipped where
+../shared/fixtures is absent). Each part type on its own is in test_parsers_zcode_parts.py; rows
+that change between reads in test_parsers_zcode_rows.py."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import re
 import shutil
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 import orjson
 import pytest
@@ -19,9 +18,8 @@ from parse_support import events, merged, shared_root
 
 from origin_store.globwalk import match_many
 from origin_store.ingest.rowlog import read_database
-from origin_store.model import EventRecord, ParseProblem, Record, SessionFact
+from origin_store.model import EventRecord, ParseProblem, Record
 from origin_store.parsers import zcode
-from origin_store.parsers.base import row_line
 
 
 def load_builder() -> ModuleType:
@@ -260,138 +258,6 @@ def test_ids_are_the_rows_own_and_stable(sample: Path, records: list[Record]) ->
     assert all(re.fullmatch(r"zcode:(sess|part|msg)_[\w-]+(:call|:result|:error)?", i) for i in ids)
     assert parse_lines(read(sample)) == records
     assert not [r for r in records if isinstance(r, ParseProblem)]
-
-
-# --- one part at a time -------------------------------------------------------------------------
-
-BASE_ROW: dict[str, Any] = {
-    "id": "part_x",
-    "session": "sess_x",
-    "message": "msg_x",
-    "created": 1794000000000,
-    "updated": 1794000000500,
-    "role": "assistant",
-    "semantics": None,
-    "summary": 0,
-    "done": 1,
-    "intent": None,
-    "cwd": "/w",
-    "message_created": 1794000000000,
-    "directory": "/d",
-    "version": "0.16.7",
-    "task_type": "interactive",
-    "session_created": 1793999990000,
-}
-TOOL_TIME = {"start": 1794000000100, "end": 1794000000200}
-PARTS: list[tuple[str, dict[str, Any], dict[str, Any], list[tuple[str, str, str, str]]]] = [
-    # case, row fields, part data, events as (id suffix, role, kind, rendered)
-    ("answer", {}, {"type": "text", "text": "hi"}, [("", "assistant", "message", "hi")]),
-    ("answer streaming", {"done": 0}, {"type": "text", "text": "h"}, []),
-    ("answer part ended", {"done": 0}, {"type": "text", "text": "hi", "time": {"start": 1, "end": 1794000000001}},
-     [("", "assistant", "message", "hi")]),
-    ("blank answer", {}, {"type": "text", "text": "  "}, []),
-    ("typed", {"role": "user", "semantics": "real_user"}, {"type": "text", "text": "do it"},
-     [("", "user", "message", "do it")]),
-    ("typed, older rows", {"role": "user", "done": 0}, {"type": "text", "text": "do it"},
-     [("", "user", "message", "do it")]),
-    ("synthetic", {"role": "user"}, {"type": "text", "text": "ctx", "synthetic": True},
-     [("", "system", "system", "ctx")]),
-    ("compact summary", {"role": "user", "semantics": "compact_summary", "summary": 1},
-     {"type": "text", "text": "sum"}, [("", "system", "system", "sum")]),
-    ("reminder", {"role": "user", "semantics": "todo_reminder"}, {"type": "text", "text": "todo"},
-     [("", "system", "system", "todo")]),
-    ("summary answer", {"summary": 1}, {"type": "text", "text": "sum"}, [("", "system", "system", "sum")]),
-    ("timeline text", {"semantics": "timeline_event"}, {"type": "text", "text": "t"}, [("", "system", "system", "t")]),
-    ("reasoning", {}, {"type": "reasoning", "text": "think"}, [("", "assistant", "meta", "think")]),
-    ("reasoning streaming", {"done": 0}, {"type": "reasoning", "text": "thi"}, []),
-    ("tool pending", {"done": 0}, {"type": "tool", "tool": "read", "state": {"status": "pending", "input": {}}}, []),
-    ("tool running", {"done": 0}, {"type": "tool", "tool": "read", "state": {"status": "running", "input": {"p": 1}}},
-     [(":call", "assistant", "tool_use", 'read {"p":1}')]),
-    ("tool completed", {}, {"type": "tool", "tool": "read",
-     "state": {"status": "completed", "input": {"p": 1}, "output": "ok", "time": TOOL_TIME}},
-     [(":call", "assistant", "tool_use", 'read {"p":1}'), (":result", "system", "tool_result", "ok")]),
-    ("tool exit code", {}, {"type": "tool", "tool": "bash",
-     "state": {"status": "completed", "input": {}, "output": "no", "metadata": {"exit": 2}}},
-     [(":call", "assistant", "tool_use", "bash {}"), (":result", "system", "tool_result", "[error: exit code 2] no")]),
-    ("tool no output", {},
-     {"type": "tool", "tool": "bash", "state": {"status": "completed", "input": {}, "output": ""}},
-     [(":call", "assistant", "tool_use", "bash {}")]),
-    ("tool structured output", {},
-     {"type": "tool", "tool": "x", "state": {"status": "completed", "output": {"a": [1]}}},
-     [(":call", "assistant", "tool_use", "x"), (":result", "system", "tool_result", '{"a":[1]}')]),
-    ("tool error", {}, {"type": "tool", "tool": "edit", "state": {"status": "error", "input": {}, "error": "nope"}},
-     [(":call", "assistant", "tool_use", "edit {}"), (":result", "system", "tool_result", "[error] nope")]),
-    ("tool without state", {}, {"type": "tool", "tool": "edit"}, []),
-    ("compaction", {}, {"type": "compaction", "auto": True, "preCompactTokenCount": 10, "truePostCompactTokenCount": 2},
-     [("", "system", "system", "context compacted (auto, tokens 10 → 2)")]),
-    ("compaction running", {}, {"type": "compaction", "timelineStatus": "running"},
-     [("", "system", "system", "context compacted (running)")]),
-    ("compaction boundary", {"role": "user"}, {"type": "compaction", "compactBoundary": True}, []),
-    ("timeline", {}, {"type": "timeline", "kind": "model_change"}, [("", "system", "meta", "timeline: model_change")]),
-    ("file", {"role": "user"}, {"type": "file", "mime": "image/png", "url": "data:image/png;base64," + "A" * 64},
-     [("", "user", "message", "file (image/png)")]),
-    ("subtask", {"role": "user"}, {"type": "subtask", "agent": "explore", "description": "find", "prompt": "Look."},
-     [("", "system", "meta", "subtask: explore: find\nLook.")]),
-    ("model change", {}, {"type": "model_change", "modelId": "GLM-5.2"},
-     [("", "system", "meta", 'model change: {"modelId":"GLM-5.2"}')]),
-    ("step", {}, {"type": "step-finish", "tokens": {"input": 1}}, []),
-    ("unknown", {}, {"type": "hologram", "text": "x"}, []),
-    ("copied by a fork", {"task_type": "fork", "message_created": 1793999980000}, {"type": "text", "text": "old"}, []),
-]  # fmt: skip
-
-
-@pytest.mark.parametrize(
-    ("row", "data", "expected"), [case[1:] for case in PARTS], ids=[case[0] for case in PARTS]
-)
-def test_part_types(
-    row: dict[str, Any], data: dict[str, Any], expected: list[tuple[str, str, str, str]]
-) -> None:
-    line = row_line("part", "part_x", {**BASE_ROW, **row, "data": orjson.dumps(data).decode()})
-    out = parse_lines([line])
-    found = [(e.id.removeprefix("zcode:part_x"), e.role, e.kind, e.rendered) for e in events(out)]
-    assert found == expected
-    assert all(
-        (e.session, e.cwd, e.agent_version) == ("sess_x", "/w", "0.16.7") for e in events(out)
-    )
-    assert not [r for r in out if isinstance(r, ParseProblem)]
-
-
-def test_a_typed_part_gives_the_prompt_the_user_typed() -> None:
-    row = {**BASE_ROW, "role": "user", "semantics": "real_user", "intent": "fix it"}
-    line = row_line(
-        "part", "part_x", {**row, "data": '{"type":"text","text":"fix it\\n<file>…</file>"}'}
-    )
-    facts = [r for r in parse_lines([line]) if isinstance(r, SessionFact)]
-    assert [(f.session, f.prompt, f.time) for f in facts] == [("sess_x", "fix it", 1794000000000)]
-
-
-def test_tool_times_are_its_own() -> None:
-    data = {
-        "type": "tool",
-        "tool": "read",
-        "state": {"status": "completed", "output": "ok", "time": TOOL_TIME},
-    }
-    line = row_line("part", "part_x", {**BASE_ROW, "data": orjson.dumps(data).decode()})
-    assert [e.time for e in events(parse_lines([line]))] == [TOOL_TIME["start"], TOOL_TIME["end"]]
-
-
-def reasons(found: list[Record]) -> list[str]:
-    return [r.reason for r in found if isinstance(r, ParseProblem)]
-
-
-def test_bad_rows_are_problems_not_exceptions() -> None:
-    def part(data: object) -> list[Record]:
-        return parse_lines([row_line("part", "part_x", {**BASE_ROW, "data": data})])
-
-    assert reasons(part("{not json")) == ["invalid-json"]
-    assert reasons(part("[1]")) == ["not-an-object"]
-    assert reasons(part(None)) == ["bad-field"]
-    assert reasons(part({"base64": "/w=="})) == ["bad-field"]
-    assert reasons(parse_lines([b"{oops"])) == ["invalid-json"]
-    assert reasons(parse_lines([b'{"table":"part"}'])) == ["bad-field"]
-    assert parse_lines([row_line("todo", "t", {"content": "x"}), b""]) == []
-    odd = parse_lines([row_line("session", "s", {"id": 5, "title": ["x"], "created": "?"})])
-    assert [(e.id, e.time) for e in events(odd)] == [("zcode:s", 0)]
 
 
 # --- the shared fixtures ------------------------------------------------------------------------

@@ -166,214 +166,62 @@ def tool(call: str, name: str, status: str, start: int, **state: Any) -> dict[st
 
 def session_a(w: Writer) -> None:
     a = SESSION_A
-    w.session(
-        a,
-        directory=CWD_A,
-        title="Retry failed webhook deliveries",
-        task_type="interactive",
-        project_id="proj_inventory-api",
-        time_created=T0,
-        time_updated=T0 + 64000,
-    )
+    w.session(a, directory=CWD_A, title="Retry failed webhook deliveries", task_type="interactive",
+              project_id="proj_inventory-api", time_created=T0, time_updated=T0 + 64000)  # fmt: skip
     prompt = "Retry failed webhook deliveries with exponential backoff."
     u1 = w.message(a, T0 + 10, "a-u1", user("turn_a1", intent=prompt))
     w.part(
         a, u1, T0 + 11, "a-u1-text", {"type": "text", "text": prompt + "\n@src/webhooks/deliver.ts"}
     )
-    w.part(
-        a,
-        u1,
-        T0 + 12,
-        "a-u1-synthetic",
-        {
-            "type": "text",
-            "synthetic": True,
-            "text": 'Called the Read tool with the following input: {"filePath":"src/webhooks/deliver.ts"}',
-        },
-    )
-    w.part(
-        a,
-        u1,
-        T0 + 13,
-        "a-u1-file",
-        {
-            "type": "file",
-            "mime": "text/plain",
-            "filename": "deliver.ts",
-            "url": f"file://{CWD_A}/src/webhooks/deliver.ts",
-        },
-    )
+    w.part(a, u1, T0 + 12, "a-u1-synthetic", {"type": "text", "synthetic": True, "text":
+           'Called the Read tool with the following input: {"filePath":"src/webhooks/deliver.ts"}'})  # fmt: skip
+    w.part(a, u1, T0 + 13, "a-u1-file", {"type": "file", "mime": "text/plain", "filename": "deliver.ts",
+           "url": f"file://{CWD_A}/src/webhooks/deliver.ts"})  # fmt: skip
     a1 = w.message(a, T0 + 1000, "a-a1", assistant(CWD_A, u1, T0 + 30000, finish="tool-calls"))
     w.part(a, a1, T0 + 1001, "a-a1-step", {"type": "step-start"})
-    w.part(
-        a,
-        a1,
-        T0 + 2000,
-        "a-a1-reasoning",
-        {
-            "type": "reasoning",
-            "time": {"start": T0 + 1100, "end": T0 + 2000},
-            "text": "Deliveries are sent once in deliver.ts; a retry queue with a backoff schedule fits there.",
-        },
-    )
-    w.part(
-        a,
-        a1,
-        T0 + 2100,
-        "a-a1-text",
-        {
-            "type": "text",
-            "text": "Reading the delivery code first.",
-            "time": {"start": T0 + 2050, "end": T0 + 2100},
-        },
-    )
-    w.part(
-        a,
-        a1,
-        T0 + 3000,
-        "a-a1-read",
-        tool(
-            "call_read1",
-            "read",
-            "completed",
-            T0 + 3000,
-            input={"filePath": f"{CWD_A}/src/webhooks/deliver.ts"},
-            output="1\texport async function deliver(hook) { return post(hook.url, hook.body); }\n",
-            title="src/webhooks/deliver.ts",
-            metadata={"schemaVersion": 1},
-        ),
-    )
-    w.part(
-        a,
-        a1,
-        T0 + 9000,
-        "a-a1-edit",
-        tool(
-            "call_edit1",
-            "edit",
-            "error",
-            T0 + 9000,
-            input={
-                "filePath": f"{CWD_A}/src/webhooks/deliver.ts",
-                "oldString": "post(",
-                "newString": "withBackoff(post)(",
-            },
-            error="oldString appears 3 times; add surrounding lines",
-        ),
-    )
-    w.part(
-        a,
-        a1,
-        T0 + 20000,
-        "a-a1-bash",
-        tool(
-            "call_bash1",
-            "bash",
-            "completed",
-            T0 + 20000,
-            input={"command": "npm test -- webhooks", "description": "Run webhook tests"},
-            output="FAIL test/webhooks.test.ts\n  expected 3 attempts, got 1\n",
-            metadata={"schemaVersion": 1, "exit": 1},
-        ),
-    )
-    w.part(
-        a,
-        a1,
-        T0 + 30000,
-        "a-a1-finish",
-        {
-            "type": "step-finish",
-            "reason": "tool-calls",
-            "tokens": {
-                "input": 9100,
-                "output": 300,
-                "reasoning": 80,
-                "cache": {"read": 8000, "write": 0},
-            },
-        },
-    )
+    w.part(a, a1, T0 + 2000, "a-a1-reasoning", {"type": "reasoning", "time": {"start": T0 + 1100, "end": T0 + 2000},
+           "text": "Deliveries are sent once in deliver.ts; a retry queue with a backoff fits there."})  # fmt: skip
+    w.part(a, a1, T0 + 2100, "a-a1-text", {"type": "text", "text": "Reading the delivery code first.",
+           "time": {"start": T0 + 2050, "end": T0 + 2100}})  # fmt: skip
+    w.part(a, a1, T0 + 3000, "a-a1-read", tool("call_read1", "read", "completed", T0 + 3000,
+           input={"filePath": f"{CWD_A}/src/webhooks/deliver.ts"},
+           output="1\texport async function deliver(hook) { return post(hook.url, hook.body); }\n",
+           title="src/webhooks/deliver.ts", metadata={"schemaVersion": 1}))  # fmt: skip
+    w.part(a, a1, T0 + 9000, "a-a1-edit", tool("call_edit1", "edit", "error", T0 + 9000,
+           input={"filePath": f"{CWD_A}/src/webhooks/deliver.ts", "oldString": "post(",
+                  "newString": "withBackoff(post)("},
+           error="oldString appears 3 times; add surrounding lines"))  # fmt: skip
+    w.part(a, a1, T0 + 20000, "a-a1-bash", tool("call_bash1", "bash", "completed", T0 + 20000,
+           input={"command": "npm test -- webhooks", "description": "Run webhook tests"},
+           output="FAIL test/webhooks.test.ts\n  expected 3 attempts, got 1\n",
+           metadata={"schemaVersion": 1, "exit": 1}))  # fmt: skip
+    w.part(a, a1, T0 + 30000, "a-a1-finish", {"type": "step-finish", "reason": "tool-calls",
+           "tokens": {"input": 9100, "output": 300, "reasoning": 80, "cache": {"read": 8000, "write": 0}}})  # fmt: skip
     a2 = w.message(a, T0 + 31000, "a-a2", assistant(CWD_A, u1, T0 + 40000, finish="stop"))
-    w.part(
-        a,
-        a2,
-        T0 + 39000,
-        "a-a2-text",
-        {
-            "type": "text",
-            "text": "Failed deliveries now retry up to 3 times (1 s, 4 s, 16 s); the webhook tests pass.",
-        },
-    )
+    w.part(a, a2, T0 + 39000, "a-a2-text", {"type": "text",
+           "text": "Failed deliveries now retry up to 3 times (1 s, 4 s, 16 s); the webhook tests pass."})  # fmt: skip
     reminder = w.message(a, T0 + 50000, "a-u2", user("turn_a2", kind="todo_reminder"))
-    w.part(
-        a,
-        reminder,
-        T0 + 50001,
-        "a-u2-text",
-        {
-            "type": "text",
-            "text": "<system-reminder>Todo: a dead-letter table for deliveries that keep failing.</system-reminder>",
-        },
-    )
+    w.part(a, reminder, T0 + 50001, "a-u2-text", {"type": "text", "text":
+           "<system-reminder>Todo: a dead-letter table for failing deliveries.</system-reminder>"})  # fmt: skip
     u3 = w.message(a, T0 + 55000, "a-u3", user("turn_a2", intent="Also log each retry attempt."))
     w.part(a, u3, T0 + 55001, "a-u3-text", {"type": "text", "text": "Also log each retry attempt."})
     # The second turn is still running: nothing of its reasoning or answer is final yet.
     a3 = w.message(a, T0 + 60000, "a-a3", assistant(CWD_A, u3, None))
     assert a3 == RUNNING_MESSAGE
-    w.part(
-        a,
-        a3,
-        T0 + 61000,
-        "a-a3-reasoning",
-        {
-            "type": "reasoning",
-            "time": {"start": T0 + 61000},
-            "text": "Log with the attempt number and the",
-        },
-    )
-    w.part(
-        a,
-        a3,
-        T0 + 62000,
-        "a-a3-bash",
-        tool(
-            "call_bash2",
-            "bash",
-            "running",
-            T0 + 62000,
-            input={"command": "grep -rn retry src/webhooks", "description": "Find retry code"},
-        ),
-    )
-    w.part(
-        a,
-        a3,
-        T0 + 63000,
-        "a-a3-grep",
-        {
-            "type": "tool",
-            "callID": "call_grep2",
-            "tool": "grep",
-            "state": {"status": "pending", "input": {}, "raw": '{"pattern":"logg'},
-        },
-    )
-    w.part(
-        a,
-        a3,
-        T0 + 64000,
-        "a-a3-text",
-        {"type": "text", "text": "Adding a log line", "time": {"start": T0 + 64000}},
-    )
+    w.part(a, a3, T0 + 61000, "a-a3-reasoning", {"type": "reasoning", "time": {"start": T0 + 61000},
+           "text": "Log with the attempt number and the"})  # fmt: skip
+    w.part(a, a3, T0 + 62000, "a-a3-bash", tool("call_bash2", "bash", "running", T0 + 62000,
+           input={"command": "grep -rn retry src/webhooks", "description": "Find retry code"}))  # fmt: skip
+    w.part(a, a3, T0 + 63000, "a-a3-grep", {"type": "tool", "callID": "call_grep2", "tool": "grep",
+           "state": {"status": "pending", "input": {}, "raw": '{"pattern":"logg'}})  # fmt: skip
+    w.part(a, a3, T0 + 64000, "a-a3-text", {"type": "text", "text": "Adding a log line",
+           "time": {"start": T0 + 64000}})  # fmt: skip
 
 
 def session_b(w: Writer) -> None:
     b = SESSION_B
-    w.session(
-        b,
-        directory=CWD_B,
-        title="同步冲突的合并策略",
-        task_type="interactive",
-        time_created=T1,
-        time_updated=T1 + 900000,
-    )
+    w.session(b, directory=CWD_B, title="同步冲突的合并策略", task_type="interactive",
+              time_created=T1, time_updated=T1 + 900000)  # fmt: skip
     u1 = w.message(
         b, T1 + 5, "b-u1", user("turn_b1", intent="同步冲突时按字段合并，不要整条覆盖。")
     )
@@ -388,77 +236,23 @@ def session_b(w: Writer) -> None:
         "b-a1-reasoning",
         {"type": "reasoning", "text": "先比较两边的 updated_at，再逐字段合并。"},
     )
-    w.part(
-        b,
-        a1,
-        T1 + 49000,
-        "b-a1-text",
-        {"type": "text", "text": "已改为逐字段合并：较新的字段获胜，冲突写入 merge_log。"},
-    )
+    w.part(b, a1, T1 + 49000, "b-a1-text", {"type": "text",
+           "text": "已改为逐字段合并：较新的字段获胜，冲突写入 merge_log。"})  # fmt: skip
     # A compaction: its timeline message, then the summary the model continues from.
-    host = w.message(
-        b,
-        T1 + 600000,
-        "b-h1",
-        {
-            "role": "assistant",
-            "semantics": {"kind": "timeline_event"},
-            "time": {"completed": T1 + 611000},
-            "providerId": "zai",
-            "modelId": "GLM-5.2",
-        },
-    )
-    summary_id = message_id(T1 + 610000, "b-s1")
-    w.part(
-        b,
-        host,
-        T1 + 600001,
-        "b-h1-timeline",
-        {
-            "type": "timeline",
-            "kind": "context_compaction",
-            "operationId": "cmp_" + uid("b-cmp"),
-            "timelineStatus": "completed",
-        },
-    )
-    w.part(
-        b,
-        host,
-        T1 + 600002,
-        "b-h1-compaction",
-        {
-            "type": "compaction",
-            "auto": False,
-            "operationId": "cmp_" + uid("b-cmp"),
-            "timelineStatus": "completed",
-            "preCompactTokenCount": 150000,
-            "truePostCompactTokenCount": 7200,
-            "summaryMessageId": summary_id,
-        },
-    )
-    s1 = w.message(
-        b,
-        T1 + 610000,
-        "b-s1",
-        {"role": "user", "summary": True, "semantics": {"kind": "compact_summary"}},
-    )
-    w.part(
-        b,
-        s1,
-        T1 + 610001,
-        "b-s1-text",
-        {
-            "type": "text",
-            "text": "[摘要] 同步冲突已改为逐字段合并，冲突记录在 merge_log。待办：冲突提示的界面。",
-        },
-    )
-    w.part(
-        b,
-        s1,
-        T1 + 610002,
-        "b-s1-boundary",
-        {"type": "compaction", "compactBoundary": True, "lastSummarizedMessageId": a1},
-    )
+    host = w.message(b, T1 + 600000, "b-h1", {"role": "assistant", "semantics": {"kind": "timeline_event"},
+                     "time": {"completed": T1 + 611000}, "providerId": "zai", "modelId": "GLM-5.2"})  # fmt: skip
+    operation = "cmp_" + uid("b-cmp")
+    w.part(b, host, T1 + 600001, "b-h1-timeline", {"type": "timeline", "kind": "context_compaction",
+           "operationId": operation, "timelineStatus": "completed"})  # fmt: skip
+    w.part(b, host, T1 + 600002, "b-h1-compaction", {"type": "compaction", "auto": False,
+           "operationId": operation, "timelineStatus": "completed", "preCompactTokenCount": 150000,
+           "truePostCompactTokenCount": 7200, "summaryMessageId": message_id(T1 + 610000, "b-s1")})  # fmt: skip
+    s1 = w.message(b, T1 + 610000, "b-s1", {"role": "user", "summary": True,
+                   "semantics": {"kind": "compact_summary"}})  # fmt: skip
+    w.part(b, s1, T1 + 610001, "b-s1-text", {"type": "text",
+           "text": "[摘要] 同步冲突已改为逐字段合并，冲突记录在 merge_log。待办：冲突提示的界面。"})  # fmt: skip
+    w.part(b, s1, T1 + 610002, "b-s1-boundary", {"type": "compaction", "compactBoundary": True,
+           "lastSummarizedMessageId": a1})  # fmt: skip
     u2 = w.message(b, T1 + 700000, "b-u2", user("turn_b2", intent="競合の通知を画面に出して。"))
     w.part(b, u2, T1 + 700001, "b-u2-text", {"type": "text", "text": "競合の通知を画面に出して。"})
     error = {"name": "MessageAbortedError", "data": {"message": "The operation was aborted."}}
@@ -468,15 +262,8 @@ def session_b(w: Writer) -> None:
 
 def session_c(w: Writer) -> None:
     c = SESSION_C
-    w.session(
-        c,
-        directory=CWD_A,
-        title="Explore: existing retry helpers",
-        task_type="subagent_child",
-        parent_id=SESSION_A,
-        time_created=T0 + 4000,
-        time_updated=T0 + 8000,
-    )
+    w.session(c, directory=CWD_A, title="Explore: existing retry helpers", task_type="subagent_child",
+              parent_id=SESSION_A, time_created=T0 + 4000, time_updated=T0 + 8000)  # fmt: skip
     u1 = w.message(c, T0 + 4001, "c-u1", user("turn_c1", kind="subagent_task"))
     w.part(
         c,
@@ -491,20 +278,8 @@ def session_c(w: Writer) -> None:
         "c-a1",
         assistant(CWD_A, u1, T0 + 8000, finish="stop", modelId="GLM-5.2-Flash"),
     )
-    w.part(
-        c,
-        a1,
-        T0 + 4600,
-        "c-a1-grep",
-        tool(
-            "call_grep1",
-            "grep",
-            "completed",
-            T0 + 4600,
-            input={"pattern": "retry|backoff", "path": "src"},
-            output="No matches found",
-        ),
-    )
+    w.part(c, a1, T0 + 4600, "c-a1-grep", tool("call_grep1", "grep", "completed", T0 + 4600,
+           input={"pattern": "retry|backoff", "path": "src"}, output="No matches found"))  # fmt: skip
     w.part(
         c,
         a1,
@@ -517,40 +292,15 @@ def session_c(w: Writer) -> None:
 def session_d(w: Writer) -> None:
     d = SESSION_D
     forked = T0 + 45000
-    w.session(
-        d,
-        directory=CWD_A,
-        title="Fork of Retry failed webhook deliveries",
-        task_type="fork",
-        parent_id=SESSION_A,
-        time_created=forked,
-        time_updated=forked + 9000,
-    )
+    w.session(d, directory=CWD_A, title="Fork of Retry failed webhook deliveries", task_type="fork",
+              parent_id=SESSION_A, time_created=forked, time_updated=forked + 9000)  # fmt: skip
     # The copies keep the times of the messages they copy, before the fork was made.
-    u1 = w.message(
-        d,
-        T0 + 10,
-        "d-u1",
-        user("turn_a1", intent="Retry failed webhook deliveries with exponential backoff."),
-    )
-    w.part(
-        d,
-        u1,
-        T0 + 11,
-        "d-u1-text",
-        {"type": "text", "text": "Retry failed webhook deliveries with exponential backoff."},
-    )
+    prompt = "Retry failed webhook deliveries with exponential backoff."
+    u1 = w.message(d, T0 + 10, "d-u1", user("turn_a1", intent=prompt))
+    w.part(d, u1, T0 + 11, "d-u1-text", {"type": "text", "text": prompt})
     a1 = w.message(d, T0 + 31000, "d-a1", assistant(CWD_A, u1, T0 + 40000, finish="stop"))
-    w.part(
-        d,
-        a1,
-        T0 + 39000,
-        "d-a1-text",
-        {
-            "type": "text",
-            "text": "Failed deliveries now retry up to 3 times (1 s, 4 s, 16 s); the webhook tests pass.",
-        },
-    )
+    w.part(d, a1, T0 + 39000, "d-a1-text", {"type": "text",
+           "text": "Failed deliveries now retry up to 3 times (1 s, 4 s, 16 s); the webhook tests pass."})  # fmt: skip
     u2 = w.message(
         d, forked + 1000, "d-u2", user("turn_d1", intent="Use a jittered backoff instead.")
     )
@@ -573,14 +323,8 @@ def session_d(w: Writer) -> None:
 
 def session_e(w: Writer) -> None:
     e = SESSION_E
-    w.session(
-        e,
-        directory=CWD_A,
-        title="New session - 2026-11-09T12:26:40.000Z",
-        task_type="interactive",
-        time_created=T2,
-        time_updated=T2 + 10,
-    )
+    w.session(e, directory=CWD_A, title="New session - 2026-11-09T12:26:40.000Z", task_type="interactive",
+              time_created=T2, time_updated=T2 + 10)  # fmt: skip
     u1 = w.message(
         e, T2 + 5, "e-u1", user("turn_e1", intent="Why is the inventory count negative?")
     )
