@@ -103,11 +103,13 @@ TABLES = (
 def roots(environ: Mapping[str, str], home: Path) -> list[Path]:
     """`~/.zcode` (ZCODE_STORAGE_DIR moves it) and, when ZCODE_SESSION_DB_PATH (or
     ZCODE_SESSION_DB) moves the database, the directory that holds it: the database kind's
-    `db.sqlite` pattern finds it there."""
+    `db.sqlite` pattern finds it there. A database moved under another name is not found, since
+    a kind's patterns are fixed whatever the environment says."""
     storage = _path(environ.get("ZCODE_STORAGE_DIR"), home) or home / ".zcode"
     found = [storage]
     moved = _path(environ.get("ZCODE_SESSION_DB_PATH") or environ.get("ZCODE_SESSION_DB"), home)
-    if moved is not None and moved.parent not in found:
+    # A relative path is relative to where ZCode ran, which is not known here.
+    if moved is not None and moved.is_absolute() and moved.parent not in found:
         found.append(moved.parent)
     return found
 

@@ -81,6 +81,7 @@ def test_roots_follow_the_storage_dir_and_a_moved_database() -> None:
     ]
     inside = {"ZCODE_STORAGE_DIR": "/srv/zc", "ZCODE_SESSION_DB_PATH": "/srv/zc/db.sqlite"}
     assert zcode.roots(inside, home) == [Path("/srv/zc")]
+    assert zcode.roots({"ZCODE_SESSION_DB_PATH": "db.sqlite"}, home) == [home / ".zcode"]
 
 
 def test_patterns_find_the_database_and_nothing_beside_it(tmp_path: Path) -> None:
