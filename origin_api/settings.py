@@ -1,5 +1,5 @@
-"""The settings of Origin's front doors, added to the store's: this device's name, how often
-logs are read again, and the hub's address and limits.
+"""The settings of Origin's front doors, added to the store's: how often logs are read again,
+and the hub's address and limits.
 
 `TABLE` is the one table of every environment setting Origin reads, the store's first; the docs
 list each of them (a test holds the two together).
@@ -7,7 +7,6 @@ list each of them (a test holds the two together).
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +14,6 @@ from origin_store import settings as store_settings
 from origin_store.settings import Setting, read
 
 OWN: tuple[Setting, ...] = (
-    Setting("ORIGIN_DEVICE", "", "This device's name in entry authors; the host name when empty."),
     Setting(
         "ORIGIN_WATCH_INTERVAL_MS",
         "60000",
@@ -58,7 +56,6 @@ TABLE: tuple[Setting, ...] = (*store_settings.TABLE, *OWN)
 
 @dataclass(frozen=True, slots=True)
 class Settings(store_settings.Settings):
-    device: str
     watch_interval_ms: int
     search_ingest_interval_ms: int
     hub_host: str
@@ -73,7 +70,6 @@ class Settings(store_settings.Settings):
         values = read(OWN, environ)
         return {
             **store_settings.Settings.fields(environ),
-            "device": values["ORIGIN_DEVICE"] or _host_name().split(".")[0] or "device",
             "watch_interval_ms": int(values["ORIGIN_WATCH_INTERVAL_MS"]),
             "search_ingest_interval_ms": int(values["ORIGIN_SEARCH_INGEST_INTERVAL_MS"]),
             "hub_host": values["ORIGIN_HUB_HOST"],
@@ -90,14 +86,3 @@ class Settings(store_settings.Settings):
     def of(cls, settings: store_settings.Settings) -> Settings:
         """These settings for a store's: read from the same environment, unless they already are."""
         return settings if isinstance(settings, cls) else cls.from_env(settings.environ)
-
-
-def _host_name() -> str:
-    """The host name, as socket.gethostname() gives it, without importing socket (a few ms
-    of every process start, and a fresh `origin mcp` answers within a budget)."""
-    try:
-        return os.uname().nodename
-    except AttributeError:  # Windows has no uname
-        import socket
-
-        return socket.gethostname()

@@ -27,6 +27,7 @@ TABLE: tuple[Setting, ...] = (
     Setting(
         "ORIGIN_MAP_SIZE", "1073741824", "Initial LMDB map size in bytes; it doubles when full."
     ),
+    Setting("ORIGIN_DEVICE", "", "This device's name in entry authors; the host name when empty."),
 )
 
 
@@ -41,6 +42,7 @@ class Settings:
     map_size: int
     user_home: Path  # where agents' own logs are looked for (their defaults live under it)
     environ: Mapping[str, str]
+    device: str  # in the authors of entries, imported ones included: `<agent>@<device>`
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Self:
@@ -57,4 +59,16 @@ class Settings:
             "map_size": int(values["ORIGIN_MAP_SIZE"]),
             "user_home": user_home,
             "environ": environ,
+            "device": values["ORIGIN_DEVICE"] or _host_name().split(".")[0] or "device",
         }
+
+
+def _host_name() -> str:
+    """The host name, as socket.gethostname() gives it, without importing socket (a few ms
+    of every process start, and a fresh `origin mcp` answers within a budget)."""
+    try:
+        return os.uname().nodename
+    except AttributeError:  # Windows has no uname
+        import socket
+
+        return socket.gethostname()

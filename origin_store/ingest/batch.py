@@ -35,6 +35,11 @@ class Batch:
     #: changed (an append-only log's lines never change, so there the first one stays).
     upsert: bool = False
 
+    @property
+    def memories(self) -> list[EventRecord]:
+        """Its versions of memory files, which become imported entries in the same commit."""
+        return [event for _, event in self.events if event.kind == "memory"]
+
 
 def pending_events(batch: Batch) -> tuple[dict[bytes, Pending], int]:
     """The batch's events by key in file order, each once, and how many repeated a key."""

@@ -10,6 +10,7 @@ import lmdb
 from .. import keys
 from ..codec import Encoder
 from ..db import Store, dumps, loads
+from ..imports import import_memories
 from ..lmdbio import cursor_key, raw_get
 from ..migrate import recompress
 from ..model import SessionFact, merge_session, new_session, widen
@@ -165,6 +166,7 @@ def write_batch(
     order: list[bytes],
     file_key: bytes,
     cursor: Cursor,
+    device: str | None = None,
 ) -> int:
     """Record a batch and the file's new cursor; returns how many of its events were new.
     `order` is the pending keys sorted, made before the transaction. Records whose project is
@@ -180,12 +182,16 @@ def write_batch(
         if entry[0]["cwd"]:
             entry[1] = encode(entry[0])
 
+    memories = batch.memories
+
     def work(txn: lmdb.Transaction) -> int:
         commit = _Commit(store, txn, batch.source, encode)
         commit.merge_facts(batch.facts)
         commit.settle_projects(pending)
         added = commit.put_events(pending, order, batch.upsert)
         commit.put_rest(batch, file_key, cursor)
+        if memories:  # after the sessions: a forget lowers a session's visible count
+            import_memories(store, txn, memories, device)
         return added
 
     return store.write(work)

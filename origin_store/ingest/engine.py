@@ -153,9 +153,17 @@ class Ingester:
             report.files_changed = 1
             with Content(log.path) as content:
                 cursor, writer = self._recovered(log, content, cursor, report)
-                FilePass(self.store, log, content, cursor, writer, st, report, self._touch).run(
-                    progress
-                )
+                FilePass(
+                    self.store,
+                    log,
+                    content,
+                    cursor,
+                    writer,
+                    st,
+                    report,
+                    self._touch,
+                    self.settings.device,
+                ).run(progress)
         return report
 
     def _recovered(

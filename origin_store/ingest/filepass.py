@@ -38,8 +38,10 @@ class FilePass:
         st: os.stat_result,
         report: IngestReport,
         touched: Callable[[mirrors.MirrorWriter], None],
+        device: str | None = None,
     ) -> None:
         self.store = store
+        self.device = device
         self.log = log
         self.content = content
         self.cursor = cursor
@@ -171,7 +173,9 @@ class FilePass:
         new_cursor = self._advanced(line_count, new_offset, head_bytes)
         pending, duplicates = pending_events(batch)
         order = sorted(pending)
-        added = write_batch(self.store, batch, pending, order, self.log.key, new_cursor)
+        added = write_batch(
+            self.store, batch, pending, order, self.log.key, new_cursor, self.device
+        )
         self.cursor = new_cursor
         report = self.report
         report.events += added

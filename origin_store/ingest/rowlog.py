@@ -95,7 +95,7 @@ def refresh(rows_root: Path, source: str, kind: FileKind, original: Path) -> Pat
     _read_back(log, covered, digests)
     lines = [
         line
-        for identity, line, digest in _rows(original, kind)
+        for identity, line, digest in read_rows(original, kind)
         if _changed(digests, identity, digest)
     ]
     if lines:
@@ -116,8 +116,9 @@ def _changed(digests: dict[str, bytes], identity: str, digest: bytes) -> bool:
     return True
 
 
-def _rows(original: Path, kind: FileKind) -> Iterator[tuple[str, bytes, bytes]]:
-    """(identity, line, digest) of everything read, siblings first."""
+def read_rows(original: Path, kind: FileKind) -> Iterator[tuple[str, bytes, bytes]]:
+    """(identity, line, digest) of everything read, siblings first: what a first read of
+    `original` writes to its row log."""
     try:
         if kind.whole:
             yield _whole(original)

@@ -37,7 +37,11 @@ def test_one_table_the_stores_settings_first_each_once():
     names = [setting.env for setting in TABLE]
     assert TABLE[: len(store_settings.TABLE)] == store_settings.TABLE
     assert len(names) == len(set(names))
-    assert [s.env for s in store_settings.TABLE] == ["ORIGIN_HOME", "ORIGIN_MAP_SIZE"]
+    assert [s.env for s in store_settings.TABLE] == [
+        "ORIGIN_HOME",
+        "ORIGIN_MAP_SIZE",
+        "ORIGIN_DEVICE",
+    ]
     assert (
         "ORIGIN_HUB_TIMEOUT_MS" not in names
     )  # read and never used; it returns with device↔hub sync
@@ -82,6 +86,7 @@ def test_the_store_reads_only_its_own_settings(tmp_path: Path):
         "map_size",
         "user_home",
         "environ",
+        "device",  # imported entries are written by ingest, as <agent>@<device>
     }
     assert store.map_size == 4096 and not hasattr(store, "hub_port")
     assert {s.env for s in OWN}.isdisjoint(s.env for s in store_settings.TABLE)

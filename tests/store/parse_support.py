@@ -2,19 +2,51 @@
 
 from __future__ import annotations
 
+import atexit
+import functools
+import importlib.util
 import io
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 import zstandard
 from helpers import DATA, SHARED_FIXTURES
 
+from origin_store.ingest import rowlog
 from origin_store.model import EventRecord, Record, SessionFact
+from origin_store.parsers.base import FileKind
 
 
 def fixture_root(source_dir: str) -> Path:
-    """The project's own sample logs of one agent (always present)."""
-    return DATA / source_dir
+    """The project's own sample logs of one agent (always present). An agent whose samples
+    include databases has a `make_db.py` beside them (`build(root)`, standard library only, so no
+    binary is kept in the repository): its samples are copied to a temporary folder once per
+    test session and its databases built there."""
+    samples = DATA / source_dir
+    return _built(samples) if (samples / "make_db.py").is_file() else samples
+
+
+@functools.cache
+def _built(samples: Path) -> Path:
+    target = Path(tempfile.mkdtemp(prefix=f"origin-samples-{samples.name}-")) / samples.name
+    atexit.register(shutil.rmtree, target.parent, True)
+    shutil.copytree(samples, target)
+    spec = importlib.util.spec_from_file_location(f"make_db_{samples.name}", samples / "make_db.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.build(target)
+    return target
+
+
+def kind_lines(kind: FileKind, path: Path) -> list[bytes]:
+    """The lines a kind's parser gets from a file: its own for a log, those of its row log (as a
+    first read writes them) for a database or a file read whole."""
+    if kind.snapshots:
+        return [line for _, line, _ in rowlog.read_rows(path, kind)]
+    return read_lines(path)
 
 
 def shared_root(source_dir: str) -> Path:

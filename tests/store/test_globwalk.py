@@ -110,6 +110,7 @@ def test_the_agents_layouts(tmp_path):
     assert every == {
         "projects/-home-a/s1.jsonl",
         "projects/-home-a/s1/subagents/agent-x.jsonl",
+        "projects/-home-a/memory/notes.md",  # Claude Code's auto-memory: a memory file
         "sessions/2026/11/23/rollout-1.jsonl",
         "sessions/2026/11/23/rollout-2.jsonl.zst",
         "sessions/rollout-0.jsonl",

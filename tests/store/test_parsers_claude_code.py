@@ -56,8 +56,12 @@ def by_id(records: list[Record]) -> dict[str, EventRecord]:
 
 
 def test_registry_holds_the_source() -> None:
-    assert SOURCES["claude-code"] is claude_code.SOURCE
-    assert get("claude-code") is claude_code.SOURCE
+    # The registry adds the agent's memory files to its own kinds.
+    registered = get("claude-code")
+    assert registered is SOURCES["claude-code"]
+    assert registered.roots is claude_code.SOURCE.roots
+    assert registered.files[: len(claude_code.SOURCE.files)] == claude_code.SOURCE.files
+    assert {kind.name for kind in registered.kinds} >= {"memory", "project_memory"}
     with pytest.raises(KeyError):
         get("nope")
 

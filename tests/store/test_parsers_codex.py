@@ -61,9 +61,13 @@ def everything() -> list[Record]:
 
 
 def test_registry_holds_the_source() -> None:
-    assert SOURCES["codex"] is codex.SOURCE
-    assert get("codex") is codex.SOURCE
-    assert set(SOURCES) == {"claude-code", "codex"}
+    # The registry adds the agent's memory files to its own kinds.
+    registered = get("codex")
+    assert registered is SOURCES["codex"]
+    assert registered.roots is codex.SOURCE.roots
+    assert registered.files[: len(codex.SOURCE.files)] == codex.SOURCE.files
+    assert {kind.name for kind in registered.kinds} >= {"memory", "project_memory"}
+    assert {"claude-code", "codex"} <= set(SOURCES)
 
 
 def test_roots_follow_codex_home() -> None:

@@ -14,7 +14,7 @@ import orjson
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from parse_support import events, fixture_root, read_lines
+from parse_support import events, fixture_root, kind_lines
 
 from origin_store.model import EVENT_KINDS, ROLES, EventRecord, ParseProblem, Record, SessionFact
 from origin_store.parsers.base import FileKind, Source
@@ -40,7 +40,7 @@ def feed(
     state round-tripped through JSON between lines, as when the store persists it)."""
     state = kind.start(relpath)
     records: list[Record] = []
-    for lineno, line in enumerate(read_lines(fixture_root(source.name) / relpath), start=1):
+    for lineno, line in enumerate(kind_lines(kind, fixture_root(source.name) / relpath), start=1):
         if through_json:
             state = json.loads(json.dumps(state))
         records.extend(kind.parse(line, lineno, state))
@@ -227,9 +227,50 @@ def _relpaths(source: Source) -> st.SearchStrategy[str]:
     return st.sampled_from(_ODD_PATHS + [rel for _, rel in sample_files(source)])
 
 
+_TEXT_OR_JSON = _JSON | _JSON.map(lambda value: orjson.dumps(value).decode())
+
+
+def _row_lines(source: Source) -> st.SearchStrategy[dict] | None:
+    """Row log lines of a source's databases and whole files: each table with the columns its
+    sample rows have, each value hostile (JSON, or JSON text where a column holds JSON)."""
+    columns: dict[str, set[str]] = {}
+    for kind, rel in sample_files(source):
+        if kind.snapshots:
+            for line in kind_lines(kind, fixture_root(source.name) / rel):
+                row = orjson.loads(line)
+                columns.setdefault(row["table"], set()).update(row["row"])
+    tables = [
+        st.fixed_dictionaries(
+            {
+                "table": st.just(table),
+                "key": st.text(),
+                "row": st.fixed_dictionaries(
+                    {}, optional={name: _TEXT_OR_JSON | st.text() for name in sorted(names)}
+                ),
+            }
+        )
+        for table, names in sorted(columns.items())
+    ]
+    return st.one_of(*tables) if tables else None
+
+
+def record_lines(name: str) -> st.SearchStrategy[dict]:
+    """Lines shaped like a source's records: those of its logs, and those of its row logs."""
+    source = SOURCES[name]
+    shapes = [RECORD_LINES[name]] if name in RECORD_LINES else []
+    rows = _row_lines(source)
+    if rows is not None:
+        shapes.append(rows)
+    return st.one_of(*shapes)
+
+
 @pytest.mark.parametrize("name", SOURCE_NAMES)
 def test_every_source_has_a_record_strategy(name: str) -> None:
-    assert name in RECORD_LINES, f"add a strategy for {name}'s record lines to RECORD_LINES"
+    logs = [kind for kind in SOURCES[name].files if not kind.snapshots]
+    if logs:
+        assert name in RECORD_LINES, f"add a strategy for {name}'s record lines to RECORD_LINES"
+    else:
+        assert _row_lines(SOURCES[name]) is not None, f"no sample rows for {name}"
 
 
 @pytest.mark.parametrize("name", SOURCE_NAMES)
@@ -253,13 +294,11 @@ def test_fuzz_random_bytes_and_json(name: str) -> None:
 @pytest.mark.parametrize("name", SOURCE_NAMES)
 def test_fuzz_record_shaped_lines(name: str) -> None:
     source = SOURCES[name]
-    if name not in RECORD_LINES:
-        pytest.fail(f"no record strategy for {name}")
 
     @given(
         kind=st.sampled_from(source.files),
         relpath=_relpaths(source),
-        lines=st.lists(RECORD_LINES[name], min_size=1, max_size=6),
+        lines=st.lists(record_lines(name), min_size=1, max_size=6),
     )
     def run(kind: FileKind, relpath: str, lines: list[dict]) -> None:
         state = kind.start(relpath)
