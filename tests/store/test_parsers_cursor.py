@@ -60,7 +60,7 @@ def lines_of(kind: FileKind, path: Path) -> list[bytes]:
 
 def found(roots: list[Path]) -> list[tuple[FileKind, Path, Path]]:
     """(kind, root, path) of every file the source's patterns find under the roots."""
-    out = []
+    out: list[tuple[FileKind, Path, Path]] = []
     for root in roots:
         for kind in cursor.SOURCE.files:
             for pattern in kind.patterns:

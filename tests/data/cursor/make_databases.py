@@ -18,6 +18,7 @@ import shutil
 import sqlite3
 import sys
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 IDE = ".config/Cursor/User"
@@ -54,7 +55,9 @@ def fresh(path: Path, schema: str) -> sqlite3.Connection:
     return connection
 
 
-def tool(name: str, status: str, args: dict, result: object = None, number: int = 0) -> dict:
+def tool(
+    name: str, status: str, args: dict[str, Any], result: object = None, number: int = 0
+) -> dict[str, Any]:
     found = {"tool": number, "toolCallId": f"call-{name}-{status}", "name": name,
              "status": status, "rawArgs": dump(args), "params": dump(args),
              "additionalData": {"note": "not read"}}  # fmt: skip
@@ -102,7 +105,9 @@ INLINE_BUBBLES = [
 ]  # fmt: skip
 
 
-def composer(cid: str, name: str, created: int, bubbles: list[dict], **extra: object) -> dict:
+def composer(
+    cid: str, name: str, created: int, bubbles: list[dict[str, Any]], **extra: object
+) -> dict[str, Any]:
     found = {"_v": 10, "composerId": cid, "name": name, "createdAt": created,
              "lastUpdatedAt": created + 240_000, "status": "completed", "text": "", "richText": "",
              "fullConversationHeadersOnly": [{"bubbleId": b["bubbleId"], "type": b["type"]} for b in bubbles],
@@ -149,7 +154,9 @@ def build_global(home: Path) -> None:
     db.close()
 
 
-def build_workspace(home: Path, folder: str, composers: list[str], tabs: list[dict]) -> None:
+def build_workspace(
+    home: Path, folder: str, composers: list[str], tabs: list[dict[str, Any]]
+) -> None:
     directory = home / IDE / "workspaceStorage" / hashlib.md5(folder.encode()).hexdigest()
     db = fresh(directory / "state.vscdb", KV_SCHEMA)
     index = {"allComposers": [{"type": "head", "composerId": cid, "name": "", "lastUpdatedAt": 1}
@@ -188,7 +195,7 @@ def field(number: int, payload: bytes) -> bytes:
     return varint((number << 3) | 2) + varint(len(payload)) + payload
 
 
-def build_cli(home: Path, cwd: str, agent: str, name: str, messages: list[dict]) -> None:
+def build_cli(home: Path, cwd: str, agent: str, name: str, messages: list[dict[str, Any]]) -> None:
     folder = home / ".cursor/chats" / hashlib.md5(cwd.encode()).hexdigest() / agent
     db = fresh(folder / "store.db", CLI_SCHEMA)
     ids = []
@@ -214,7 +221,7 @@ FIRST_QUERY = (
     f"<user_info>\nOS Version: linux\nWorkspace Path: {TIDE}\n</user_info>\n"
     "<user_query>\nStream search results as NDJSON instead of one array.\n</user_query>"
 )
-CLI_MESSAGES = [
+CLI_MESSAGES: list[dict[str, Any]] = [
     {"role": "system", "content": "You are an agent in the Cursor CLI. (sample)"},
     {"role": "user", "content": [{"type": "text", "text": FIRST_QUERY}]},
     {"role": "assistant", "content": [
@@ -227,7 +234,7 @@ CLI_MESSAGES = [
         {"type": "reasoning", "text": "Each object needs a trailing newline."},
         {"type": "text", "text": "Fixed: every result line ends with a newline."}]},
 ]  # fmt: skip
-CLI_WIKI_MESSAGES = [
+CLI_WIKI_MESSAGES: list[dict[str, Any]] = [
     {"role": "user", "content": [{"type": "text", "text": "<user_query>\n给 wiki 加全文搜索的高亮。\n</user_query>"}]},
     {"role": "assistant", "content": [{"type": "text", "text": "ハイライトは `<mark>` で囲みました。"}]},
 ]  # fmt: skip
