@@ -21,17 +21,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 from parse_support import all_text, events, merged, read_lines, shared_root
 
-from origin_store.ingest.rowlog import read_database
+from origin_store.ingest import rowlog
 from origin_store.model import EVENT_KINDS, ROLES, EventRecord, ParseProblem, Record, SessionFact
 from origin_store.parsers import cursor
-from origin_store.parsers.base import FileKind, file_line
+from origin_store.parsers.base import FileKind
 
 SAMPLES = DATA / "cursor"
 
 
 def samples() -> ModuleType:
-    """tests/data/cursor/make_databases.py, which builds the sample databases."""
-    spec = importlib.util.spec_from_file_location("cursor_samples", SAMPLES / "make_databases.py")
+    """tests/data/cursor/make_db.py, which builds the sample databases."""
+    spec = importlib.util.spec_from_file_location("cursor_samples", SAMPLES / "make_db.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -45,13 +45,8 @@ def build_home(target: Path) -> Path:
 
 
 def row_log(kind: FileKind, path: Path) -> list[bytes]:
-    """A database's row log as the engine writes it on a first read: its siblings, then rows."""
-    lines = [
-        file_line(str(sibling), sibling.read_bytes(), 1793000000000)
-        for sibling in (path.parent / name for name in kind.siblings)
-        if sibling.is_file()
-    ]
-    return lines + [line for _, line in read_database(path, kind.tables)]
+    """A database's row log as a first read writes it: its siblings, then its rows."""
+    return [line for _, line, _ in rowlog.read_rows(path, kind)]
 
 
 def lines_of(kind: FileKind, path: Path) -> list[bytes]:
@@ -169,9 +164,8 @@ def test_every_pass_gives_the_same_records_and_state_survives_json(home: Path) -
         assert feed(kind, root, path, through_json=True) == first, path
 
 
-def test_the_only_problem_in_the_samples_is_the_cut_bubble(home: Path) -> None:
-    problems = [r for r in everything(sample_roots(home)) if isinstance(r, ParseProblem)]
-    assert [p.reason for p in problems] == ["invalid-json"]
+def test_the_samples_parse_without_problems(home: Path) -> None:
+    assert not [r for r in everything(sample_roots(home)) if isinstance(r, ParseProblem)]
 
 
 def test_records_are_well_formed(home: Path) -> None:

@@ -82,14 +82,26 @@ def test_a_composer_gives_only_those_events(home: Path) -> None:
     assert ids == {f"cursor:{COMPOSER}:{suffix}" for suffix, *_ in BUBBLES}
 
 
-def test_a_cut_row_is_a_problem_and_a_null_row_nothing(home: Path) -> None:
+def test_a_null_row_gives_nothing_and_other_key_families_are_not_read(home: Path) -> None:
     lines = {
         orjson.loads(line)["key"]: line for line in row_log(cursor_ide.GLOBAL_DB, home / GLOBAL)
     }
     assert cursor_ide.parse(lines[f"bubbleId:{COMPOSER}:9e0f-null"], 1, {}) == []
-    [problem] = cursor_ide.parse(lines[f"bubbleId:{COMPOSER}:af10-cut"], 2, {})
-    assert isinstance(problem, ParseProblem) and problem.reason == "invalid-json"
     assert not [key for key in lines if key.startswith(("checkpointId:", "messageRequest"))]
+
+
+def test_a_damaged_row_is_a_problem_and_the_others_are_still_read(tmp_path: Path) -> None:
+    path = build_home(tmp_path / "home") / GLOBAL
+    with sqlite3.connect(path) as db:
+        db.execute(
+            "INSERT INTO cursorDiskKV VALUES (?, ?)",
+            (f"bubbleId:{COMPOSER}:af10-cut", '{"_v":3,"type":2,"text":"cut sh'),
+        )
+        db.execute("INSERT INTO cursorDiskKV VALUES (?, ?)", (f"composerData:{DRAFT}x", b"\xff{"))
+    db.close()
+    records = parse_all(cursor_ide.GLOBAL_DB, row_log(cursor_ide.GLOBAL_DB, path))
+    assert [r.reason for r in records if isinstance(r, ParseProblem)] == ["invalid-json"] * 2
+    assert len([e for e in events(records) if e.session == COMPOSER]) == len(BUBBLES)
 
 
 def test_times_in_milliseconds_and_no_workspace(home: Path) -> None:

@@ -1,10 +1,12 @@
-"""Builds the Cursor sample databases into a home directory, standard library only.
+"""Builds the project's own samples of Cursor's databases into a copy of tests/data/cursor/.
 
 tests/data/cursor/ stands for a home directory: `.config/Cursor/User` is the IDE's user folder
-(Linux), `.cursor` is `~/.cursor`. The text files there (transcripts, workspace.json, meta.json)
-are committed; the SQLite files are not: `sample_home(target)` copies the text files to
-`target` and builds the databases next to them, in Cursor's own schemas. Run as
-`python tests/data/cursor/make_databases.py <target>`. Deterministic: the same rows every run.
+(Linux), `.cursor` is `~/.cursor`, so `cursor.SOURCE.roots({}, <the copy>)` finds everything.
+The text files there (transcripts, workspace.json, meta.json) are kept in the repository; the
+SQLite files are not: `build(root)` writes them into a copy, in Cursor's own schemas, next to
+the text files (the tests do this in a temporary folder). Standard library only;
+`python tests/data/cursor/make_db.py <target>` copies the text files and builds one by hand.
+Deterministic: the same rows every run.
 
 Every message, id and path is made up for these samples. Values starting `FAKE-` stand where
 Cursor keeps credentials and keys, so that a test can show that none of them is ever read.
@@ -145,7 +147,6 @@ def build_global(home: Path) -> None:
     db.execute("INSERT INTO cursorDiskKV VALUES (?, ?)", (f"composerData:{INLINE}", dump(inline)))
     for key, value in (
         (f"bubbleId:{COMPOSER}:9e0f-null", "null"),
-        (f"bubbleId:{COMPOSER}:af10-cut", '{"_v":3,"type":2,"text":"cut sh'),
         (f"checkpointId:{COMPOSER}:31e6-read", dump({"files": []})),
         (f"messageRequestContext:{COMPOSER}:f1c2-user", dump({"terminalFiles": []})),
     ):
@@ -240,17 +241,21 @@ CLI_WIKI_MESSAGES: list[dict[str, Any]] = [
 ]  # fmt: skip
 
 
+def build(root: Path) -> Path:
+    """The databases, built under `root` (a copy of this folder standing for a home)."""
+    build_global(root)
+    build_workspace(root, TIDE, [COMPOSER, DRAFT, INLINE], LEGACY_TABS)
+    build_workspace(root, WIKI, [UNNAMED], [])
+    build_cli(root, TIDE, AGENT, "Stream search results", CLI_MESSAGES)
+    build_cli(root, WIKI, AGENT_WIKI, "New Agent", CLI_WIKI_MESSAGES)
+    return root
+
+
 def sample_home(target: Path) -> Path:
-    """The committed text files and freshly built databases under `target`, a home directory."""
-    shutil.copytree(
-        HERE, target, dirs_exist_ok=True, ignore=shutil.ignore_patterns("*.py", "__pycache__")
-    )
-    build_global(target)
-    build_workspace(target, TIDE, [COMPOSER, DRAFT, INLINE], LEGACY_TABS)
-    build_workspace(target, WIKI, [UNNAMED], [])
-    build_cli(target, TIDE, AGENT, "Stream search results", CLI_MESSAGES)
-    build_cli(target, WIKI, AGENT_WIKI, "New Agent", CLI_WIKI_MESSAGES)
-    return target
+    """The text files of this folder copied to `target`, and the databases built there."""
+    ignore = shutil.ignore_patterns("*.py", "__pycache__")
+    shutil.copytree(HERE, target, dirs_exist_ok=True, ignore=ignore)
+    return build(target)
 
 
 if __name__ == "__main__":
