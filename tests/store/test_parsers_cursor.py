@@ -23,7 +23,7 @@ from parse_support import all_text, events, merged, read_lines, shared_root
 
 from origin_store.ingest import rowlog
 from origin_store.model import EVENT_KINDS, ROLES, EventRecord, ParseProblem, Record, SessionFact
-from origin_store.parsers import cursor
+from origin_store.parsers import cursor, cursor_common
 from origin_store.parsers.base import FileKind
 
 SAMPLES = DATA / "cursor"
@@ -278,6 +278,59 @@ def test_shared_fixture_ide_and_shell_transcript_share_a_session_not_events() ->
     assert sum(e.id.endswith((":L1", ":L2")) for e in evs) == 2
 
 
+# --- what the kinds share -----------------------------------------------------------------------
+
+FOLDERS = [
+    ("file:///home/dev/tide", "/home/dev/tide"),
+    ("file:///home/dev/%E7%AC%94%E8%AE%B0/wiki", "/home/dev/笔记/wiki"),
+    ("file:///c%3A/Users/dev/app", "c:/Users/dev/app"),
+    ("vscode-remote://ssh-remote%2Bbox/srv/app", "/srv/app"),
+    ("/plain/path", "/plain/path"),
+    ("C:\\Users\\dev", "C:\\Users\\dev"),
+    ("https://example.invalid/x", None),
+    ("relative/path", None),
+    ("", None),
+    (5, None),
+]
+
+
+@pytest.mark.parametrize(("uri", "path"), FOLDERS)
+def test_folder_path(uri: object, path: str | None) -> None:
+    assert cursor_common.folder_path(uri) == path
+
+
+USER_WORDS = [
+    ("plain words", ("plain words", None)),
+    ("<user_info>\nOS Version: linux\nWorkspace Path: /w/x y\n</user_info>\n<user_query>\nhi\n</user_query>",
+     ("hi", "/w/x y")),
+    ("<user_info>\nWorkspace: /w\n</user_info>\nleft over", ("left over", "/w")),
+    ("<user_query>a</user_query> and <user_query>b", ("a\n\nb", None)),
+    ("<user_query>\n\n</user_query>", ("", None)),
+    ("Workspace Path: /not/in/a/note", ("Workspace Path: /not/in/a/note", None)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "expected"), USER_WORDS)
+def test_user_words(text: str, expected: tuple[str, str | None]) -> None:
+    assert cursor_common.user_words(text) == expected
+
+
+OUTPUTS = [
+    ("plain", "plain"),
+    ('{"output": "ok", "exitCode": 0}', "ok"),
+    ('{"diff": {"chunks": [{"diffString": "-a"}, {"diffString": "+b"}]}}', "-a\n+b"),
+    ('{"ok": true, "count": 3}', '{"ok":true,"count":3}'),
+    ('{"cut', '{"cut'),
+    (None, ""),
+    ([1, 2], "[1,2]"),
+]
+
+
+@pytest.mark.parametrize(("value", "text"), OUTPUTS)
+def test_output_text(value: object, text: str) -> None:
+    assert cursor_common.output_text(value) == text
+
+
 # --- fuzzing -------------------------------------------------------------------------------------
 
 _JSON = st.recursive(
@@ -296,7 +349,7 @@ _KEYS = st.sampled_from(
      "workbench.panel.aichat.view.aichat.chatdata", "0", "latest", "/x/workspace.json", "/x/meta.json"]
 ) | st.text()  # fmt: skip
 _VALUES = _JSON | _JSON.map(lambda v: orjson.dumps(v).decode()) | st.just({"base64": "e30="})
-_ROWS = st.fixed_dictionaries(
+ROW_LINES = st.fixed_dictionaries(
     {
         "table": st.sampled_from(["composers", "bubbles", "composer_index", "aichat", "meta",
                                   "root", "blobs", "file"]) | st.text(),
@@ -309,7 +362,7 @@ _ROWS = st.fixed_dictionaries(
         ),
     }
 )  # fmt: skip
-_TRANSCRIPT = st.fixed_dictionaries(
+TRANSCRIPT_LINES = st.fixed_dictionaries(
     {},
     optional={
         "type": st.sampled_from(["turn_ended", "x"]) | _JSON,
@@ -319,6 +372,9 @@ _TRANSCRIPT = st.fixed_dictionaries(
         "error": _JSON,
     },
 )
+#: Lines shaped like Cursor's: row log lines of its tables and files, and transcript lines
+#: (what test_parsers_common.RECORD_LINES takes for the source).
+CURSOR_LINES = ROW_LINES | TRANSCRIPT_LINES
 _PATHS = st.sampled_from(["", "x", "a/subagents/b.jsonl", "chats/m/a/store.db", "p/t/x.txt"])
 
 
@@ -338,8 +394,7 @@ def check(records: object) -> None:
     relpath=_PATHS,
     lines=st.lists(
         st.binary(max_size=200)
-        | _ROWS.map(orjson.dumps)
-        | _TRANSCRIPT.map(orjson.dumps)
+        | CURSOR_LINES.map(orjson.dumps)
         | st.text(max_size=80).map(str.encode),
         max_size=6,
     ),
