@@ -132,8 +132,10 @@ def start_text(relpath: str) -> dict[str, Any]:
 def parse_text(line: bytes, lineno: int, state: dict[str, Any]) -> list[Record]:
     """Blocks `user:` and `A:`; the user's words inside `<user_query>`, the harness's note in
     `<user_info>` left out; in the assistant's, `[Thinking]`, `[Tool call]` (its arguments on
-    the indented lines below) and `[Tool result]` lines. Each line of a block is an event of
-    its own, except a user query, which is one event (a text file has no lines to get wrong)."""
+    the indented lines below) and `[Tool result]` lines. A line is an event of its own, since
+    nothing marks where an answer ends but the next block, which may never come (an event made
+    at a later line would leave the last one out); a query has its closing tag, so it is one
+    event, the session's prompt whole."""
     try:
         return _parse_text(line.decode("utf-8", "replace").rstrip("\r"), lineno, state)
     except Exception as exc:  # last line of defence; fuzz tests keep this path unused
