@@ -388,8 +388,8 @@ def _hook(update: Mapping[str, Any], _: _Line) -> list[_Item]:
         return []
     words = Words().origin("hook ").log(_text(update, "event_name") or "?")
     if tool := _text(update, "tool_name"):
-        words.origin(" for ").log(tool)
-    words.origin(":")
+        words.sep(" ").origin("for ").log(tool)
+    words.sep(":")
     for run in runs:
         said = (
             [run.get(key) for key in _RUN_FIELDS] if isinstance(run, dict) else [compact_json(run)]
@@ -406,22 +406,24 @@ def _spawned(update: Mapping[str, Any], line: _Line) -> list[_Item]:
         parent = _text(update, "parent_session_id") or line.sid
         line.out.append(SessionFact(child, NAME, parent=parent, time=line.time or None))
     words = Words().origin("sub-agent ").log(_text(update, "subagent_type") or "")
-    words.origin(": ").log(_text(update, "description") or "")
-    for label, field in ((" (session ", "child_session_id"), (", model ", "model")):
+    words.sep(": ").log(_text(update, "description") or "")
+    opened = False
+    for label, field in (("session ", "child_session_id"), ("model ", "model")):
         if value := _text(update, field):
-            words.origin(label).log(value)
-    return [("system", "meta", words.origin(")" if child else "").build())]
+            words.sep(", " if opened else " (").origin(label).log(value)
+            opened = True
+    return [("system", "meta", words.sep(")" if opened else "").build())]
 
 
 def _finished(update: Mapping[str, Any], _: _Line) -> list[_Item]:
     words = Words().origin("sub-agent finished: ").log(_text(update, "status") or "?")
-    for field, unit in (("tool_calls", " tool calls"), ("turns", " turns"), ("duration_ms", " ms")):
+    for field, unit in (("tool_calls", "tool calls"), ("turns", "turns"), ("duration_ms", "ms")):
         value = update.get(field)
         if isinstance(value, int) and not isinstance(value, bool):
-            words.origin(", ").log(str(value)).origin(unit)
-    for label, field in (("\nerror: ", "error"), ("\n", "output")):
+            words.sep(", ").log(str(value)).sep(" ").origin(unit)
+    for label, field in (("error: ", "error"), ("", "output")):
         if value := _text(update, field):
-            words.origin(label).log(value)
+            words.sep("\n").origin(label).log(value)
     return [("system", "meta", words.build())]
 
 

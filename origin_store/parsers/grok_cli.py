@@ -237,13 +237,11 @@ def _tool_output(output: object) -> str | Labelled:
 def _compaction(row: Mapping[str, Any]) -> list[_Item]:
     """Where the context was compacted; the summary itself is the system message beside it."""
     words = Words().origin("context compacted")
-    for label, field, unit in (
-        (": ", "tokens_before", " tokens before"),
-        (", kept from message ", "first_kept_seq", ""),
-    ):
-        value = row.get(field)
-        if isinstance(value, int) and not isinstance(value, bool):
-            words.origin(label).log(str(value)).origin(unit)
+    tokens, kept = row.get("tokens_before"), row.get("first_kept_seq")
+    if isinstance(tokens, int) and not isinstance(tokens, bool):
+        words.origin(": ").log(str(tokens)).sep(" ").origin("tokens before")
+    if isinstance(kept, int) and not isinstance(kept, bool):
+        words.sep(", ").origin("kept from message ").log(str(kept))
     return [(0, "system", "system", words.build())]
 
 

@@ -177,6 +177,27 @@ def test_every_event_is_listed_once() -> None:
     assert f"grok:{A}:call-h4:result" not in by_id(read(A))  # still running
 
 
+def glued(event: EventRecord) -> list[str]:
+    """Places where a label of Origin's sits between two of the log's words with nothing between
+    them in the text, which would index the two as one word."""
+    text = event.text
+    return [
+        words
+        for offset, words in event.label or ()
+        if 0 < offset < len(text) and text[offset - 1].isalnum() and text[offset].isalnum()
+    ]
+
+
+def test_origins_words_never_glue_the_logs_together() -> None:
+    for event in events(everything()):
+        assert glued(event) == [], (event.id, event.text)
+    finished = by_id(read(A))[eid(A, 13)]
+    assert finished.text == "completed, 1 1 5120 No helper exists; process.uptime() is enough."
+    assert by_id(read(A))[eid(A, 12)].text == (
+        f"explore: Look for an uptime helper ({B}, grok-code-fast-2)"
+    )
+
+
 def test_times_are_the_agents_milliseconds() -> None:
     evs = by_id(read(A))
     assert evs[eid(A, 3)].time == 1795000001000  # the first chunk's

@@ -91,6 +91,14 @@ def test_every_event_is_listed_and_none_is_twice() -> None:
     assert not [r for r in records if isinstance(r, ParseProblem)]
 
 
+def test_origins_words_never_glue_the_logs_together() -> None:
+    for event in events(parse_all(rows())):
+        text = event.text
+        for offset, _ in event.label or ():
+            assert not (0 < offset < len(text) and text[offset - 1 : offset + 1].isalnum())
+    assert by_id(parse_all(rows()))[f"grok:{S1}:compaction:1"].text == "64000 8"
+
+
 def test_times_are_the_rows() -> None:
     evs = by_id(parse_all(rows()))
     assert evs[f"grok:{S1}:1"].time == 1795168805000  # 2026-11-20T10:00:05.000Z
