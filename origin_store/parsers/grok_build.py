@@ -222,7 +222,7 @@ def _chunk(
     out = flush(state)
     state["run"] = {"k": chunk, "g": group, "id": line.base, "t": line.time, "line": line.number}
     state["run"]["text"] = text
-    return out
+    return out + flush(state) if len(text) >= RUN_CHARS else out  # too big to hold
 
 
 def _prompt_read(

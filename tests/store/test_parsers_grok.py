@@ -248,6 +248,9 @@ def test_a_long_message_goes_out_in_pieces() -> None:
     out += grok_build.flush(state)
     texts = [(e.id, len(e.text)) for e in events(out)]
     assert texts == [(eid(A, 1), 18000), (eid(A, 4), 12000)]
+    huge = grok_build.parse(chunk(A, 6, "y" * grok_build.RUN_CHARS), 6, state)
+    assert [(e.id, len(e.text)) for e in events(huge)] == [(eid(A, 6), grok_build.RUN_CHARS)]
+    assert "run" not in state  # emitted at once, never held
 
 
 def chunk(session: str, number: int, text: str, kind: str = "agent_message_chunk") -> bytes:
