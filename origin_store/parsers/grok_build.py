@@ -60,8 +60,12 @@ RUN_CHARS = 20_000
 #: Prompt starts remembered to name a rewind's abandoned lines (rewinds go back a few prompts).
 PROMPTS_KEPT = 32
 
-_CHUNKS = {"user_message_chunk": "user", "agent_message_chunk": "agent"}
-_CHUNKS["agent_thought_chunk"] = "thought"
+#: The chunk updates, by the kind of message they stream.
+_CHUNKS = {
+    "user_message_chunk": "user",
+    "agent_message_chunk": "agent",
+    "agent_thought_chunk": "thought",
+}
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _DRIVE = re.compile(r"[A-Za-z]:[\\/]")
 #: (role, kind) of a user chunk by its variant: typed, the harness's turn, a `!` shell line.
