@@ -39,6 +39,9 @@ class EventRecord:
     git_branch: str | None = None
     agent_version: str | None = None
     label: Label | None = None
+    #: The line it comes from, when not the line being parsed: a message joined from chunks
+    #: on several lines is emitted at a later line but comes from its first.
+    line: int | None = None
 
     @property
     def rendered(self) -> str:

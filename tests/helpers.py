@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
+import functools
+import importlib.util
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -18,21 +22,65 @@ SHARED_FIXTURES = (
 FIXTURES = DATA
 
 
+#: Every agent's sample folder, in the order of the sources.
+AGENTS = ("claude-code", "codex", "cursor", "zcode", "grok")
+
+
+def sample_root(name: str, root: Path = DATA) -> Path:
+    """One agent's sample logs under `root`. The project's own samples of an agent that keeps
+    databases have a `make_db.py` beside them (`build(root)`, standard library only, so that no
+    binary is kept in the repository): they are copied to a temporary folder once per test
+    session and the databases built there."""
+    samples = root / name
+    if root == DATA and (samples / "make_db.py").is_file():
+        return _built(samples)
+    return samples
+
+
+@functools.cache
+def _built(samples: Path) -> Path:
+    target = Path(tempfile.mkdtemp(prefix=f"origin-samples-{samples.name}-")) / samples.name
+    atexit.register(shutil.rmtree, target.parent, True)
+    shutil.copytree(samples, target)
+    spec = importlib.util.spec_from_file_location(f"make_db_{samples.name}", samples / "make_db.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.build(target)
+    return target
+
+
 def fixture_env(tmp_path: Path, *, copy: bool = False, root: Path = DATA) -> dict[str, str]:
     """Environment for an Origin home whose agents' logs are the sample logs under `root`.
 
     With `copy`, the logs are copied into tmp_path first so a test may append to them; the
-    samples themselves are read in place otherwise (and must not be written to).
+    samples themselves are read in place otherwise (and must not be written to). Cursor has no
+    variable that moves its folders, so they are linked into the home the environment names.
     """
-    claude, codex = root / "claude-code", root / "codex"
-    if copy:
-        claude = Path(shutil.copytree(claude, tmp_path / "agents" / "claude"))
-        codex = Path(shutil.copytree(codex, tmp_path / "agents" / "codex"))
+    places = {}
+    for name in AGENTS:
+        found = sample_root(name, root)
+        if copy:
+            found = Path(shutil.copytree(found, tmp_path / "agents" / name, symlinks=True))
+        places[name] = found
+    home = tmp_path / "home"
+    ours = root == DATA  # the project's samples lay Cursor out as a home; the fixtures do not
+    cursor_user = places["cursor"] / (".config/Cursor/User" if ours else "Cursor/User")
+    cursor_home = places["cursor"] / (".cursor" if ours else "cursor-home")
+    (home / ".config" / "Cursor").mkdir(parents=True, exist_ok=True)
+    for link, target in (
+        (home / ".config/Cursor/User", cursor_user),
+        (home / ".cursor", cursor_home),
+    ):
+        if target.is_dir() and not link.exists():
+            link.symlink_to(target, target_is_directory=True)
     return {
-        "HOME": str(tmp_path / "home"),
+        "HOME": str(home),
         "ORIGIN_HOME": str(tmp_path / "origin"),
-        "CLAUDE_CONFIG_DIR": str(claude),
-        "CODEX_HOME": str(codex),
+        "CLAUDE_CONFIG_DIR": str(places["claude-code"]),
+        "CODEX_HOME": str(places["codex"]),
+        "ZCODE_STORAGE_DIR": str(places["zcode"]),
+        "GROK_HOME": str(places["grok"]),
         "ORIGIN_DEVICE": "testbox",
         "ORIGIN_WATCH_INTERVAL_MS": "0",
     }

@@ -45,6 +45,7 @@ def pending_events(batch: Batch) -> tuple[dict[bytes, Pending], int]:
     """The batch's events by key in file order, each once, and how many repeated a key."""
     mirror_id = batch.mirror_id
     source = batch.source
+    upsert = batch.upsert  # a later version of a row (or of an open message) wins
     session_key = keys.session_key
     session_event_value = keys.session_event_value
     pending: dict[bytes, Pending] = {}
@@ -53,7 +54,8 @@ def pending_events(batch: Batch) -> tuple[dict[bytes, Pending], int]:
         key = event.id.encode()  # keys.text_key, inline: this runs once per event
         if key in pending:
             duplicates += 1
-            continue
+            if not upsert:
+                continue  # a log's first line with an id is the one that counts
         text = event.text
         record: EventDoc = {
             "id": event.id,

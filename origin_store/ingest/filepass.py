@@ -3,6 +3,7 @@ its mirror and record each batch in one LMDB transaction."""
 
 from __future__ import annotations
 
+import copy
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -87,12 +88,15 @@ class FilePass:
                 lines, batch_bytes = [], 0
         # Commit even with no new lines, so an unchanged stat is remembered.
         cold = time.time() - self.st.st_mtime > COLD_SECONDS
-        self._commit(lines, offset, seal=cold)
+        self._commit(lines, offset, seal=cold, final=True)
         if progress and batch_bytes:
             progress(batch_bytes)
 
-    def _commit(self, lines: list[bytes], offset: int, *, seal: bool = False) -> None:
-        """Parse and mirror a batch of complete lines starting at `offset`, then record it."""
+    def _commit(
+        self, lines: list[bytes], offset: int, *, seal: bool = False, final: bool = False
+    ) -> None:
+        """Parse and mirror a batch of complete lines starting at `offset`, then record it;
+        the `final` batch of a pass adds what the parser holds open (`FileKind.finish`)."""
         state = self.cursor["state"]
         first_line = self.cursor["lines"] + 1
         events: list[tuple[int, EventRecord]] = []
@@ -103,11 +107,18 @@ class FilePass:
             number = first_line + index
             for record in parse(line[:-1], number, state):
                 if isinstance(record, EventRecord):
-                    events.append((number, record))
+                    events.append((record.line or number, record))
                 elif isinstance(record, SessionFact):
                     facts.append(record)
                 else:
                     problems.append((number, record))
+        finish = self.log.kind.finish
+        if final and finish is not None:
+            for record in finish(copy.deepcopy(state)):
+                if isinstance(record, EventRecord):
+                    events.append((record.line or first_line + len(lines) - 1, record))
+                elif isinstance(record, SessionFact):
+                    facts.append(record)
         frames = self.writer.append(lines, seal=seal)
         self.touched(self.writer)
         new_offset = offset + sum(len(line) for line in lines)
@@ -122,7 +133,7 @@ class FilePass:
                 facts,
                 problems,
                 frames,
-                upsert=self.log.kind.snapshots,
+                upsert=self.log.kind.upserts,
             ),
             len(lines),
             new_offset,

@@ -59,11 +59,22 @@ class FileKind:
     #: Small files beside a database that its parser needs too (Cursor's workspace.json): each
     #: is a `file_line` in the row log, before the tables' rows, whenever its content changes.
     siblings: tuple[str, ...] = ()
+    #: For a parser that holds part of a record open between lines (Grok's message chunks): the
+    #: records of what `state` holds open, as they stand. Called on a copy of the state after
+    #: each pass's last line, so a message is searchable before its next line arrives; its
+    #: event is replaced when the complete one comes (the kind's batches upsert).
+    finish: Callable[[dict[str, Any]], list[Record]] | None = None
 
     @property
     def snapshots(self) -> bool:
         """Whether its files are read through a row log rather than line by line."""
         return bool(self.tables) or self.whole
+
+    @property
+    def upserts(self) -> bool:
+        """Whether a later line may say again what an event says: a row read anew, or what a
+        parser held open and gave as it stood (`finish`)."""
+        return self.snapshots or self.finish is not None
 
 
 @dataclass(frozen=True, slots=True)

@@ -119,7 +119,10 @@ def flush(state: dict[str, Any]) -> list[Record]:
             _prompt_read(index, run.get("line"), base, text, time, state, out)
     else:
         role, kind = "assistant", "message" if chunk == "agent" else "meta"
-    out.extend(_events(state, [(base, role, kind, text)], time))
+    opened = run.get("line")
+    for event in _events(state, [(base, role, kind, text)], time):
+        event.line = opened if isinstance(opened, int) and opened > 0 else None  # its first chunk
+        out.append(event)
     return out
 
 
@@ -485,4 +488,5 @@ UPDATES = FileKind(
     patterns=("sessions/*/*/updates.jsonl",),
     parse=parse,
     start=start,
+    finish=flush,
 )

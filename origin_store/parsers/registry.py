@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import claude_code, codex, memory, zcode
+from . import claude_code, codex, cursor, grok, memory, zcode
 from .base import Source
 
 
@@ -24,7 +24,7 @@ def _with_memories(source: Source) -> Source:
 
 SOURCES: dict[str, Source] = {
     source.name: _with_memories(source)
-    for source in (claude_code.SOURCE, codex.SOURCE, zcode.SOURCE)
+    for source in (claude_code.SOURCE, codex.SOURCE, cursor.SOURCE, zcode.SOURCE, grok.SOURCE)
 }
 
 

@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import atexit
-import functools
-import importlib.util
 import io
-import shutil
-import tempfile
 from pathlib import Path
 
 import pytest
 import zstandard
-from helpers import DATA, SHARED_FIXTURES
+from helpers import SHARED_FIXTURES, sample_root
 
 from origin_store.ingest import rowlog
 from origin_store.model import EventRecord, Record, SessionFact
@@ -20,25 +15,8 @@ from origin_store.parsers.base import FileKind
 
 
 def fixture_root(source_dir: str) -> Path:
-    """The project's own sample logs of one agent (always present). An agent whose samples
-    include databases has a `make_db.py` beside them (`build(root)`, standard library only, so no
-    binary is kept in the repository): its samples are copied to a temporary folder once per
-    test session and its databases built there."""
-    samples = DATA / source_dir
-    return _built(samples) if (samples / "make_db.py").is_file() else samples
-
-
-@functools.cache
-def _built(samples: Path) -> Path:
-    target = Path(tempfile.mkdtemp(prefix=f"origin-samples-{samples.name}-")) / samples.name
-    atexit.register(shutil.rmtree, target.parent, True)
-    shutil.copytree(samples, target)
-    spec = importlib.util.spec_from_file_location(f"make_db_{samples.name}", samples / "make_db.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    module.build(target)
-    return target
+    """The project's own sample logs of one agent (always present; databases built)."""
+    return sample_root(source_dir)
 
 
 def kind_lines(kind: FileKind, path: Path) -> list[bytes]:

@@ -61,6 +61,9 @@ EXPECTED = {
 }
 
 
+KINDS = {(source.name, kind.name): kind for source in SOURCES.values() for kind in source.kinds}
+
+
 @pytest.fixture
 def ingested(tmp_path: Path, fixtures_dir: Path):
     settings = Settings.from_env(fixture_env(tmp_path, copy=True))
@@ -154,6 +157,8 @@ def test_every_truncated_fixture_line_waits(ingested):
             if path.suffix == ".zst":
                 continue
             cursor = store.get(txn, "files", key)
+            if KINDS[cursor["source"], cursor["kind"]].snapshots:
+                continue  # a database or a whole file: its lines are its row log's
             assert cursor["lines"] == data.count(b"\n"), path
             assert cursor["offset"] == data.rfind(b"\n") + 1, path
             if not data.endswith(b"\n"):

@@ -15,6 +15,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from parse_support import events, fixture_root, kind_lines
+from test_parsers_cursor import CURSOR_LINES
+from test_parsers_grok_fuzz import UPDATE_LINE
 
 from origin_store.model import EVENT_KINDS, ROLES, EventRecord, ParseProblem, Record, SessionFact
 from origin_store.parsers.base import FileKind, Source
@@ -27,9 +29,14 @@ def sample_files(source: Source) -> list[tuple[FileKind, str]]:
     """(kind, path relative to the source's sample root) for every log the patterns find."""
     root = fixture_root(source.name)
     found = []
+    # A sample root is the agent's root, or a home under which its roots lie (Cursor's two).
+    bases = [root, *(base for base in source.roots({}, root) if base != root)]
     for kind in source.files:
         for pattern in kind.patterns:
-            found.extend((kind, p.relative_to(root).as_posix()) for p in sorted(root.glob(pattern)))
+            for base in bases:
+                found.extend(
+                    (kind, p.relative_to(root).as_posix()) for p in sorted(base.glob(pattern))
+                )
     return found
 
 
@@ -218,6 +225,8 @@ _CODEX_LINE = st.fixed_dictionaries(
 RECORD_LINES: dict[str, st.SearchStrategy[dict]] = {
     "claude-code": _CLAUDE_LINE,
     "codex": _CODEX_LINE,
+    "cursor": CURSOR_LINES,
+    "grok": UPDATE_LINE,
 }
 #: Paths handed to `start`: odd ones, and (added per test) the sample logs' own.
 _ODD_PATHS = ["", "x", "x.jsonl", "agent-", "a/subagents", "sessions/rollout-.jsonl.zst"]
