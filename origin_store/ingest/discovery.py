@@ -28,6 +28,7 @@ from ..parsers import memory
 from ..parsers.base import FileKind, Source
 from ..records import Cursor
 from ..settings import Settings
+from . import rowlog
 
 
 @dataclass(slots=True)
@@ -154,6 +155,9 @@ def total_pending_bytes(store: Store, files: list[LogFile]) -> int:
             except OSError:
                 continue
             cursor = read_cursor(store, txn, log)
+            if log.kind.snapshots:  # its cursor is its row log's: a database read once is done
+                total += 0 if cursor else size
+                continue
             done = cursor["size"] if cursor and cursor.get("size", 0) <= size else 0
             total += max(0, size - done)
     return total
@@ -168,8 +172,17 @@ def unchanged(cursor: Cursor | None, st: os.stat_result) -> bool:
     )
 
 
-def changed_files(store: Store, logs: list[LogFile]) -> list[LogFile]:
-    """Files whose size, mtime or inode differ from their cursor (no locks, one read)."""
+def settled(log: LogFile, cursor: Cursor | None, st: os.stat_result, rows_root: Path) -> bool:
+    """Whether a file is as its cursor left it: for a log its size, mtime and inode; for a
+    database or a file read whole, its stamp (`rowlog.settled`), since its cursor is its row
+    log's."""
+    if log.kind.snapshots:
+        return rowlog.settled(rows_root, log.source.name, log.kind, log.path, cursor)
+    return unchanged(cursor, st)
+
+
+def changed_files(store: Store, logs: list[LogFile], rows_root: Path) -> list[LogFile]:
+    """Files that differ from their cursor (no locks, one read)."""
     changed = []
     with store.read() as txn:
         for log in logs:
@@ -180,7 +193,7 @@ def changed_files(store: Store, logs: list[LogFile]) -> list[LogFile]:
                 continue
             if not S_ISREG(st.st_mode):
                 continue
-            if not unchanged(cursor, st):
+            if not settled(log, cursor, st, rows_root):
                 changed.append(log)
     return changed
 
@@ -200,6 +213,8 @@ class Sweep:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        #: Row logs live beside the sweep file, in ORIGIN_HOME.
+        self.rows_root = path.parent / "rows"
         #: directory -> (mtime_ns or RELIST, inode) when listed
         self.dirs: dict[str, tuple[int, int]] = {}
         #: directory -> (mtime_ns or RELIST, inode, its entries as (name, is a directory)), read
@@ -363,7 +378,7 @@ class Sweep:
         with store.read() as txn:
             for (name, *_), log in zip(suspects, build(sources, suspects), strict=True):
                 st = seen[name]  # `name` is `found`'s own string: marshal writes it once
-                if unchanged(read_cursor(store, txn, log), st):
+                if settled(log, read_cursor(store, txn, log), st, self.rows_root):
                     stat = (st.st_size, st.st_mtime_ns, st.st_ino)
                     if self.stats.get(name) != stat:
                         self.stats[name], self._dirty = stat, True

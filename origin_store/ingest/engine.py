@@ -65,7 +65,7 @@ class Ingester:
         started = time.perf_counter()
         logs = files if files is not None else self.discover()
         report = IngestReport(files=len(logs))
-        logs = changed_files(self.store, logs)
+        logs = changed_files(self.store, logs, self.rows_root)
         report.files -= len(logs)
         groups = self._split(logs, workers)
         children = [spawn(self.settings, group, worker_main) for group in groups[1:]]
@@ -132,7 +132,7 @@ class Ingester:
     def changed(self, files: list[LogFile] | None = None) -> bool:
         """Cheap check (stat only) whether any log file differs from its cursor."""
         logs = files if files is not None else self.discover()
-        return bool(changed_files(self.store, logs))
+        return bool(changed_files(self.store, logs, self.rows_root))
 
     def ingest_file(self, log: LogFile, progress: Progress | None = None) -> IngestReport:
         """Under the file's lock: its mirror recovered (or a new version begun), then its new lines."""

@@ -21,6 +21,7 @@ from urllib.parse import quote
 
 from ..model import ParseProblem
 from ..parsers.base import FILE_TABLE, FileKind, Table, file_line, load_row, row_line
+from ..records import Cursor
 
 #: How long a read waits for a writer that holds the database (SQLITE_BUSY), in seconds.
 BUSY_SECONDS = 2.0
@@ -107,6 +108,21 @@ def refresh(rows_root: Path, source: str, kind: FileKind, original: Path) -> Pat
     _save(digests_file, {"version": _STATE_VERSION, "rows": digests})
     _save(stamp_file, {"version": _STATE_VERSION, "size": size, "stamp": stamp})
     return log
+
+
+def settled(
+    rows_root: Path, source: str, kind: FileKind, original: Path, cursor: Cursor | None
+) -> bool:
+    """Whether nothing was written to `original` since its row log was brought up to date, and
+    its row log was ingested to its end: a few stats, and no database opened."""
+    if cursor is None:
+        return False
+    saved = _load(row_log_path(rows_root, source, original).with_suffix(".stamp"))
+    return (
+        saved is not None
+        and saved.get("size") == cursor["size"]
+        and saved.get("stamp") == _stamp(original, kind)
+    )
 
 
 def _changed(digests: dict[str, bytes], identity: str, digest: bytes) -> bool:

@@ -30,11 +30,15 @@ def test_the_kind_enum_is_the_models_entry_kinds():
     assert len(enums) == 3 and all(enum == ENTRY_KINDS for enum in enums)
 
 
+def test_every_source_the_contract_names_is_read_in_its_order():
+    assert tuple(SOURCES) == ("claude-code", "codex", "cursor", "zcode", "grok")
+
+
 def test_a_source_no_parser_reads_is_refused(tool):
     with pytest.raises(
-        OriginError, match=f"^source must be one of {', '.join(SOURCES)}; got 'cursor'"
+        OriginError, match=f"^source must be one of {', '.join(SOURCES)}; got 'aider'"
     ):
-        tool("search", query="x", source="cursor")
+        tool("search", query="x", source="aider")
 
 
 def test_an_error_names_a_known_category():
