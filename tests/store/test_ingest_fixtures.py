@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import fixture_env
+from helpers import SHARED_FIXTURES, fixture_env
 from mirror_support import read_mirror_line
 
 from origin_store import Ingester, Settings, Store
@@ -165,3 +165,52 @@ def test_every_truncated_fixture_line_waits(ingested):
                 truncated.append(path.name)
     assert "0b9e8d7c-6f5a-4e3d-9c2b-1a0f9e8d7c6b.jsonl" in truncated
     assert "rollout-2026-10-21T11-20-40-019a0f31-0a0b-7c0d-8e0f-101112131415.jsonl" in truncated
+
+
+#: The shared fixtures' README: (source, session id prefix) -> its title, or "" for a session
+#: whose agent gave none (the prompt stands in for it).
+SHARED_EXPECTED = {
+    ("cursor", "3c1e5a7b"): "Fix flaky rate limit test",
+    ("cursor", "8e2f4a6c"): "",
+    ("cursor", "d1e2f3a4"): "Add request id middleware",
+    ("cursor", "0a1b2c3d"): "",
+    ("cursor", "6a7b8c9d"): "",
+    ("cursor", "1d2c3b4a"): "",
+    ("cursor", "9c8b7a6f"): "",
+    ("zcode", "sess_68f56030"): "Add pagination to GET /notes",
+    ("zcode", "sess_56cddbe6"): "为笔记加标签功能",
+    ("zcode", "sess_subagent_agent_51c91c87"): "Explore: existing pagination helpers",
+    ("grok", "019a2b3c"): "Add /version endpoint with test",
+    ("grok", "019a2b3d"): "",
+    ("grok", "019a2b9f"): "",
+    ("grok", "019a3001"): "ノート一覧：並び順と相対時刻",
+    ("grok", "3e9a1c7b5d20"): "Add structured logging",
+    ("grok", "b04d6e8f1a23"): "导出文件名支持日文",
+}
+
+
+@pytest.mark.skipif(not SHARED_FIXTURES.is_dir(), reason="no shared fixtures beside the project")
+def test_the_shared_fixtures_of_every_source_ingest_as_their_readme_says(tmp_path: Path):
+    settings = Settings.from_env(fixture_env(tmp_path, root=SHARED_FIXTURES))
+    store = Store.open(settings.home)
+    try:
+        first = Ingester(store, settings, SOURCES).run()
+        assert not first.errors and first.events > 200 and not first.problems
+        with store.read() as txn:
+            sessions = [s for s in iter_sessions(store, txn) if s["events"]]
+        for (source, prefix), title in SHARED_EXPECTED.items():
+            [found] = [
+                s for s in sessions if s["source"] == source and s["session"].startswith(prefix)
+            ]
+            assert (found["title"] or "") == title, (source, prefix)
+            assert found["title"] or found["prompt"], (source, prefix)
+            if found["started"] is None:
+                print("no times:", source, prefix)
+            else:
+                assert found["started"] <= found["ended"], (source, prefix)
+        # The empty Cursor draft has no events, so no session is listed for it.
+        assert not [s for s in sessions if s["session"].startswith("5b7d9f1a")]
+        again = Ingester(store, settings, SOURCES).run()
+        assert again.events == 0 and again.files_changed == 0
+    finally:
+        store.close()
