@@ -18,14 +18,8 @@ import orjson
 
 from ..model import ParseProblem, Record, SessionFact
 from .base import FILE_TABLE, FileKind, Source, load_row, nonempty_str, safe_time
-from .grok_build import (
-    GENERATED_TITLE_RANK,
-    MANUAL_TITLE_RANK,
-    NAME,
-    SUMMARY_TITLE_RANK,
-    UPDATES,
-    decode_cwd,
-)
+from .grok_build import UPDATES, decode_cwd
+from .grok_build_text import GENERATED_TITLE_RANK, MANUAL_TITLE_RANK, NAME, SUMMARY_TITLE_RANK
 from .grok_cli import DATABASE
 
 __all__ = ["NAME", "SOURCE", "SUMMARY", "roots"]

@@ -31,7 +31,7 @@ from .base import (
     nonempty_str,
     safe_time,
 )
-from .grok_build import GENERATED_TITLE_RANK, NAME
+from .grok_build_text import GENERATED_TITLE_RANK, NAME
 
 #: The session's cwd: where it started, else its workspace's path.
 _CWD = "COALESCE(NULLIF(s.cwd_at_start, ''), w.canonical_path) AS cwd"

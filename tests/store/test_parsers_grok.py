@@ -15,7 +15,7 @@ import pytest
 from parse_support import all_text, events, fixture_root, merged, read_lines
 
 from origin_store.model import EventRecord, ParseProblem, Record, SessionFact
-from origin_store.parsers import grok, grok_build, grok_cli
+from origin_store.parsers import grok, grok_build, grok_build_text, grok_cli
 from origin_store.parsers.base import FileKind, file_line
 
 A = "019b4c10-2e3f-7a41-8b52-c3d4e5f6a7b8"
@@ -349,10 +349,10 @@ def test_summary_titles_rank_manual_over_generated_over_summary() -> None:
     facts = [r for r in summary_of(A) + summary_of(C) if isinstance(r, SessionFact)]
     ranks = {(r.title, r.title_rank) for r in facts if r.title}
     assert ranks == {
-        ("Add /healthz endpoint with a node:test test", grok_build.GENERATED_TITLE_RANK),
-        ("Add /healthz endpoint", grok_build.SUMMARY_TITLE_RANK),
-        ("笔记搜索：支持日文假名", grok_build.MANUAL_TITLE_RANK),
-        ("笔记搜索与假名", grok_build.SUMMARY_TITLE_RANK),
+        ("Add /healthz endpoint with a node:test test", grok_build_text.GENERATED_TITLE_RANK),
+        ("Add /healthz endpoint", grok_build_text.SUMMARY_TITLE_RANK),
+        ("笔记搜索：支持日文假名", grok_build_text.MANUAL_TITLE_RANK),
+        ("笔记搜索与假名", grok_build_text.SUMMARY_TITLE_RANK),
     }
     assert {r.time for r in facts} == {1795000000000}  # the file's mtime
 
@@ -430,7 +430,7 @@ CONTENT = [
 
 @pytest.mark.parametrize(("block", "expected"), CONTENT)
 def test_content_text(block: object, expected: str) -> None:
-    assert grok_build.content_text(block) == expected
+    assert grok_build_text.content_text(block) == expected
 
 
 @pytest.mark.parametrize(
