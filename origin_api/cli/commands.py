@@ -4,15 +4,49 @@ from __future__ import annotations
 
 import typer
 
-from . import archive_cmds, hub_cmds, memory_cmds, server_cmds
+from . import (
+    archive_cmds,
+    browse_cmds,
+    doctor_cmds,
+    hub_cmds,
+    memory_cmds,
+    server_cmds,
+    setup_cmds,
+)
 
 app = typer.Typer(
     help="Origin: a local-first archive and memory for coding agents.",
     no_args_is_help=True,
-    add_completion=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _version(shown: bool) -> None:
+    if shown:
+        from ..mcp.results import version
+
+        typer.echo(f"origin {version()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: bool = typer.Option(
+        False,
+        "--version",
+        "-V",
+        callback=_version,
+        is_eager=True,
+        help="Print Origin's version and exit.",
+    ),
+) -> None:
+    """Origin: a local-first archive and memory for coding agents."""
+
+
 archive_cmds.register(app)
+browse_cmds.register(app)
 memory_cmds.register(app)
 server_cmds.register(app)
 hub_cmds.register(app)
+setup_cmds.register(app)
+doctor_cmds.register(app)

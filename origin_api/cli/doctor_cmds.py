@@ -1,0 +1,9 @@
+"""(being written)"""
+
+from __future__ import annotations
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    """Adds this module's commands to the app."""
