@@ -51,7 +51,7 @@ types: $(STAMP)
 
 ## The whole suite (unit, property and end-to-end tests).
 test: $(STAMP)
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -m "not clients"
 
 ## The fast suite only (no subprocess end-to-end tests).
 test-fast: $(STAMP)
