@@ -6,12 +6,17 @@ takes it. Storage is opened once here and nowhere else.
 
 from __future__ import annotations
 
+import errno
+import os
 import threading
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import lmdb
+
 from origin_store.db import Store
+from origin_store.errors import HomeUnusable
 from origin_store.settings import Settings as StoreSettings
 
 from .settings import Settings
@@ -24,6 +29,10 @@ if TYPE_CHECKING:
 SWEEP_FILE = "sweep"
 #: The store's meta record of the last pass (when, and what it saw), shared by every process.
 LAST_PASS = "last_pass"
+#: Less free space than this under the home and Origin does not start: the store writes through
+#: a memory map, and a disk that fills under it stops the process with a signal, not an error
+#: anyone could show.
+MIN_FREE_BYTES = 16 << 20
 
 
 class Origin:
@@ -31,8 +40,13 @@ class Origin:
         """Given only the store's settings, the front doors' are read from the same environment."""
         self.settings: Settings = Settings.of(settings)
         self.home: Path = self.settings.home
-        self.home.mkdir(parents=True, exist_ok=True)
-        self.store = Store.open(self.home, map_size=self.settings.map_size)
+        check_home(self.home)
+        try:
+            self.store = Store.open(self.home, map_size=self.settings.map_size)
+        except OSError as error:
+            raise home_unusable(self.home, error) from error
+        except lmdb.Error as error:  # its files unwritable, or not a store at all
+            raise HomeUnusable(str(self.home), f"its store cannot be opened ({error})") from error
         self._ingester: Ingester | None = None
         self._searcher: Searcher | None = None
         self._index_lock = threading.Lock()
@@ -169,3 +183,54 @@ class Origin:
         record = self._last_pass()
         stamp = record.get("time") if record is not None else None
         return time.time() - stamp / 1000 if isinstance(stamp, int) else None
+
+
+def check_home(home: Path, *, min_free: int = MIN_FREE_BYTES) -> None:
+    """Make the home if needed and prove it writable, with room to write, before the store maps
+    its file there; raises `HomeUnusable` saying why not. One small file made and removed: what a
+    process that only reads pays, instead of a traceback from wherever its first write falls."""
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise home_unusable(home, error) from error
+    probe = home / f".origin-write-check-{os.getpid()}-{threading.get_ident()}"
+    try:
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
+        os.unlink(probe)
+        stat = os.statvfs(home) if hasattr(os, "statvfs") else None
+    except OSError as error:
+        error.filename = None  # the home itself is what cannot be written, not the probe's name
+        raise home_unusable(home, error) from error
+    free = stat.f_bavail * stat.f_frsize if stat is not None else min_free
+    if free < min_free:
+        raise HomeUnusable(
+            str(home),
+            f"the disk holding it is full ({free // 1024:,} KB free, {min_free >> 20} MB needed)",
+        )
+
+
+#: What a person reads for an OS error under the home, by errno.
+_REASONS = {
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.EROFS: "it is on a read-only file system",
+    errno.ENOSPC: "the disk holding it is full",
+    errno.EDQUOT: "the disk quota is used up",
+    errno.EFBIG: "a file there reached the size this process may write",
+}
+#: OS errors that say the home is unusable (rather than a bug, or a file vanishing meanwhile).
+HOME_ERRNOS = frozenset({*_REASONS, errno.EEXIST, errno.ENOTDIR})
+
+
+def home_unusable(home: Path, error: OSError) -> HomeUnusable:
+    """The home's problem in a person's words: which file is in the way, or what the system said."""
+    where = Path(error.filename) if isinstance(error.filename, str) else None
+    if error.errno in (errno.EEXIST, errno.ENOTDIR) and where is not None:
+        blocker = next(
+            (p for p in (where, *where.parents) if os.path.lexists(p) and not p.is_dir()), where
+        )
+        return HomeUnusable(str(home), f"{blocker} is a file, not a directory")
+    reason = _REASONS.get(error.errno or 0) or error.strerror or str(error)
+    if where is not None and where != home:
+        reason += f" ({where})"
+    return HomeUnusable(str(home), reason)

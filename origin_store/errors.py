@@ -11,3 +11,17 @@ class SchemaMismatch(StoreError):
 
 class NotFound(StoreError):
     """An id that names nothing in the store."""
+
+
+class HomeUnusable(StoreError):
+    """ORIGIN_HOME cannot hold the archive: it cannot be created, written or opened there.
+
+    A person fixes it by choosing another directory, so the message names the directory, the
+    reason, and the setting; `home` and `reason` are kept apart for callers that show them."""
+
+    def __init__(self, home: str, reason: str) -> None:
+        super().__init__(
+            f"Cannot use ORIGIN_HOME {home}: {reason}. Set ORIGIN_HOME to a writable directory."
+        )
+        self.home = home
+        self.reason = reason
