@@ -4,22 +4,23 @@ from __future__ import annotations
 
 import typer
 
-MCP_HELP = """Serve Origin's tools to an agent over MCP stdio (the agent starts this itself).
+from .. import register as reg
 
-Register Origin with Claude Code:
 
-    claude mcp add --scope user origin -- origin mcp
+def _help() -> str:
+    """The help names this installation's `origin` by its absolute path, as the commands must."""
+    commands = reg.instructions().replace("[", "\\[")
+    return f"""Serve Origin's tools to an agent over MCP stdio (the agent starts this itself).
 
-Register it with Codex (in ~/.codex/config.toml):
+Register Origin with your agents:
 
-    \\[mcp_servers.origin]
-    command = "origin"
-    args = ["mcp"]
-
-Use the full path of `origin` (e.g. from `which origin`) if the agent's PATH lacks it.
-ORIGIN_HOME chooses the store (default ~/.origin); ORIGIN_WATCH_INTERVAL_MS sets how often new
-log lines are looked for (default 60000; 0 turns it off).
+{commands}
+ORIGIN_HOME chooses the store (default ~/.origin).
+ORIGIN_WATCH_INTERVAL_MS: how often new log lines are looked for (default 60000; 0: never).
 """
+
+
+MCP_HELP = _help()
 
 
 def register(app: typer.Typer) -> None:

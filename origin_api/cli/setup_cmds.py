@@ -1,9 +1,69 @@
-"""(being written)"""
+"""`origin register claude-code|codex`: tell an agent about Origin with the agent's own CLI, or
+print the exact command where that CLI is absent (Codex's config is then written directly)."""
 
 from __future__ import annotations
 
+import enum
+
 import typer
+
+from .. import register as reg
+from .output import edge
+
+REGISTER_HELP = """Register Origin with an agent: its stdio server (`origin`), or with --hub the HTTP
+hub (`origin-hub`). Runs the agent's own CLI (`claude mcp add --scope user …`, `codex mcp add …`)
+when it is on PATH; writes Codex's ~/.codex/config.toml entry itself when `codex` is not (and for
+the hub, whose headers `codex mcp add` cannot set); otherwise prints the exact command.
+Running it again is harmless: the entry is replaced, never duplicated.
+"""
+
+
+class Agent(enum.StrEnum):
+    claude_code = "claude-code"
+    codex = "codex"
 
 
 def register(app: typer.Typer) -> None:
-    """Adds this module's commands to the app."""
+    app.command("register", help=REGISTER_HELP)(register_agent)
+
+
+def register_agent(
+    agent: Agent = typer.Argument(..., help="The agent to register Origin with."),
+    hub: str | None = typer.Option(
+        None,
+        "--hub",
+        metavar="URL",
+        help="Register the hub at URL (e.g. http://127.0.0.1:8765/mcp) instead of stdio.",
+    ),
+    token: str | None = typer.Option(
+        None, "--token", metavar="OGN", help="The hub token (default: the one `origin run` keeps)."
+    ),
+    dry_run: bool = typer.Option(
+        False, "--dry-run", help="Print what would be run or written; change nothing."
+    ),
+) -> None:
+    with edge():
+        if hub is not None and token is None:
+            token = reg.stored_token()
+        done = reg.register(agent.value, hub_url=hub, token=token, dry_run=dry_run)
+    typer.echo(describe(done, dry_run=dry_run))
+
+
+def describe(done: reg.Outcome, *, dry_run: bool = False) -> str:
+    """What happened, in words, with the command or file a person can check."""
+    entry = done.registration
+    label = reg.AGENT_LABEL[entry.client]
+    what = f"{entry.name} ({entry.transport})"
+    cli = reg.AGENT_CLI[entry.client]
+    check = f"Check it: {cli} mcp list"
+    if done.action == "ran":
+        return f"Registered {what} with {label}:\n  {reg.masked(entry.command)}\n{check}"
+    if done.action == "wrote":
+        return f"Registered {what} with {label} in {done.detail}.\n{check}"
+    if done.action == "unchanged":
+        return f"{label} already has {what} in {done.detail}; nothing to change."
+    if done.action == "would_write":
+        return f"Would write to {done.detail}:\n\n{entry.toml}".rstrip()
+    if dry_run:
+        return f"Would run:\n  {entry.command}"
+    return f"{cli} is not on PATH. Once {label} is installed, run:\n  {entry.command}"
