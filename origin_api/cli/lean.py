@@ -1,9 +1,12 @@
-"""`origin search --json …` and `origin get ID` without typer and rich.
+"""`origin search --json …` and `origin get ID` without typer and rich, and how an entry, an
+event, a forget and a restore read as plain text.
 
 Scripts and agents run these in fresh processes, where importing typer and rich cost more than
 the answer. Their few options are read here by hand; anything else (help, an option this does
 not know, a value typer would have to convert or reject, an error to report) is left to the
-typer app, which answers it as it always did.
+typer app, which answers it as it always did. `get`'s text is written here, with plain prints,
+so that people get it as quickly as scripts get JSON; the typer commands print the same text.
+Plain text is never wrapped, so an id or a command stays on one line in a pipe or a file.
 """
 
 from __future__ import annotations
@@ -26,21 +29,25 @@ SEARCH_FLAGS = {"--include-tools": "include_tools", "--json": "json"}
 _INTEGER = re.compile(r"-?[0-9]+")
 
 
-def parse(args: list[str]) -> tuple[str, dict[str, Any]] | None:
-    """The tool and its arguments, as the typer command would call it; None to leave it to typer."""
+def parse(args: list[str]) -> tuple[str, dict[str, Any], bool] | None:
+    """The tool, its arguments as the typer command would call it, and whether JSON is asked
+    for; None to leave the command to typer."""
     if not args:
         return None
     command, rest = args[0], args[1:]
     if command == "get":
-        if len(rest) != 1 or rest[0].startswith("-"):
+        flags = [arg for arg in rest if arg.startswith("-")]
+        ids = [arg for arg in rest if not arg.startswith("-")]
+        if len(ids) != 1 or flags not in ([], ["--json"]):
             return None
-        return "get", {"id": rest[0]}
+        return "get", {"id": ids[0]}, bool(flags)
     if command == "search":
-        return _search(rest)
+        found = _search(rest)
+        return None if found is None else ("search", found, True)
     return None
 
 
-def _search(rest: list[str]) -> tuple[str, dict[str, Any]] | None:
+def _search(rest: list[str]) -> dict[str, Any] | None:
     options: dict[str, Any] = {}
     positional: list[str] = []
     i = 0
@@ -77,14 +84,7 @@ def _search(rest: list[str]) -> tuple[str, dict[str, Any]] | None:
         if not _INTEGER.fullmatch(limit):
             return None
         options["limit"] = int(limit)
-    args: dict[str, Any] = {
-        "query": positional[0],
-        "scope": "all",
-        "include_tools": False,
-        "limit": 20,
-        **options,
-    }
-    return "search", args
+    return {"query": positional[0], "scope": "all", "include_tools": False, "limit": 20, **options}
 
 
 def run(args: list[str]) -> bool:
@@ -92,7 +92,7 @@ def run(args: list[str]) -> bool:
     parsed = parse(args)
     if parsed is None:
         return False
-    tool, tool_args = parsed
+    tool, tool_args, as_json = parsed
     import orjson
 
     from origin_search import SearchError
@@ -107,6 +107,100 @@ def run(args: list[str]) -> bool:
             result = call(origin, tool, tool_args, Caller("user", origin.settings.device))
     except (OriginError, StoreError, SearchError):
         return False  # typer runs it again and reports the error its way
-    sys.stdout.write(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode() + "\n")
+    if as_json:
+        sys.stdout.write(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode() + "\n")
+    else:
+        sys.stdout.write("\n".join(get_lines(result)) + "\n")
     sys.stdout.flush()
     return True
+
+
+# How results read as text. Times are shown as the tools render them.
+
+
+def plural(count: int, one: str, many: str) -> str:
+    return f"{count:,} {one if count == 1 else many}"
+
+
+def indent(text: str | None, prefix: str = "  ") -> list[str]:
+    return [prefix + line if line else "" for line in (text or "").splitlines()]
+
+
+def joined(*parts: str | None) -> str:
+    return " · ".join(part for part in parts if part)
+
+
+def event_head(event: dict[str, Any]) -> str:
+    """An event's first line: its id, then when, who and what."""
+    return f"{event['id']}  " + joined(event["time"], f"{event['role']} {event['kind']}")
+
+
+def entry_lines(entry: dict[str, Any]) -> list[str]:
+    """An entry: id and standing, its statement, then where it stands in its history."""
+    standing = "superseded (concurrent)" if entry.get("concurrent") else entry["status"]
+    head = joined(entry["kind"], standing, f"confidence {entry['confidence']:g}")
+    facts = joined(
+        f"by {entry['author']}",
+        entry["created"],
+        entry.get("project") and f"project {entry['project']}",
+        entry.get("valid_from") and f"valid from {entry['valid_from']}",
+        entry.get("valid_to") and f"valid to {entry['valid_to']}",
+        entry.get("supersedes") and f"supersedes {entry['supersedes']}",
+        entry.get("superseded_by") and f"superseded by {entry['superseded_by']}",
+        "imported from an agent's memory file" if entry.get("imported") else None,
+    )
+    return [f"{entry['id']}  {head}", *indent(entry["text"]), f"  {facts}"]
+
+
+def get_lines(result: dict[str, Any]) -> list[str]:
+    """`get`'s answer: an entry with its sources and history, or an event with its whole text."""
+    if "entry" not in result:
+        context = joined(
+            result["source"],
+            result.get("project") and f"project {result['project']}",
+            f"session {result['session']}",
+        )
+        where = joined(
+            result.get("cwd") and f"cwd {result['cwd']}",
+            result.get("git_branch") and f"branch {result['git_branch']}",
+            result.get("agent_version") and f"agent {result['agent_version']}",
+        )
+        return [event_head(result), f"  {context}", *([f"  {where}"] if where else [])] + [
+            "",
+            *(result["text"] or "").splitlines(),
+        ]
+    lines = entry_lines(result["entry"])
+    lines += ["", f"sources ({len(result['sources']):,}):"]
+    for source in result["sources"]:
+        lines.append(f"  {event_head(source)}")
+        if source.get("quote"):
+            lines.append(f'    quote "{source["quote"]}"')
+        lines += indent(source["text"], "    ")
+    versions = plural(len(result["history"]), "version", "versions")
+    lines += ["", f"history ({versions}, oldest first):"]
+    for version in result["history"]:
+        lines.append(
+            f"  {version['id']}  "
+            + joined(version["status"], f"by {version['author']}", version["created"])
+        )
+    return lines
+
+
+def forget_lines(target: str, result: dict[str, Any]) -> list[str]:
+    tombstone = result["tombstone"]
+    if tombstone is None:
+        return [f"{target} was already forgotten: nothing changed"]
+    hidden = plural(len(result["forgotten_entries"]), "entry", "entries")
+    events = plural(result["excluded_events"], "event", "events")
+    lines = [f"forgot {target}: {hidden} and {events} hidden from every query ({tombstone})"]
+    lines += [f"  {entry}" for entry in result["forgotten_entries"]]
+    return [*lines, f"undo: origin restore {tombstone}"]
+
+
+def restore_lines(result: dict[str, Any]) -> list[str]:
+    tombstone = result["tombstone"]
+    entries, count = result["restored_entries"], result["restored_events"]
+    if not entries and not count:
+        return [f"{tombstone} was already restored: nothing changed"]
+    back = f"{plural(len(entries), 'entry', 'entries')} and {plural(count, 'event', 'events')}"
+    return [f"restored {tombstone}: {back} visible again", *[f"  {entry}" for entry in entries]]

@@ -1,8 +1,12 @@
-"""Commands that read and write the memory: search, get, remember, correct, forget, restore."""
+"""Commands that read and write the memory: search, get, remember, correct, forget, restore.
+
+Each prints text for people and, with --json, the tool's own JSON result for scripts."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
 import typer
 
@@ -11,7 +15,8 @@ from origin_store.model import ENTRY_KINDS
 from .. import admin
 from ..runtime import Origin
 from ..service import Caller, call
-from .output import console, edge, print_json
+from .lean import entry_lines, forget_lines, get_lines, joined, restore_lines
+from .output import console, edge, print_json, text
 
 #: The entry kinds as help text says them: "memory, knowledge or cognition".
 KINDS = (
@@ -19,6 +24,8 @@ KINDS = (
     if len(ENTRY_KINDS) > 1
     else ENTRY_KINDS[0]
 )
+JSON_HELP = "Print the tool's JSON result."
+TIME_HELP = "30m, 24h, 7d, 2w (back from now), a date or ISO 8601."
 
 
 def register(app: typer.Typer) -> None:
@@ -35,6 +42,22 @@ def _caller(origin: Origin) -> Caller:
     return Caller("user", origin.settings.device)
 
 
+def _run(tool: str, args: dict[str, Any]) -> Any:
+    """One tool called as the user of this device; arguments left out are None."""
+    with edge(), Origin.open() as origin:
+        given = {k: v for k, v in args.items() if v is not None}
+        return call(origin, tool, given, _caller(origin))
+
+
+def _answer(result: Any, json: bool, lines: Callable[[Any], list[str]]) -> None:
+    """The tool's JSON, or plain text for people: never wrapped, so ids and commands stay on
+    one line wherever it is printed."""
+    if json:
+        print_json(result)
+    else:
+        typer.echo("\n".join(lines(result)))
+
+
 def _highlight(snippet: str) -> str:
     escaped = snippet.replace("[", "\\[")
     return re.sub(r"\\\[([^\]]*)\]", r"[bold yellow]\1[/bold yellow]", escaped)
@@ -46,8 +69,8 @@ def search(
     ),
     scope: str = typer.Option("all", help="all, entries or events."),
     kind: str | None = typer.Option(None, help=f"Entries of this kind only: {KINDS}."),
-    since: str | None = typer.Option(None, help="Since: 30m, 24h, 7d, 2w, a date or ISO 8601."),
-    until: str | None = typer.Option(None, help="Until: 30m, 24h, 7d, 2w, a date or ISO 8601."),
+    since: str | None = typer.Option(None, help=f"Since: {TIME_HELP}"),
+    until: str | None = typer.Option(None, help=f"Until: {TIME_HELP}"),
     source: str | None = typer.Option(
         None, help="Events of this source only (claude-code, codex, …)."
     ),
@@ -56,7 +79,7 @@ def search(
         False, "--include-tools", help="Also search tool calls and results."
     ),
     limit: int = typer.Option(20, help="At most this many entries, and this many events (1–100)."),
-    json: bool = typer.Option(False, "--json", help="Print the tool's JSON result."),
+    json: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
     """Search entries and events, best match first."""
     args = {
@@ -70,23 +93,20 @@ def search(
         "include_tools": include_tools,
         "limit": limit,
     }
-    with edge(), Origin.open() as origin:
-        result = call(
-            origin, "search", {k: v for k, v in args.items() if v is not None}, _caller(origin)
-        )
+    result = _run("search", args)
     if json:
         print_json(result)
         return
     for entry in result["entries"]:
         console.print(
-            f"[bold green]{entry['id']}[/bold green]"
-            f" [dim]{entry['kind']} · {entry['created']} · {entry['author']}[/dim]"
+            f"[bold green]{text(entry['id'])}[/bold green]"
+            f" [dim]{text(entry['kind'])} · {entry['created']} · {text(entry['author'])}[/dim]"
         )
-        console.print(f"  {entry['text']}")
+        console.print(f"  {text(entry['text'])}")
     for event in result["events"]:
+        about = joined(event["source"], event["project"], f"{event['role']} {event['kind']}")
         console.print(
-            f"[cyan]{event['id']}[/cyan] [dim]{event['time']} · {event['source']} · {event['project']} · "
-            f"{event['role']} {event['kind']}[/dim]"
+            f"[cyan]{text(event['id'])}[/cyan] [dim]{event['time']} · {text(about)}[/dim]"
         )
         console.print("  " + _highlight(event["snippet"] or event["text"]))
     if not result["entries"] and not result["events"]:
@@ -95,48 +115,62 @@ def search(
 
 def get(
     item_id: str = typer.Argument(..., metavar="ID", help="An entry id (ent_…) or an event id."),
+    json: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
-    """An entry with its sources and history, or an event with its full text (JSON)."""
-    with edge(), Origin.open() as origin:
-        print_json(call(origin, "get", {"id": item_id}, _caller(origin)))
+    """An entry with its sources and history, or an event with its full text."""
+    result = _run("get", {"id": item_id})
+    _answer(result, json, get_lines)
 
 
 def remember(
-    text: str = typer.Argument(..., help="One self-contained statement."),
+    statement: str = typer.Argument(..., metavar="TEXT", help="One self-contained statement."),
     kind: str = typer.Option(ENTRY_KINDS[0], help=f"{KINDS}."),
     confidence: float = typer.Option(0.9, help="How sure, from 0 to 1."),
     event: list[str] = typer.Option([], "--event", help="An event id to cite (repeatable)."),
     quote: list[str] = typer.Option([], "--quote", help="An exact quote to cite (repeatable)."),
     project: str | None = typer.Option(None, help="The project it belongs to."),
+    valid_from: str | None = typer.Option(None, help=f"When it starts to hold: {TIME_HELP}"),
+    valid_to: str | None = typer.Option(None, help=f"When it stops holding: {TIME_HELP}"),
+    json: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
     """Save an entry, authored user@<device>, citing events by id or by quote."""
-    sources = [{"event_id": e} for e in event] + [{"quote": q} for q in quote]
-    args = {"kind": kind, "text": text, "confidence": confidence, "sources": sources}
-    if project:
-        args["project"] = project
-    with edge(), Origin.open() as origin:
-        print_json(call(origin, "remember", args, _caller(origin)))
+    args = {
+        "kind": kind,
+        "text": statement,
+        "confidence": confidence,
+        "sources": [{"event_id": e} for e in event] + [{"quote": q} for q in quote],
+        "project": project,
+        "valid_from": valid_from,
+        "valid_to": valid_to,
+    }
+    result = _run("remember", args)
+    _answer(result, json, lambda r: ["remembered:", *entry_lines(r["entry"])])
 
 
 def correct(
     entry_id: str = typer.Argument(..., metavar="ID", help="The entry's current version."),
-    text: str = typer.Argument(..., help="The corrected statement."),
+    statement: str = typer.Argument(..., metavar="TEXT", help="The corrected statement."),
     kind: str | None = typer.Option(None, help="A new kind."),
     confidence: float | None = typer.Option(None, help="A new confidence."),
     event: list[str] = typer.Option([], "--event", help="Another event id to cite."),
     quote: list[str] = typer.Option([], "--quote", help="Another quote to cite."),
+    valid_from: str | None = typer.Option(None, help=f"A new validity start: {TIME_HELP}"),
+    valid_to: str | None = typer.Option(None, help=f"A new validity end: {TIME_HELP}"),
+    json: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
     """Replace an entry with a corrected version; the old one stays in its history."""
-    args: dict[str, object] = {"id": entry_id, "text": text}
-    if kind:
-        args["kind"] = kind
-    if confidence is not None:
-        args["confidence"] = confidence
     sources = [{"event_id": e} for e in event] + [{"quote": q} for q in quote]
-    if sources:
-        args["sources"] = sources
-    with edge(), Origin.open() as origin:
-        print_json(call(origin, "correct", args, _caller(origin)))
+    args = {
+        "id": entry_id,
+        "text": statement,
+        "kind": kind or None,
+        "confidence": confidence,
+        "sources": sources or None,
+        "valid_from": valid_from,
+        "valid_to": valid_to,
+    }
+    result = _run("correct", args)
+    _answer(result, json, lambda r: ["corrected:", *entry_lines(r["entry"])])
 
 
 def forget(
@@ -144,16 +178,21 @@ def forget(
     reason: str = typer.Option(
         ..., "--reason", help="Why it should be forgotten (kept with the record)."
     ),
+    json: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
     """Hide an entry and the events it cites, or an event and the entries citing it."""
-    with edge(), Origin.open() as origin:
-        print_json(call(origin, "forget", {"id": item_id, "reason": reason}, _caller(origin)))
+    result = _run("forget", {"id": item_id, "reason": reason})
+    _answer(result, json, lambda r: forget_lines(item_id, r))
 
 
-def restore(tombstone: str = typer.Argument(..., help="The tmb_… id a forget returned.")) -> None:
+def restore(
+    tombstone: str = typer.Argument(..., help="The tmb_… id a forget returned."),
+    json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+) -> None:
     """Undo a forget: what it hid becomes visible and citable again."""
     with edge(), Origin.open() as origin:
-        print_json(admin.restore(origin, tombstone))
+        result = admin.restore(origin, tombstone)
+    _answer(result, json, restore_lines)
 
 
 def reindex() -> None:

@@ -1,5 +1,6 @@
-"""`origin search --json` and `origin get` answered without typer: the same JSON as the typer
-commands, anything unusual left to typer, and neither typer nor rich imported."""
+"""`origin search --json` and `origin get` answered without typer: the same JSON (and, for `get`,
+the same text) as the typer commands, anything unusual left to typer, and neither typer nor rich
+imported."""
 
 from __future__ import annotations
 
@@ -35,11 +36,15 @@ def env(tmp_path: Path, fixtures_dir: Path, monkeypatch: pytest.MonkeyPatch) -> 
     return values
 
 
-def _lean(args: list[str]) -> object:
+def _lean_text(args: list[str]) -> str:
     out = io.StringIO()
     with redirect_stdout(out):
         assert lean.run(args)
-    return json.loads(out.getvalue())
+    return out.getvalue()
+
+
+def _lean(args: list[str]) -> object:
+    return json.loads(_lean_text(args))
 
 
 def _typer(env: dict[str, str], args: list[str]) -> object:
@@ -57,7 +62,11 @@ def test_get_gives_the_typer_commands_json(env: dict[str, str]) -> None:
     found = _lean(["search", "--json", "limiter"])
     assert isinstance(found, dict) and found["events"]
     item = found["events"][0]["id"]
-    assert _lean(["get", item]) == _typer(env, ["get", item])
+    assert _lean(["get", item, "--json"]) == _typer(env, ["get", item, "--json"])
+    assert _lean(["get", "--json", item]) == _typer(env, ["get", item, "--json"])
+    people = CliRunner().invoke(app, ["get", item], env=env)
+    assert people.exit_code == 0 and _lean_text(["get", item]) == people.stdout
+    assert people.stdout.startswith(f"{item}  ")
 
 
 @pytest.mark.parametrize(
@@ -80,6 +89,9 @@ def test_get_gives_the_typer_commands_json(env: dict[str, str]) -> None:
         ["get"],
         ["get", "--help"],
         ["get", "a", "b"],
+        ["get", "a", "--json", "--json"],
+        ["get", "a", "--jsonx"],
+        ["get", "--json"],
         ["status"],
         [],
     ],
@@ -102,9 +114,15 @@ def test_an_error_is_reported_by_typer(
 @pytest.mark.e2e
 def test_a_fresh_process_imports_neither_typer_nor_rich(env: dict[str, str]) -> None:
     script = (
-        "import sys\n"
+        "import io, json, sys\n"
+        "from contextlib import redirect_stdout\n"
         "from origin_api.cli import main\n"
-        "main(['search', '--json', 'limiter'])\n"
+        "found = io.StringIO()\n"
+        "with redirect_stdout(found):\n"
+        "    main(['search', '--json', 'limiter'])\n"
+        "item = json.loads(found.getvalue())['events'][0]['id']\n"
+        "main(['get', item])\n"
+        "main(['get', item, '--json'])\n"
         "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('typer', 'rich', 'click'))\n"
         "print(heavy, file=sys.stderr)\n"
         "assert not heavy, heavy\n"
@@ -117,4 +135,6 @@ def test_a_fresh_process_imports_neither_typer_nor_rich(env: dict[str, str]) -> 
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["events"]
+    text, _, whole = done.stdout.partition("\n{\n")
+    event = json.loads("{\n" + whole)
+    assert text.startswith(f"{event['id']}  {event['time']} · ")
