@@ -99,14 +99,14 @@ def search(
         return
     for entry in result["entries"]:
         console.print(
-            f"[bold green]{text(entry['id'])}[/bold green]"
-            f" [dim]{text(entry['kind'])} · {entry['created']} · {text(entry['author'])}[/dim]"
+            f"[bold green]{text(entry['id'])}[/bold green]  "
+            f"[dim]{text(entry['kind'])} · {entry['created']} · {text(entry['author'])}[/dim]"
         )
         console.print(f"  {text(entry['text'])}")
     for event in result["events"]:
         about = joined(event["source"], event["project"], f"{event['role']} {event['kind']}")
         console.print(
-            f"[cyan]{text(event['id'])}[/cyan] [dim]{event['time']} · {text(about)}[/dim]"
+            f"[cyan]{text(event['id'])}[/cyan]  [dim]{event['time']} · {text(about)}[/dim]"
         )
         console.print("  " + _highlight(event["snippet"] or event["text"]))
     if not result["entries"] and not result["events"]:

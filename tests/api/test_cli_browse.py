@@ -281,7 +281,7 @@ def test_printed_to_a_pipe_nothing_is_wrapped(env: dict[str, str]) -> None:
         pattern = rf"^{re.escape(found['session'])}  .* · last active {re.escape(found['ended'])}$"
         assert re.search(pattern, sessions, flags=re.M), found["session"]
     said = run("search", "token bucket", "--source", "claude-code")
-    assert re.search(r"^claude-code:\S+  ?\S+ · claude-code · demo-app · ", said, flags=re.M)
+    assert re.search(r"^claude-code:\S+  \S+ · claude-code · demo-app · ", said, flags=re.M)
     [raw] = tool(env, "sources", id=PROMPT_EVENT)
     assert f"\n  {raw['raw']}\n" in run("sources", PROMPT_EVENT)
     text = run("get", PROMPT_EVENT)
@@ -289,3 +289,12 @@ def test_printed_to_a_pipe_nothing_is_wrapped(env: dict[str, str]) -> None:
     entry = json.loads(run("remember", "We tag releases.", "--event", PROMPT_EVENT, "--json"))
     gone = run("forget", entry["entry"]["id"], "--reason", "the user asked in a long sentence")
     assert re.search(r"^undo: origin restore tmb_\w+$", gone, flags=re.M)
+
+
+def test_text_from_the_archive_is_printed_as_it_is(env: dict[str, str]) -> None:
+    """Brackets and colons in a statement are its words, not rich markup or emoji codes."""
+    statement = "Config lives in [/etc/app] and [red]x[/red] means :warning: here."
+    made = as_json(env, "remember", statement, "--event", PROMPT_EVENT)
+    found = ok(env, "search", "Config lives", "--scope", "entries")
+    assert f"{made['entry']['id']}  memory · " in found and f"  {statement}\n" in found
+    assert f"  {statement}\n" in ok(env, "get", made["entry"]["id"])
