@@ -14,7 +14,7 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from . import corpus, fts5, origin_run, queries, summary
+from . import corpus, fts5, origin_run, queries, sources, summary
 
 CACHE = corpus.CACHE_ROOT
 
@@ -26,6 +26,11 @@ def main() -> None:
     events = args.events or (10_000_000 if args.huge else 100_000 if args.quick else 1_000_000)
     os.environ["TZ"] = "UTC"
     time.tzset()
+
+    if args.sources_only:  # this section alone, saved apart from the whole run's figures
+        measured = sources.report(events // 10, section)
+        (CACHE / f"sources-{events}.json").write_text(json.dumps(measured, indent=2))
+        return
 
     out = CACHE / f"results-{events}.json"
     previous = summary.load_previous(out)  # before this run overwrites it
@@ -49,6 +54,9 @@ def main() -> None:
         if load is not None:
             results["hub"] = load
 
+    if not args.no_sources:
+        results["sources"] = sources.report(events // 10, section)
+
     results["figures"] = summary.figures(results)
     section(f"Origin against its previous run, FTS5 and its targets ({scale(info)})")
     print("\n".join(summary.table(results, previous)))
@@ -71,6 +79,12 @@ def _parse_args() -> argparse.Namespace:
     )
     parser.add_argument("--no-hub", action="store_true", help="skip the hub load run")
     parser.add_argument("--hub-seconds", type=int, default=30)
+    parser.add_argument(
+        "--no-sources", action="store_true", help="skip the ingest rates per source"
+    )
+    parser.add_argument(
+        "--sources-only", action="store_true", help="only the ingest rates per source"
+    )
     parser.add_argument(
         "--workers", type=int, default=0, help="ingest worker processes (0: Origin decides)"
     )

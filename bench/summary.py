@@ -65,6 +65,19 @@ def figures(results: dict) -> dict[str, Any]:
         "build_seconds": seconds,
         "search_p50_ms": _get(results, "origin_search", "latency_all", "p50"),
         "search_p99_ms": _get(results, "origin_search", "latency_all", "p99"),
+        **_source_figures(results),
+    }
+
+
+#: The sources of the per-source ingest section (bench/sources.py), in its order.
+SOURCE_NAMES = ("claude-code", "codex", "cursor", "zcode", "grok")
+
+
+def _source_figures(results: dict[str, Any]) -> dict[str, Any]:
+    """Each source's ingest rate alone, one worker (None where the section did not run)."""
+    return {
+        f"ingest_{name}_per_s": _get(results, "sources", name, "events_per_s")
+        for name in SOURCE_NAMES
     }
 
 
@@ -110,6 +123,10 @@ ROWS = (
     Row("ingest + index", "build_seconds", lambda v: f"{v:,.1f} s"),
     Row("search p50", "search_p50_ms", _ms),
     Row("search p99", "search_p99_ms", _ms),
+    *(
+        Row(f"ingest {name} alone", f"ingest_{name}_per_s", lambda v: f"{v:,.0f} events/s")
+        for name in SOURCE_NAMES
+    ),
 )
 
 
