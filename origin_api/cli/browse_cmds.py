@@ -117,7 +117,8 @@ def _print_session(result: dict[str, Any], args: dict[str, Any]) -> None:
         console.print(text(indented(event["text"] or "")))
     listed = len(events)
     if listed == args["limit"] and listed < session["events"]:
-        console.print(f"[dim]the first {listed:,} events; --limit {MOST} shows more[/dim]")
+        more = f"; --limit {MOST} shows more" if listed < MOST else ""
+        console.print(f"[dim]the first {listed:,} events{more}[/dim]")
     elif not args["include_tools"] and listed < session["events"]:
         console.print(
             f"[dim]{listed:,} of {session['events']:,} events (messages); "
