@@ -116,6 +116,7 @@ def ingest_source(
     child = json.loads(out)
     seconds = child["seconds"]
     kept = {part: disk_usage(home / part) for part in ("store", "raw", "rows")}
+    shutil.rmtree(home)  # measured; nothing reads it again, and five homes are a GB at 100k
     return {
         **asdict(info),
         "ingested": child["events"],
