@@ -104,7 +104,9 @@ def authenticate(
         raise _unauthorized("Authorization must be Bearer <token>.")
     token = store_tokens.verify(store, secret.strip())
     if token is None:
-        raise _unauthorized("The token is not valid: unknown, mistyped or revoked.")
+        raise _unauthorized(
+            "The token is not valid: unknown, mistyped or revoked.", error="invalid_token"
+        )
     device = header_text(headers, "X-Origin-Device")
     if device is not None and device != token.name:
         raise Refusal(
@@ -185,8 +187,12 @@ def _single(headers: dict[str, list[str]], name: str) -> str | None:
     return values[0]
 
 
-def _unauthorized(message: str) -> Refusal:
-    return Refusal(401, message, {"www-authenticate": 'Bearer realm="origin"'})
+def _unauthorized(message: str, *, error: str | None = None) -> Refusal:
+    """A 401 with its challenge (RFC 6750, section 3). A token that was sent and refused says
+    `error="invalid_token"`, so a client that would start an OAuth flow on a bare challenge shows
+    a token error instead; a request without credentials gets the bare challenge, as the RFC asks."""
+    challenge = 'Bearer realm="origin"' + (f', error="{error}"' if error else "")
+    return Refusal(401, message, {"www-authenticate": challenge})
 
 
 # -- rate limit ------------------------------------------------------------------------------

@@ -7,14 +7,21 @@ router: it gives the request its id (sent back as `X-Request-Id` whichever part 
 checks the Host header's syntax itself, and its exception handlers turn Litestar's refusals,
 and any bug, into the hub's `{"error": {"status", "message", "requestId"}}`.
 
+Being the first and last step of every request, it also logs each one on a line of its own
+(`REQUEST_LOG`): method, path, status, milliseconds, the client's X-Origin-Client and the
+request id a client was sent, so a person can match what a client reported to what the hub did.
+Never a header's secret or a body: a log is read and kept by more people than a token should be.
+
 What uvicorn refuses before it calls the app at all (a request line or header its parser
 rejects) keeps uvicorn's plain-text 400: no app can change that.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 import sys
+import time
 import traceback
 from collections.abc import Iterable
 from typing import Any, cast
@@ -33,7 +40,7 @@ from litestar.types import (
 )
 
 from . import transport
-from .auth import Refusal, shown
+from .auth import CLIENT_MAX, Refusal, shown
 from .transport import REQUEST_ID_KEY, error_body, new_request_id, refuse, with_header
 
 #: A request as Litestar's exception handlers receive it (the hub reads only its scope and URL).
@@ -42,6 +49,10 @@ AnyRequest = Request[Any, Any, Any]
 #: A Host header's bytes: RFC 3986 host characters and a port, nothing else (no userinfo, no
 #: spaces, nothing beyond ASCII). A stricter form of the check Litestar's router makes.
 _HOST_SYNTAX = re.compile(rb"[0-9A-Za-z!$&'()*+,;=\-._~:\[\]%]*")
+#: One line per request, INFO: `origin hub` and `origin run` show it on stderr (`log_requests`).
+REQUEST_LOG = logging.getLogger("origin.hub.requests")
+#: A value that can stand in a log line as itself: no space, quote or character to escape.
+_BARE = re.compile(r"[!#-~]+")
 
 
 class HubApp(Litestar):
@@ -53,6 +64,7 @@ class HubApp(Litestar):
         self.hub_names = hub_names
         handlers: ExceptionHandlersMap = {HTTPException: _http_error, Exception: _bug}
         super().__init__(exception_handlers=handlers, **config)
+        log_requests()
 
     async def __call__(
         self,
@@ -68,12 +80,90 @@ class HubApp(Litestar):
         request_id = new_request_id()
         raw[REQUEST_ID_KEY] = request_id
         named = with_header(cast("transport.Send", send), b"x-request-id", request_id.encode())
+        exchange = _Exchange(raw, request_id, named)
         try:
             check_host_syntax(raw.get("headers", ()), any_host="*" in self.hub_names)
         except Refusal as refusal:
-            await refuse(named, refusal, request_id)
-            return
-        await super().__call__(scope, receive, cast("Send", named))
+            await refuse(exchange, refusal, request_id)
+        else:
+            await super().__call__(scope, receive, cast("Send", exchange))
+        finally:
+            exchange.log()
+
+
+class _Exchange:
+    """One request's line in `REQUEST_LOG`, as a `send` wrapper: written once the response's
+    last part is handed over (nothing between a response's parts delays it), or when the request
+    ends without one (the client left)."""
+
+    def __init__(self, scope: transport.Scope, request_id: str, send: transport.Send) -> None:
+        self.started = time.perf_counter()
+        self.request_id = request_id
+        self.send = send
+        # What the client asked, as it asked it: routing rewrites the scope's path on its way.
+        self.method: str = scope.get("method", "-")
+        self.path: str | bytes = scope.get("raw_path") or scope.get("path", "-")
+        self.client: bytes | None = next(
+            (v for k, v in scope.get("headers", ()) if k.lower() == b"x-origin-client"), None
+        )
+        self.status: int | None = None
+        self.logged = False
+
+    async def __call__(self, message: transport.Message) -> None:
+        if message["type"] == "http.response.start":
+            self.status = message["status"]
+        await self.send(message)
+        if message["type"] == "http.response.body" and not message.get("more_body"):
+            self.log()
+
+    def log(self) -> None:
+        if not self.logged:
+            self.logged = True
+            if REQUEST_LOG.isEnabledFor(logging.INFO):
+                REQUEST_LOG.info(self.line())
+
+    def line(self) -> str:
+        """`POST /mcp 200 3.1 ms client=claude-code req_…` (`-` for a status never sent, and for
+        no X-Origin-Client)."""
+        ms = (time.perf_counter() - self.started) * 1000
+        client = _logged(self.client[: CLIENT_MAX * 4]) if self.client else "-"
+        status = self.status if self.status is not None else "-"
+        return (
+            f"{_logged(self.method)} {_logged(self.path)} {status} {ms:.1f} ms "
+            f"client={client} {self.request_id}"
+        )
+
+
+def _logged(value: str | bytes) -> str:
+    """A value as one word of a log line: itself when it is plain, else quoted and escaped, so a
+    request cannot write a line of its own (a newline in a path) or pass for another field."""
+    text = value if isinstance(value, str) else value.decode("utf-8", "surrogateescape")
+    return text if _BARE.fullmatch(text) else shown(text)
+
+
+class _Stderr(logging.StreamHandler[Any]):
+    """A handler writing to whatever `sys.stderr` is when a line is logged (a test's capture, a
+    redirected stream), not to the stream there was when the hub was built."""
+
+    @property
+    def stream(self) -> Any:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _value: Any) -> None:
+        pass
+
+
+def log_requests() -> None:
+    """Show the request log on stderr, with the time of each line, unless whoever runs the hub
+    configured that logger already (an app embedding it); uvicorn's logging setup keeps it."""
+    if REQUEST_LOG.handlers:
+        return
+    handler = _Stderr()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%Y-%m-%dT%H:%M:%S%z"))
+    REQUEST_LOG.addHandler(handler)
+    REQUEST_LOG.setLevel(logging.INFO)
+    REQUEST_LOG.propagate = False
 
 
 def check_host_syntax(headers: Iterable[tuple[bytes, bytes]], *, any_host: bool) -> None:

@@ -227,26 +227,31 @@ async def test_sdk_client_without_x_origin_client_writes_as_the_token(hub: Hub):
 
 
 def test_401_for_missing_wrong_and_revoked_tokens(hub: Hub):
+    """A token sent and refused is `invalid_token` in the challenge (RFC 6750, section 3), so a
+    client shows a token error rather than starting OAuth; no credentials, no error code."""
     body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
     secret = hub.token("temporary")
+    bare = 'Bearer realm="origin"'
+    invalid = 'Bearer realm="origin", error="invalid_token"'
     cases = {
-        "missing": hub.headers(None),
-        "not bearer": {**hub.headers(None), "Authorization": f"Basic {secret}"},
-        "empty": {**hub.headers(None), "Authorization": "Bearer"},
-        "unknown": hub.headers("ogn_" + "A" * 43),
-        "altered": hub.headers(secret[:-1] + ("A" if secret[-1] != "A" else "B")),
-        "no prefix": hub.headers(secret[4:]),
+        "missing": (hub.headers(None), bare),
+        "not bearer": ({**hub.headers(None), "Authorization": f"Basic {secret}"}, bare),
+        "empty": ({**hub.headers(None), "Authorization": "Bearer"}, bare),
+        "unknown": (hub.headers("ogn_" + "A" * 43), invalid),
+        "altered": (hub.headers(secret[:-1] + ("A" if secret[-1] != "A" else "B")), invalid),
+        "no prefix": (hub.headers(secret[4:]), invalid),
     }
-    for label, headers in cases.items():
+    for label, (headers, challenge) in cases.items():
         response = hub.post(body, headers=headers)
         assert response.status_code == 401, label
-        assert response.headers["www-authenticate"].startswith("Bearer")
+        assert response.headers["www-authenticate"] == challenge, label
         error = response.json()["error"]
         assert error["status"] == 401 and error["requestId"] == response.headers["x-request-id"]
     assert hub.post(body, token="temporary").status_code == 200
     store_tokens.revoke(hub.origin.store, "temporary")
     response = hub.post(body, token="temporary")
     assert response.status_code == 401 and "revoked" in response.json()["error"]["message"]
+    assert response.headers["www-authenticate"] == invalid
     del hub.tokens["temporary"]  # the module's hub is shared: leave it only its own tokens
 
 
