@@ -54,6 +54,8 @@ def read_database(path: Path, tables: tuple[Table, ...]) -> Iterator[tuple[str, 
         connection.close()
 
 
+#: Changed rows are appended to a row log in writes of about this size.
+WRITE_BYTES = 4 * 1024 * 1024
 #: A `whole` file larger than this is not read (memory and title files are a few KB).
 MAX_WHOLE_BYTES = 4 * 1024 * 1024
 _STATE_VERSION = 1
@@ -94,20 +96,38 @@ def refresh(rows_root: Path, source: str, kind: FileKind, original: Path) -> Pat
     if covered > size:
         digests, covered = {}, 0
     _read_back(log, covered, digests)
-    lines = [
-        line
-        for identity, line, digest in read_rows(original, kind)
-        if _changed(digests, identity, digest)
-    ]
-    if lines:
-        with open(log, "ab") as out:
-            out.write(b"".join(line + b"\n" for line in lines))
-            out.flush()
-            os.fsync(out.fileno())
-        size += sum(len(line) + 1 for line in lines)
+    size = _append_changed(log, size, read_rows(original, kind), digests)
     _save(digests_file, {"version": _STATE_VERSION, "rows": digests})
     _save(stamp_file, {"version": _STATE_VERSION, "size": size, "stamp": stamp})
     return log
+
+
+def _append_changed(
+    log: Path, size: int, rows: Iterator[tuple[str, bytes, bytes]], digests: dict[str, bytes]
+) -> int:
+    """Append the rows whose digest changed, WRITE_BYTES at a time so that memory does not grow
+    with the database; returns the row log's new size. A read that fails part way (a database
+    that turns out busy or damaged) appends nothing: the log is cut back, so a pass never sees
+    half of what one read saw. The file exists afterwards even when nothing changed."""
+    pending: list[bytes] = []
+    held, start = 0, size
+    with open(log, "ab") as out:
+        try:
+            for identity, line, digest in rows:
+                if _changed(digests, identity, digest):
+                    pending += (line, b"\n")
+                    held += len(line) + 1
+                    if held >= WRITE_BYTES:
+                        out.write(b"".join(pending))
+                        size, pending, held = size + held, [], 0
+            out.write(b"".join(pending))
+            size += held
+            out.flush()
+            os.fsync(out.fileno())
+        except BaseException:
+            out.truncate(start)
+            raise
+    return size
 
 
 def settled(

@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import orjson
 import pytest
 from mirror_support import read_mirror_line
-from rows_format import NOTES, create, note
+from rows_format import NOTES, NOTES_DB, create, note
 
 from origin_store import Ingester, Settings, Store
 from origin_store.entries import forget
 from origin_store.ingest import rowlog
+from origin_store.parsers.base import Table
 from origin_store.reader import get_event, session_event_ids
 from origin_store.verify import verify
 
@@ -187,3 +189,55 @@ def test_a_corrupt_database_is_reported_and_the_rest_is_ingested(rows_env):
     assert report.events == 1
     assert len(report.errors) == 1 and "broken.db" in report.errors[0]
     assert text_of(store, "notesdb:a") == "still here"
+
+
+def test_an_empty_database_is_no_error_and_gets_an_empty_row_log(rows_env):
+    settings, agent, store, ingester = rows_env
+    db = agent / "chat.db"
+    create(db).close()
+    for _ in range(2):
+        report = ingester.run()
+        assert not report.errors and report.events == 0
+    assert rowlog.row_log_path(settings.home / "rows", "notesdb", db).read_bytes() == b""
+
+
+def test_a_read_that_fails_part_way_appends_nothing(tmp_path: Path):
+    db = tmp_path / "chat.db"
+    connection = create(db)
+    for name in ("a", "b", "c", "d"):
+        note(connection, name, "{}" if name != "c" else "not json")
+    # The third row's value cannot be read: the error comes after two rows were read.
+    failing = replace(
+        NOTES_DB,
+        tables=(
+            Table(
+                "note", "SELECT id, json_extract(body, '$') AS body FROM notes ORDER BY id", ("id",)
+            ),
+        ),
+    )
+    rows = tmp_path / "rows"
+    with pytest.raises(rowlog.RowLogError, match="malformed JSON"):
+        rowlog.refresh(rows, "notesdb", failing, db)
+    log = rowlog.row_log_path(rows, "notesdb", db)
+    assert log.read_bytes() == b""
+    note(connection, "c", "{}")
+    rowlog.refresh(rows, "notesdb", failing, db)
+    assert [orjson.loads(line)["key"] for line in log.read_bytes().splitlines()] == [
+        "a",
+        "b",
+        "c",
+        "d",
+    ]
+
+
+def test_rows_are_appended_in_bounded_writes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    db = tmp_path / "chat.db"
+    connection = create(db)
+    connection.execute("BEGIN")
+    for i in range(300):
+        note(connection, f"n{i:03d}", "x" * 500)
+    connection.execute("COMMIT")
+    monkeypatch.setattr(rowlog, "WRITE_BYTES", 4096)  # many writes, same bytes as one
+    log = rowlog.refresh(tmp_path / "rows", "notesdb", NOTES_DB, db)
+    keys = [orjson.loads(line)["key"] for line in log.read_bytes().splitlines()]
+    assert keys == [f"n{i:03d}" for i in range(300)]
