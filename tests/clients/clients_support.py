@@ -1,0 +1,69 @@
+"""What the real-client tests share: where `make test-clients` installed the agents' CLIs, a user
+with a scratch HOME to run them as, and a running hub's address and token."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from helpers import ROOT
+
+#: Where `make test-clients` installs @anthropic-ai/claude-code, @openai/codex and the Inspector.
+CLIENTS = ROOT / ".clients" / "node_modules" / ".bin"
+ORIGIN = Path(sys.executable).with_name("origin")
+#: A PATH with nothing on it: a machine where the agents' CLIs are not installed (`origin` is
+#: started by its absolute path and needs nothing from PATH).
+BARE_PATH = "/nonexistent"
+#: Anything one of the CLIs does in a test, at most.
+TIMEOUT_S = 120
+
+
+def client(name: str) -> Path:
+    found = CLIENTS / name
+    if not found.is_file():
+        pytest.skip(f"{name} is not installed in {CLIENTS}: `make test-clients` installs it")
+    return found
+
+
+@dataclass
+class User:
+    """A person with a scratch HOME, PATH holding the clients, Origin and node; nothing else."""
+
+    home: Path
+    env: dict[str, str]
+
+    def run(
+        self, *argv: str | Path, check: bool = True, **env: str
+    ) -> subprocess.CompletedProcess[str]:
+        """`argv` in this user's HOME and environment (`env` changes some of it)."""
+        done = subprocess.run(
+            [str(a) for a in argv],
+            env={**self.env, **env},
+            cwd=self.home,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT_S,
+            stdin=subprocess.DEVNULL,
+        )
+        if check:
+            assert done.returncode == 0, (argv, done.stdout, done.stderr)
+        return done
+
+    def origin(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return self.run(ORIGIN, *args)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class RunningHub:
+    url: str
+    token: str
