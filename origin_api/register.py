@@ -260,6 +260,10 @@ def register(
     name), and Codex's `add` and Origin's own TOML edit both replace the entry in place."""
     if agent not in AGENTS:
         raise OriginError(f"Unknown agent {agent!r}; one of {', '.join(AGENTS)}.")
+    if hub_url is not None and not re.match(r"https?://[^/\s]+", hub_url):
+        raise OriginError(
+            f"--hub takes the hub's URL, such as {default_hub_url()} (got {hub_url!r})."
+        )
     if hub_url is not None and token is None and not dry_run:
         raise OriginError(
             "Registering the hub needs its token: pass --token ogn_… "

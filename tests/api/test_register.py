@@ -326,6 +326,12 @@ def test_the_hub_needs_a_token_and_takes_the_one_origin_run_keeps(home: Path) ->
     assert f"Authorization: Bearer {TOKEN}" in argvs(log)[-1]
 
 
+def test_a_hub_that_is_not_a_url_is_refused_before_anything_runs(home: Path) -> None:
+    log = recording_cli(home, "claude")
+    code, out = origin(home, "register", "claude-code", "--hub", "127.0.0.1:8765", "--token", TOKEN)
+    assert code == 2 and "http://127.0.0.1:8765/mcp" in out and not log.exists()
+
+
 def test_an_unknown_agent_is_refused_by_the_cli(home: Path) -> None:
     code, out = origin(home, "register", "cursor")
     assert code == 2 and "claude-code" in out and "codex" in out
