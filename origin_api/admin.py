@@ -1,4 +1,4 @@
-"""Looking after one archive: ingest, index, verify, status, tokens and restore.
+"""Looking after one archive: ingest, index, verify, status, tokens, restore, and the demo.
 
 The seven tools are `service.call()`'s; everything else a front door does to the archive is
 here, so the CLI only parses its arguments, calls these functions and renders what they return.
@@ -7,10 +7,14 @@ Like the tools, these take an open `Origin` and raise the layers' errors for the
 
 from __future__ import annotations
 
+import os
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
+
+import orjson
 
 from origin_store import IngestReport, LogFile, discover
 from origin_store import Settings as StoreSettings
@@ -24,7 +28,8 @@ from origin_store.tokens import Token
 from origin_store.verify import Report as VerifyReport
 from origin_store.verify import verify as verify_store
 
-from .errors import not_found
+from . import register
+from .errors import OriginError, not_found
 from .runtime import Origin
 
 if TYPE_CHECKING:
@@ -35,26 +40,31 @@ Progress = Callable[[int], None]
 S = TypeVar("S", bound=StoreSettings)
 
 __all__ = [
+    "LOCAL_TOKEN",
+    "TOKEN_FILE",
+    "Demo",
+    "HubToken",
     "IngestPlan",
     "IngestReport",
     "Progress",
     "Token",
     "VerifyReport",
     "create_token",
+    "demo_of",
     "find_logs",
+    "hub_token",
+    "kept_token",
     "index",
     "ingest",
     "list_tokens",
     "plan_ingest",
     "reindex",
-    "replace_token",
+    "remove_demo",
     "restore",
     "revoke_token",
-    "sample_settings",
-    "samples_written",
     "status",
     "verify",
-    "write_samples",
+    "write_demo",
 ]
 
 
@@ -93,25 +103,92 @@ def ingest(
     return report
 
 
-def sample_settings(settings: S) -> tuple[S, Path]:
-    """Settings under which the agents' logs are Origin's generated samples, and where they live."""
-    target = settings.home / "samples"
-    environ = {
-        **settings.environ,
-        "CLAUDE_CONFIG_DIR": str(target / "claude"),
-        "CODEX_HOME": str(target / "codex"),
+# -- the demo --------------------------------------------------------------------------------
+
+#: Under ORIGIN_HOME: the demo archive, an Origin home of its own (store, index, mirrors) whose
+#: only agent logs are generated samples, so they never mix with a person's own archive.
+DEMO_DIR = "demo"
+#: In the demo's home: what says it is the demo (`remove_demo` deletes nothing without it).
+DEMO_MARK = "demo.json"
+
+
+@dataclass(frozen=True)
+class Demo:
+    """The demo archive that belongs to an archive: where it is, and its sample logs, laid out
+    as a user's home directory (Claude Code's under `claude`, Codex's under `codex`)."""
+
+    home: Path
+    samples: Path
+
+    @property
+    def exists(self) -> bool:
+        return (self.home / DEMO_MARK).is_file()
+
+    @property
+    def written(self) -> bool:
+        """Whether the samples are complete (the generator writes its info file last)."""
+        from .samples import INFO_FILE
+
+        return (self.samples / INFO_FILE).is_file()
+
+    def settings(self, settings: S) -> S:
+        """`settings` with the demo as the archive and its samples as every agent's logs: the
+        real agent directories and their variables are left out, so nothing real gets in.
+        Origin's own settings (the hub's port, the device name) stay as they were."""
+        own = {k: v for k, v in settings.environ.items() if k.startswith("ORIGIN_")}
+        environ = {
+            **own,
+            "ORIGIN_HOME": str(self.home),
+            "HOME": str(self.samples),
+            "CLAUDE_CONFIG_DIR": str(self.samples / "claude"),
+            "CODEX_HOME": str(self.samples / "codex"),
+        }
+        return type(settings).from_env(environ)
+
+
+def demo_of(settings: StoreSettings) -> Demo:
+    home = settings.home / DEMO_DIR
+    return Demo(home, home / "samples")
+
+
+def write_demo(demo: Demo) -> None:
+    """Mark the demo's home, then generate its samples (a few seconds; an interrupted run is
+    finished by the next one, and `remove_demo` can delete it meanwhile)."""
+    from .samples import write_samples
+
+    demo.home.mkdir(parents=True, exist_ok=True)
+    mark = {
+        "what": "Origin's demo archive: generated sample logs, kept apart from your own archive",
+        "samples": demo.samples.name,
+        "remove": "origin demo remove",
     }
-    return type(settings).from_env(environ), target
+    (demo.home / DEMO_MARK).write_bytes(orjson.dumps(mark, option=orjson.OPT_INDENT_2))
+    write_samples(demo.samples)
 
 
-def samples_written(target: Path) -> bool:
-    return (target / "corpus.json").exists()
+def remove_demo(demo: Demo) -> int | None:
+    """Delete the demo archive; the bytes it took, or None when there is none. A folder without
+    the demo's mark is left alone (it is not Origin's to delete)."""
+    from origin_store.reader import disk_usage
+
+    if not demo.home.exists():
+        return None
+    if not demo.exists:
+        raise OriginError(
+            f"{demo.home} is not Origin's demo archive (no {DEMO_MARK} in it); left as it is."
+        )
+    size = disk_usage(demo.home)
+    shutil.rmtree(demo.home)
+    return size
 
 
-def write_samples(target: Path) -> None:
-    from .samples import write_samples as write
+def legacy_samples(settings: StoreSettings) -> Path | None:
+    """Samples an earlier `origin run` generated inside the archive itself (and ingested into
+    it), from before the demo had a home of its own."""
+    from .samples import INFO_FILE
 
-    write(target)
+    old = settings.home / "samples"
+    return old if (old / INFO_FILE).is_file() else None
 
 
 # -- the index -------------------------------------------------------------------------------
@@ -156,12 +233,66 @@ def revoke_token(origin: Origin, name: str) -> Token:
     return store_tokens.revoke(origin.store, name)
 
 
-def replace_token(origin: Origin, name: str, scope: str = "write") -> str:
-    """A fresh secret under `name`, revoking the active token of that name first."""
-    existing = store_tokens.get(origin.store, name)
-    if existing is not None and existing.active:
-        store_tokens.revoke(origin.store, name)
-    return store_tokens.create(origin.store, name, scope)
+#: The token `origin run` keeps for the clients of this machine's hub, under this name.
+LOCAL_TOKEN = "local"
+#: Under ORIGIN_HOME: that token's secret, readable by this user alone (mode 0600), so the hub
+#: can print a registration command that keeps working from one run to the next.
+TOKEN_FILE = register.TOKEN_FILE
+
+
+@dataclass(frozen=True)
+class HubToken:
+    """The hub's token for this machine's clients: its secret, and why it is new, if it is."""
+
+    secret: str
+    new: str = ""  # "" when kept from an earlier run
+
+
+def kept_token(origin: Origin, path: Path) -> str | None:
+    """The secret kept in `path` (its user's alone), made the active `local` token of this
+    store (a new store's, the demo's), or None when none is kept or it was revoked here."""
+    kept = _read_secret(path)
+    if kept is not None and store_tokens.keep(origin.store, LOCAL_TOKEN, kept):
+        return kept
+    return None
+
+
+def hub_token(origin: Origin, path: Path) -> HubToken:
+    """`kept_token`, or a new token kept in `path` when there is none or it was revoked
+    (`origin token revoke local`): the only times `origin run` makes one."""
+    kept = kept_token(origin, path)
+    if kept is not None:
+        return HubToken(kept)
+    why = "the kept one was revoked" if _read_secret(path) else "none was kept yet"
+    secret = store_tokens.new_secret()
+    _write_secret(path, secret)
+    store_tokens.keep(origin.store, LOCAL_TOKEN, secret)
+    return HubToken(secret, why)
+
+
+def _read_secret(path: Path) -> str | None:
+    try:
+        if os.stat(path).st_mode & 0o077:
+            os.chmod(path, 0o600)  # copied or restored with looser rights: this user's again
+        found = path.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return found if found.startswith(store_tokens.PREFIX) else None
+
+
+def _write_secret(path: Path, secret: str) -> None:
+    """Written whole or not at all, created 0600 (never readable by others, not even briefly)."""
+    scratch = path.with_name(f".{path.name}.{os.getpid()}")
+    try:
+        fd = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(secret + "\n")
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(scratch, path)
+    except OSError as error:
+        scratch.unlink(missing_ok=True)
+        raise OriginError(f"Cannot keep the hub's token in {path}: {error.strerror}.") from None
 
 
 # -- restore ---------------------------------------------------------------------------------

@@ -78,9 +78,8 @@ def create(store: Store, name: str, scope: str = "write", *, now_ms: int | None 
     A name in use by an active token is refused (revoke it first); a revoked name is reused.
     """
     check_name(name)
-    if scope not in SCOPES:
-        raise TokenError(f"A token's scope is read or write; got {scope!r}.")
-    raw = PREFIX + secrets.token_urlsafe(_SECRET_BYTES)
+    _check_scope(scope)
+    raw = new_secret()
     record: TokenDoc = {
         "hash": digest(raw),
         "scope": scope,
@@ -99,6 +98,42 @@ def create(store: Store, name: str, scope: str = "write", *, now_ms: int | None 
 
     store.write(work)
     return raw
+
+
+def new_secret() -> str:
+    """A token's secret, not yet known to any store (`create` and `keep` record it)."""
+    return PREFIX + secrets.token_urlsafe(_SECRET_BYTES)
+
+
+def keep(
+    store: Store, name: str, raw: str, scope: str = "write", *, now_ms: int | None = None
+) -> bool:
+    """Make `raw` the active token `name`, unless this very secret was revoked here: a person
+    ended it, so it is not brought back (False). A secret kept outside the store (`origin run`'s,
+    in a file only its user reads) then serves every store it is shown for, a new one included;
+    whatever other secret held the name is replaced."""
+    check_name(name)
+    _check_scope(scope)
+    if not raw.startswith(PREFIX):
+        raise TokenError(f"A token starts with {PREFIX}.")
+    wanted = digest(raw)
+
+    def work(txn: lmdb.Transaction) -> bool:
+        found: TokenDoc | None = store.get(txn, "tokens", name.encode())
+        if found is not None and hmac.compare_digest(wanted, str(found.get("hash", ""))):
+            return found.get("revoked") is None
+        record: TokenDoc = {
+            "hash": wanted,
+            "scope": scope,
+            "created": _now(now_ms),
+            "last_used": None,
+            "revoked": None,
+        }
+        store.put(txn, "tokens", name.encode(), record)
+        return True
+
+    kept: bool = store.write(work, durable=True)
+    return kept
 
 
 def list_tokens(store: Store) -> list[Token]:
@@ -157,6 +192,11 @@ def touch(store: Store, name: str, *, now_ms: int | None = None) -> None:
             store.put(txn, "tokens", name.encode(), found)
 
     store.write(work)
+
+
+def _check_scope(scope: str) -> None:
+    if scope not in SCOPES:
+        raise TokenError(f"A token's scope is read or write; got {scope!r}.")
 
 
 def _token(name: str, record: TokenDoc) -> Token:

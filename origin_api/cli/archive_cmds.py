@@ -1,16 +1,25 @@
-"""Commands over the archive itself: ingest, status, run, verify."""
+"""Commands over the archive itself: ingest, status, run, verify, and the demo's removal."""
 
 from __future__ import annotations
 
+import socket
 import time
+from pathlib import Path
 
 import typer
 
 from .. import admin
+from .. import register as reg
 from ..runtime import Origin
 from ..settings import Settings
 from ..timeargs import render
-from .output import console, edge, human_bytes, print_json, run_with_progress
+from .output import console, edge, human_bytes, print_json, run_with_progress, text
+
+demo_app = typer.Typer(
+    help="The demo archive `origin run` shows where there are no agent logs: generated samples "
+    "in an archive of their own (ORIGIN_HOME/demo), apart from yours.",
+    no_args_is_help=True,
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -18,6 +27,7 @@ def register(app: typer.Typer) -> None:
     app.command()(status)
     app.command()(run)
     app.command()(verify)
+    app.add_typer(demo_app, name="demo")
 
 
 def _ingest(origin: Origin) -> admin.IngestReport:
@@ -38,8 +48,6 @@ def _print_report(report: admin.IngestReport) -> None:
             else ""
         )
     )
-    if report.duplicates:
-        console.print(f"  {report.duplicates:,} events were already in the store (kept once)")
     if report.rewritten:
         console.print(f"  {report.rewritten:,} rewritten files mirrored again as new versions")
     for reason, count in sorted(report.problems.items()):
@@ -85,72 +93,127 @@ def status(json: bool = typer.Option(False, "--json", help="Print the status as 
             )
         else:
             console.print("  no ingest yet: run [bold]origin ingest[/bold]")
+        demo = admin.demo_of(origin.settings)
+        if demo.exists:
+            console.print(
+                f"  the demo archive is apart, in {demo.home}: `origin demo remove` deletes it"
+            )
 
 
 def run(
     samples: bool = typer.Option(
-        False, "--samples", help="Use generated sample logs even if real ones exist."
+        False,
+        "--samples",
+        help="Show the demo archive (generated samples) even if real logs exist.",
     ),
     hub: bool = typer.Option(
-        True, "--hub/--no-hub", help="End by serving the hub on loopback with a fresh token."
+        True, "--hub/--no-hub", help="End by serving the hub on loopback, with the kept token."
+    ),
+    port: int | None = typer.Option(
+        None, "--port", help="The hub's port (default ORIGIN_HUB_PORT, 8765)."
     ),
 ) -> None:
-    """Origin's main job on this machine: ingest the agents' logs (or samples) and show them."""
+    """Origin's main job on this machine: ingest the agents' logs and serve them. Without logs,
+    it shows a demo archive of generated samples, kept apart from your own."""
     settings = Settings.from_env()
-    found = admin.find_logs(settings)
-    if samples or not found:
-        settings, target = admin.sample_settings(settings)
-        if not admin.samples_written(target):
-            console.print(
-                f"No agent logs found on this machine; writing realistic sample logs to {target}"
-            )
-            admin.write_samples(target)
-    else:
-        console.print(f"Found {len(found):,} agent log files on this machine")
-    started = time.perf_counter()
-    with edge(), Origin.open(settings) as origin:
-        _print_report(_ingest(origin))
-        info = admin.status(origin)
+    if port is not None:
+        settings = Settings.from_env({**settings.environ, "ORIGIN_HUB_PORT": str(port)})
+    with edge():
+        # The port first: in use, it is one line and nothing has been printed, ingested or made.
+        sock = _bind(settings) if hub else None
+        try:
+            served, demo = _choose_archive(settings, samples)
+            started = time.perf_counter()
+            with Origin.open(served) as origin:
+                _print_report(_ingest(origin))
+                _print_archive(origin, "Demo archive" if demo else "Archive", started)
+                _index(origin, hint=not demo)
+                if sock is not None:
+                    _serve_hub(origin, sock, settings.home / admin.TOKEN_FILE, demo=demo)
+        finally:
+            if sock is not None:
+                sock.close()
+
+
+def _bind(settings: Settings) -> socket.socket:
+    from ..hub.server import bind
+
+    return bind(settings.hub_host, settings.hub_port)
+
+
+def _choose_archive(settings: Settings, samples: bool) -> tuple[Settings, bool]:
+    """The real archive when this machine has agent logs, else (or with --samples) the demo:
+    its own home under ORIGIN_HOME, whose only logs are generated samples."""
+    demo = admin.demo_of(settings)
+    legacy = admin.legacy_samples(settings)
+    if legacy is not None:
         console.print(
-            f"Archive: {info['events']:,} events in {info['sessions']:,} sessions "
-            f"({time.perf_counter() - started:.1f} s)"
+            f"[yellow]note[/yellow]: your archive {settings.home} also holds the samples an "
+            f"earlier `origin run` generated in {legacy}; they cannot be taken out of it, so to "
+            f"start clean move {settings.home} away and run again."
         )
-        for source, counts in info["by_source"].items():
+    found = [] if samples else admin.find_logs(settings)
+    if found:
+        console.print(f"Found {len(found):,} agent log files; your archive is {settings.home}")
+        if demo.exists:
             console.print(
-                f"  [cyan]{source:12}[/cyan] {counts['events']:>10,} events {counts['sessions']:>7,} sessions"
+                f"  (the demo in {demo.home} stays apart: `origin demo remove` deletes it)"
             )
-        _index(origin)
-        if hub:
-            _serve_hub(origin)
+        return settings, False
+    why = "As asked (--samples)" if samples else "No agent logs found on this machine"
+    console.print(
+        f"{why}: showing the [bold]demo[/bold], generated sample logs in an archive of their "
+        f"own ({demo.home}).\n  Your own archive ({settings.home}) stays apart and fills from "
+        "your agents' logs (`origin ingest`, or `origin run` once there are some); "
+        "`origin demo remove` deletes the demo."
+    )
+    if not demo.written:
+        console.print("Generating the sample logs (20,000 events, a few seconds)…")
+        admin.write_demo(demo)
+    return demo.settings(settings), True
 
 
-def _index(origin: Origin) -> None:
+def _print_archive(origin: Origin, title: str, started: float) -> None:
+    info = admin.status(origin)
+    console.print(
+        f"{title}: {info['events']:,} events in {info['sessions']:,} sessions "
+        f"({time.perf_counter() - started:.1f} s)"
+    )
+    for source, counts in info["by_source"].items():
+        console.print(
+            f"  [cyan]{source:12}[/cyan] {counts['events']:>10,} events {counts['sessions']:>7,} sessions"
+        )
+
+
+def _index(origin: Origin, *, hint: bool = True) -> None:
     result = admin.index(origin)
     if result.docs:
         console.print(
-            f'Indexed {result.docs:,} documents in {result.seconds:.1f} s; try [bold]origin search "…"[/bold]'
+            f"Indexed {result.docs:,} documents in {result.seconds:.1f} s"
+            + ('; try [bold]origin search "…"[/bold]' if hint else "")
         )
 
 
-RUN_TOKEN = "make-run"
+def _serve_hub(origin: Origin, sock: socket.socket, token_file: Path, *, demo: bool) -> None:
+    """Serve the hub over this archive with the token kept for this machine's clients, so an
+    agent registered once keeps connecting from one run to the next, demo or not."""
+    from ..hub.server import serve
 
-
-def _serve_hub(origin: Origin) -> None:
-    """Serve the hub over this store, with a fresh token, so any MCP client can connect now."""
-    from ..hub import serve
-
-    settings = origin.settings
-    secret = admin.replace_token(origin, RUN_TOKEN, "write")
-    url = f"http://{settings.hub_host}:{settings.hub_port}/mcp"
-    console.print(f"\nOrigin hub at [bold]{url}[/bold] (Ctrl-C stops it)")
+    token = admin.hub_token(origin, token_file)
+    host, port = sock.getsockname()[:2]
+    url = reg.default_hub_url(host, port)
+    what = "the demo archive" if demo else "your archive"
+    console.print(f"\nOrigin hub at [bold]{url}[/bold], serving {what} (Ctrl-C stops it)")
+    how = f"new: {token.new}" if token.new else "the same as last time"
     console.print(
-        f"  token: [bold]{secret}[/bold] (shown once; `origin token revoke {RUN_TOKEN}` ends it)"
+        f"  token: [bold]{token.secret}[/bold] ({how}; kept in {token_file}, readable by you "
+        f"alone, for the next runs; `origin token revoke {admin.LOCAL_TOKEN}` ends it)"
     )
     console.print(
-        f'  register it: claude mcp add --transport http origin {url} --header "Authorization: Bearer {secret}"',
-        soft_wrap=True,
+        "\nRegister Origin with an agent (origin: your archive over stdio; origin-hub: this hub):\n"
     )
-    serve(origin, settings, host=settings.hub_host, port=settings.hub_port)
+    console.print(text(reg.instructions(hub_url=url, token=token.secret)))
+    serve(origin, origin.settings, sock)
 
 
 def verify() -> None:
@@ -166,3 +229,19 @@ def verify() -> None:
     for problem in report.problems:
         console.print(f"[red]problem[/red] {problem}")
     raise typer.Exit(1)
+
+
+@demo_app.command("remove")
+def demo_remove() -> None:
+    """Delete the demo archive and its sample logs; your own archive is not touched."""
+    settings = Settings.from_env()
+    demo = admin.demo_of(settings)
+    with edge():
+        size = admin.remove_demo(demo)
+    if size is None:
+        console.print(f"There is no demo archive in {demo.home}; nothing to remove.")
+        return
+    console.print(
+        f"Removed the demo archive {demo.home} ({human_bytes(size)}); "
+        f"your own archive in {settings.home} is as it was."
+    )

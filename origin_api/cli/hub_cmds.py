@@ -9,24 +9,38 @@ from pathlib import Path
 import typer
 
 from .. import admin
+from .. import register as reg
 from ..runtime import Origin
 from ..settings import Settings
 from ..timeargs import render
-from .output import console, edge, err_console, print_json
+from .output import console, edge, err_console, print_json, text
 
-HUB_HELP = """Serve Origin's tools over MCP Streamable HTTP (POST /mcp), for cloud agents and other
+
+def _help() -> str:
+    """The same registration commands as everywhere else (register.py), for the hub."""
+    url = reg.default_hub_url()
+    shown = "\n\n".join(
+        f"{reg.AGENT_LABEL[r.client]}:\n\n"
+        + "\n".join("    " + line for line in r.shown.splitlines())
+        for r in reg.registrations(reg.origin_executable(), hub_url=url)
+        if r.transport == "http"
+    ).replace("[", "\\[")
+    return f"""Serve Origin's tools over MCP Streamable HTTP (POST /mcp), for cloud agents and other
 clients without local session logs. Binds 127.0.0.1 unless --host says otherwise.
 
-Every request needs a token (`origin token create <name>`). Register the hub with an agent:
+Every request needs a token: the one `origin run` keeps (ORIGIN_HOME/hub-token), or one of
+`origin token create <name>`. Register the hub with a client:
 
-    claude mcp add --scope user --transport http origin http://127.0.0.1:8765/mcp \\
-      --header "Authorization: Bearer ogn_…" --header "X-Origin-Client: claude-code"
+{shown}
 
 /mcp/readonly (or the header x-mcp-readonly: true) serves only search, timeline, get and sources.
 The hub also ingests this machine's own agent logs, at start and when they change.
 Settings: ORIGIN_HUB_HOST, ORIGIN_HUB_PORT, ORIGIN_HUB_ALLOWED_HOSTS, ORIGIN_HUB_MAX_BODY,
 ORIGIN_HUB_REQUEST_TIMEOUT_MS, ORIGIN_HUB_RATE_LIMIT (see docs/hub.md).
 """
+
+
+HUB_HELP = _help()
 
 token_app = typer.Typer(
     help="Tokens for the hub: create (shown once), list, revoke.", no_args_is_help=True
@@ -67,8 +81,8 @@ def hub(
         hub_port=port if port is not None else settings.hub_port,
         hub_allowed_hosts=(*settings.hub_allowed_hosts, *allowed_host),
     )
-    from ..hub import serve
     from ..hub.auth import parse_rate
+    from ..hub.server import bind, serve
 
     with edge():
         try:
@@ -76,30 +90,33 @@ def hub(
         except ValueError as error:
             err_console.print(f"[red]error:[/red] {error}")
             raise typer.Exit(2) from None
-        origin = Origin.open(settings)
-        active = [t for t in admin.list_tokens(origin) if t.active]
-        shown = f"[{settings.hub_host}]" if ":" in settings.hub_host else settings.hub_host
-        console.print(
-            f"Origin hub at [bold]http://{shown}:{settings.hub_port}/mcp[/bold] (store {origin.home})"
-        )
-        if not active:
-            console.print(
-                "  No tokens yet: create one with [bold]origin token create <name>[/bold]."
-            )
-        console.print(
-            f"  Register it: claude mcp add --scope user --transport http "
-            f"origin http://{shown}:{settings.hub_port}/mcp "
-            '--header "Authorization: Bearer ogn_…" --header "X-Origin-Client: claude-code"',
-            soft_wrap=True,
-        )
-        if settings.hub_host not in ("127.0.0.1", "localhost", "::1"):
-            console.print(
-                f"  [yellow]Listening beyond loopback on {settings.hub_host}[/yellow]: clients must use a host "
-                "name given with --allowed-host, and should reach it through TLS."
-            )
-        closed = serve(origin, settings, host=settings.hub_host, port=settings.hub_port)
+        # The port before anything else: in use, it is one line, with no banner before it.
+        sock = bind(settings.hub_host, settings.hub_port)
+        try:
+            origin = Origin.open(settings)
+            _announce(origin, settings)
+            closed = serve(origin, settings, sock)
+        finally:
+            sock.close()
         if closed:
             origin.close()
+
+
+def _announce(origin: Origin, settings: Settings) -> None:
+    """Where the hub listens and how to register it: with the token `origin run` keeps when it
+    is valid here, else a placeholder and how to make a token."""
+    url = reg.default_hub_url(settings.hub_host, settings.hub_port)
+    console.print(f"Origin hub at [bold]{url}[/bold] (store {origin.home})")
+    kept = admin.kept_token(origin, settings.home / admin.TOKEN_FILE)
+    if kept is None and not any(t.active for t in admin.list_tokens(origin)):
+        console.print("  No tokens yet: create one with [bold]origin token create <name>[/bold].")
+    for line in reg.commands(hub_url=url, token=kept)["claude-code"][1:]:
+        console.print(f"  Register it: {text(line)}", soft_wrap=True)
+    if settings.hub_host not in ("127.0.0.1", "localhost", "::1"):
+        console.print(
+            f"  [yellow]Listening beyond loopback on {settings.hub_host}[/yellow]: clients must use a host "
+            "name given with --allowed-host, and should reach it through TLS."
+        )
 
 
 @token_app.command("create")

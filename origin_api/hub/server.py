@@ -1,6 +1,11 @@
 """Serving the hub with uvicorn: in the foreground for `origin hub`, or on a background thread
 for tests and benchmarks.
 
+The address is taken first (`bind`), before a command prints, ingests or makes a token, and
+uvicorn is handed that socket: a port already in use is then one line saying which option moves
+the hub, instead of a banner followed by uvicorn's own error, and nothing can take the port
+between the check and the serving.
+
 uvicorn runs on uvloop with the httptools parser: measured on loopback with 16 clients calling
 `search`, it served more requests per second than uvicorn's pure-Python stack (asyncio + h11);
 see docs/hub.md for the figures. `fast=False` selects that stack for comparison.
@@ -9,6 +14,7 @@ see docs/hub.md for the figures. `fast=False` selects that stack for comparison.
 from __future__ import annotations
 
 import contextlib
+import errno
 import socket
 import threading
 import time
@@ -17,9 +23,68 @@ from dataclasses import dataclass
 import uvicorn
 from litestar import Litestar
 
+from ..errors import OriginError
 from ..runtime import Origin
 from ..settings import Settings
 from .app import create_app
+
+#: How far above a port in use `bind` looks for a free one to suggest.
+_NEARBY = 20
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A socket bound to host:port for the hub to listen on, or an `OriginError` saying, in one
+    line, what to change. Bound, not yet listening: a client that connects before the hub
+    serves is refused at once rather than left waiting."""
+    try:
+        found = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE | socket.AI_NUMERICSERV
+        )
+    except (socket.gaierror, UnicodeError, OverflowError) as error:
+        raise OriginError(
+            f"The hub cannot listen on {host}:{port} ({error}); choose the address with --host "
+            "(or ORIGIN_HUB_HOST) and the port with --port (or ORIGIN_HUB_PORT)."
+        ) from None
+    family, kind, proto, _, address = found[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does: TIME_WAIT is fine
+    try:
+        sock.bind(address)
+    except OSError as error:
+        sock.close()
+        raise OriginError(_refused(host, port, error), "conflict") from None
+    return sock
+
+
+def _refused(host: str, port: int, error: OSError) -> str:
+    shown = f"[{host}]" if ":" in host else host
+    if error.errno == errno.EADDRINUSE:
+        free = _free_port(host, port)
+        hint = f" ({free} is free)" if free else ""
+        return (
+            f"Port {port} on {shown} is already in use (another hub?); "
+            f"choose another with --port or ORIGIN_HUB_PORT{hint}."
+        )
+    if error.errno in (errno.EACCES, errno.EPERM):
+        return (
+            f"Not allowed to listen on port {port} (below 1024 needs privileges); "
+            "choose another with --port or ORIGIN_HUB_PORT."
+        )
+    return (
+        f"The hub cannot listen on {shown}:{port} ({error.strerror or error}); choose the address "
+        "with --host (or ORIGIN_HUB_HOST) and the port with --port (or ORIGIN_HUB_PORT)."
+    )
+
+
+def _free_port(host: str, taken: int) -> int | None:
+    """A port just above `taken` that binds now, to suggest (it may be gone by the next run)."""
+    for port in range(taken + 1, min(taken + 1 + _NEARBY, 65536)):
+        try:
+            bind(host, port).close()
+        except OriginError:
+            continue
+        return port
+    return None
 
 
 def uvicorn_config(
@@ -41,15 +106,17 @@ def uvicorn_config(
     )
 
 
-def serve(origin: Origin, settings: Settings, *, host: str, port: int) -> bool:
-    """Run the hub in the foreground until interrupted. Returns False if its background ingest
-    was still running at the end, in which case the caller must not close the store."""
+def serve(origin: Origin, settings: Settings, sock: socket.socket) -> bool:
+    """Run the hub in the foreground on `sock` (from `bind`) until interrupted. Returns False
+    if its background ingest was still running at the end, in which case the caller must not
+    close the store."""
     app = create_app(origin, settings)
+    host, port = sock.getsockname()[:2]
     server = uvicorn.Server(uvicorn_config(app, host, port, log_level="info"))
     with contextlib.suppress(
         KeyboardInterrupt
     ):  # uvicorn re-raises the Ctrl-C it handled by shutting down
-        server.run()
+        server.run(sockets=[sock])
     background = app.state.hub_background
     return background is None or not background.busy
 
@@ -98,9 +165,7 @@ def start_in_thread(
     """Start a real hub (uvicorn on a real socket) and return once it accepts requests.
     Port 0 picks a free one. Pass `app` to serve an app built (and extended) by the caller."""
     app = app or create_app(origin, settings, ingest=ingest)
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
+    sock = bind(host, port)
     bound = sock.getsockname()[1]
     server = uvicorn.Server(uvicorn_config(app, host, bound, fast=fast))
     thread = threading.Thread(

@@ -56,11 +56,10 @@ def test_tokens(opened: Origin):
         ("laptop", "read", True)
     ]
     assert admin.revoke_token(opened, "laptop").revoked
-    fresh = admin.replace_token(opened, "run")
-    again = admin.replace_token(opened, "run")
-    assert fresh != again
+    kept = admin.hub_token(opened, opened.home / admin.TOKEN_FILE)
+    assert admin.hub_token(opened, opened.home / admin.TOKEN_FILE).secret == kept.secret
     tokens = {t.name: t for t in admin.list_tokens(opened)}
-    assert tokens["run"].active and not tokens["laptop"].active
+    assert tokens[admin.LOCAL_TOKEN].active and not tokens["laptop"].active
 
 
 def test_restore_undoes_a_forget_and_refuses_unknown_tombstones(opened: Origin):
@@ -84,12 +83,14 @@ def test_restore_undoes_a_forget_and_refuses_unknown_tombstones(opened: Origin):
         admin.restore(opened, "tmb_nothing")
 
 
-def test_sample_settings_point_the_agents_at_the_samples(env: dict[str, str]):
-    settings, target = admin.sample_settings(Settings.from_env(env))
-    assert target == Path(env["ORIGIN_HOME"]) / "samples"
-    assert settings.environ["CLAUDE_CONFIG_DIR"] == str(target / "claude")
-    assert settings.environ["CODEX_HOME"] == str(target / "codex")
-    assert not admin.samples_written(target)
+def test_the_demo_is_an_archive_of_its_own_under_the_home(env: dict[str, str]):
+    settings = Settings.from_env(env)
+    demo = admin.demo_of(settings)
+    assert demo.home == Path(env["ORIGIN_HOME"]) / "demo" and demo.samples == demo.home / "samples"
+    shown = demo.settings(settings)
+    assert shown.environ["CLAUDE_CONFIG_DIR"] == str(demo.samples / "claude")
+    assert shown.environ["CODEX_HOME"] == str(demo.samples / "codex")
+    assert not demo.exists and not demo.written
 
 
 def test_cli_status_and_token_list_render_times_like_the_tools(env: dict[str, str]):
