@@ -8,15 +8,24 @@ CODE := origin_store origin_search origin_api tests bench
 .PHONY: help venv run check fmt fmt-check lint types test test-fast bench bench-quick clean
 
 $(STAMP): pyproject.toml
-	$(PY) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
+	@echo "Setting up $(VENV), once: Origin and the ~70 Python packages it and its checks use"
+	@echo "(tantivy, lmdb, litestar, the MCP SDK; pytest, mypy, ruff). About a minute; pip is quiet meanwhile."
+	@echo "  creating $(VENV) with $(PY) ($$($(PY) --version 2>&1))"
+	@$(PY) -m venv $(VENV)
+	@$(BIN)/pip install --quiet --upgrade pip
+	@echo "  installing the packages"
 	@# compat: a plain path in a .pth file. The default editable mode imports a finder module at
 	@# every interpreter start (~10-16 ms), which a fresh `origin search` would pay each time.
-	$(BIN)/pip install --quiet -e '.[dev]' --config-settings editable_mode=compat
+	@# setuptools warns that compat is transitional (hence its pin below 85 in pyproject.toml):
+	@# that one warning, chosen knowingly, is not shown.
+	@PYTHONWARNINGS="ignore:Compat editable installs" \
+		$(BIN)/pip install --quiet -e '.[dev]' --config-settings editable_mode=compat
+	@echo "  compiling Origin's modules"
 	@# Bytecode now, as an installed package has it: a new `origin mcp` then starts without
 	@# compiling every module (~40 ms), even where PYTHONDONTWRITEBYTECODE is set.
-	$(BIN)/python -m compileall -q origin_store origin_search origin_api
-	touch $(STAMP)
+	@$(BIN)/python -m compileall -q origin_store origin_search origin_api
+	@touch $(STAMP)
+	@echo "Done: $(BIN)/origin is Origin's command."
 
 ## This list.
 help:
