@@ -16,16 +16,25 @@ from ..timeargs import render
 from .output import console, edge, human_bytes, print_json, run_with_progress, text
 
 demo_app = typer.Typer(
-    help="The demo archive `origin run` shows where there are no agent logs: generated samples "
-    "in an archive of their own (ORIGIN_HOME/demo), apart from yours.",
+    help="The demo archive `origin run` shows where there are no agent logs (ORIGIN_HOME/demo).",
     no_args_is_help=True,
+)
+
+
+#: One paragraph per line: typer keeps a docstring's line breaks.
+RUN_HELP = (
+    "Ingest this machine's agent logs and serve them (no logs yet: a demo, kept apart).\n\n"
+    "Without agent logs (or with --samples) it shows the demo: generated sample sessions in an "
+    "archive of their own, ORIGIN_HOME/demo, never mixed with yours (`origin demo remove` "
+    "deletes it). The hub it ends with uses the token kept in ORIGIN_HOME/hub-token, the same "
+    "from one run to the next."
 )
 
 
 def register(app: typer.Typer) -> None:
     app.command()(ingest)
     app.command()(status)
-    app.command()(run)
+    app.command(help=RUN_HELP)(run)
     app.command()(verify)
     app.add_typer(demo_app, name="demo")
 
@@ -113,8 +122,7 @@ def run(
         None, "--port", help="The hub's port (default ORIGIN_HUB_PORT, 8765)."
     ),
 ) -> None:
-    """Origin's main job on this machine: ingest the agents' logs and serve them. Without logs,
-    it shows a demo archive of generated samples, kept apart from your own."""
+    """Origin's main job on this machine; its help is RUN_HELP (a paragraph a line)."""
     settings = Settings.from_env()
     if port is not None:
         settings = Settings.from_env({**settings.environ, "ORIGIN_HUB_PORT": str(port)})
