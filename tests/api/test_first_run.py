@@ -186,6 +186,7 @@ def test_origin_run_without_logs_shows_a_demo_that_never_mixes_with_the_archive(
     assert "No agent logs found on this machine: showing the demo" in shown.stdout
     assert re.search(r"^Demo archive: 20,000 events in [\d,]+ sessions", shown.stdout, re.M)
     assert "Indexed 20,000 documents" in shown.stdout
+    assert "already in the store" not in shown.stdout  # records an agent wrote twice: not news
     assert _events(env) == {}  # the user's own archive: untouched
     demo = Settings.from_env(env).home / "demo"
     demo_env = {
