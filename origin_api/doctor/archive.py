@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ from origin_store.ingest import LogFile, discover, total_pending_bytes
 from origin_store.lmdbio import pairs
 from origin_store.parsers.base import Source
 from origin_store.parsers.registry import SOURCES
-from origin_store.reader import disk_usage, iter_sessions
+from origin_store.reader import disk_usage, iter_sessions, session_event_ids
 from origin_store.reader import status as store_status
 
 from ..runtime import Origin
@@ -99,9 +100,11 @@ def counts(origin: Origin) -> Counts:
     newest: dict[str, int] = {}
     with store.read() as txn:
         for session in iter_sessions(store, txn):
-            if session["events"] <= 0:
-                continue
             source = session["source"]
+            if session["events"] <= 0 and _any(
+                session_event_ids(store, txn, source, session["session"])
+            ):
+                continue  # every event of it forgotten (a session of no events still counts)
             events[source] += session["events"]
             sessions[source] += 1
             projects[session["project"] or "(none)"] += session["events"]
@@ -123,6 +126,10 @@ def counts(origin: Origin) -> Counts:
         stored_events=stored,
         newest=newest,
     )
+
+
+def _any(ids: Iterator[str]) -> bool:
+    return next(ids, None) is not None
 
 
 def status(origin: Origin) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from origin_api.service import Caller, call
 from origin_api.settings import Settings
 from origin_store import tokens as store_tokens
 from origin_store.reader import session_event_ids
+from origin_store.reader import status as store_status
 
 ORIGIN = str(Path(sys.executable).with_name("origin"))
 PROMPT_ID = "claude-code:a0000001-0000-4000-8000-000000000001"
@@ -80,6 +81,7 @@ def _forget(settings: Settings, *ids: str) -> None:
 def test_status_totals_are_the_sums_of_its_lines_after_a_forget(settings: Settings):
     with Origin.open(settings) as origin:
         before = doctor.status(origin)
+        stored = store_status(origin.store, origin.home)
         with origin.store.read() as txn:
             whole = list(session_event_ids(origin.store, txn, *SESSION))
     _forget(settings, PROMPT_ID)
@@ -90,6 +92,9 @@ def test_status_totals_are_the_sums_of_its_lines_after_a_forget(settings: Settin
         assert info["events"] == sum(line["events"] for line in lines)
         assert info["sessions"] == sum(line["sessions"] for line in lines)
         assert info["events"] == sum(info["by_project"].values())
+    # Nothing forgotten yet: the store's own figures, sessions without events included.
+    assert (before["events"], before["sessions"]) == (stored["events"], stored["sessions"])
+    assert before["by_source"] == stored["by_source"] and before["forgotten_events"] == 0
     assert after["events"] == before["events"] - 1 and after["forgotten_events"] == 1
     assert after["by_source"]["claude-code"]["events"] == (
         before["by_source"]["claude-code"]["events"] - 1
