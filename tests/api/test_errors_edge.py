@@ -27,8 +27,9 @@ from origin_api.runtime import check_home
 from origin_store.errors import HomeUnusable
 
 ORIGIN = str(Path(sys.executable).with_name("origin"))
-#: Commands that never open the archive: they have nothing to say about the home.
-NOT_THE_ARCHIVE = {("register",)}
+#: Commands that never open the archive: they have nothing to say about the home (`demo remove`
+#: deletes a folder where there is one, and says there is none otherwise).
+NOT_THE_ARCHIVE = {("register",), ("demo", "remove")}
 #: Commands that report on the home rather than refuse it (`origin doctor` lists what is wrong).
 DIAGNOSE = {("doctor",)}
 #: Options that keep a command from reaching anything but the home (no hub left serving, no
