@@ -99,12 +99,21 @@ class Ingester:
                 try:
                     report.merge(self.ingest_file(log, progress))
                 except OSError as error:  # a file vanished or is unreadable: report it, go on
+                    if self._ours(error):
+                        raise  # Origin's own files: the archive is unusable, not the agent's log
                     report.errors.append(f"{log.path}: {error.strerror or error}")
         finally:
             if collecting:
                 gc.enable()
         self._make_durable()
         return report
+
+    def _ours(self, error: OSError) -> bool:
+        """Whether an error is about a file under ORIGIN_HOME (a full disk, a file where a
+        folder should be) rather than about an agent's file."""
+        home = str(self.settings.home)
+        named = [n for n in (error.filename, error.filename2) if isinstance(n, str | bytes)]
+        return any(os.fsdecode(n).startswith(home + os.sep) for n in named)
 
     def _split(self, logs: list[LogFile], count: int | None) -> list[list[LogFile]]:
         """Files for this process first, then one group per worker, balanced by pending bytes."""

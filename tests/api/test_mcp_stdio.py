@@ -175,6 +175,7 @@ async def test_every_tool_and_error_over_stdio(env):
                 os.path.join(os.path.dirname(os.sys.executable), "origin"),
                 "restore",
                 gone["tombstone"],
+                "--json",
             ],
             env=env,
             check=True,

@@ -350,3 +350,16 @@ def test_a_full_map_grows_instead_of_failing(tmp_path):
         assert len(all_events(store)) == 3000
     finally:
         store.close()
+
+
+def test_a_failure_to_write_the_archive_is_not_blamed_on_the_agents_log(plain_env):
+    """A file where the mirrors' folder should be makes the archive unusable: the error is
+    raised (the command line turns it into one line) instead of being reported as a bad log."""
+    settings, logs, store, ingester = plain_env
+    (logs / "a.jsonl").write_bytes(line(1))
+    raw = settings.home / "raw"
+    assert not raw.exists()  # nothing ingested yet: no mirror written
+    raw.write_bytes(b"in the way")
+    with pytest.raises(OSError) as raised:
+        ingester.run()
+    assert str(settings.home) in str(raised.value)
