@@ -243,10 +243,11 @@ def _post(port: int, token: str) -> int:
 
 
 @contextmanager
-def _serving(env: dict[str, str], port: int) -> Iterator[tuple[str, str]]:
-    """`origin run` until it serves: (its output so far, the token it printed)."""
+def _serving(env: dict[str, str], port: int, command: str = "run") -> Iterator[tuple[str, str]]:
+    """`origin run` (or `origin hub`) until it serves: (its output so far, the token it
+    printed)."""
     proc = subprocess.Popen(
-        [ORIGIN, "run", "--port", str(port)],
+        [ORIGIN, command, "--port", str(port)],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -260,7 +261,7 @@ def _serving(env: dict[str, str], port: int) -> Iterator[tuple[str, str]]:
             line = proc.stdout.readline()
             assert line, f"origin run ended before serving the hub:\n{said}"
             said += line
-            found = re.search(r"token: (ogn_\S+)", line)
+            found = re.search(r"(?:token: |Bearer )(ogn_[\w-]+)", line)
             token = found.group(1) if found else token
             if token and "Application startup complete" in line:
                 break
@@ -288,6 +289,9 @@ def test_origin_run_keeps_its_token_so_a_registration_survives(tmp_path: Path):
         assert _post(port, first[:-1] + "x") == 401
     token_file = Path(env["ORIGIN_HOME"]) / admin.TOKEN_FILE
     assert token_file.stat().st_mode & 0o777 == 0o600
+    with _serving(env, port, "hub") as (said, shown):  # the hub alone shows the same one
+        assert shown == first and f"origin-hub http://127.0.0.1:{port}/mcp" in said
+        assert _post(port, first) == 200
 
 
 @pytest.mark.e2e
