@@ -40,6 +40,8 @@ Progress = Callable[[int], None]
 S = TypeVar("S", bound=StoreSettings)
 
 __all__ = [
+    "DEMO_DIR",
+    "DEMO_MARK",
     "LOCAL_TOKEN",
     "TOKEN_FILE",
     "Demo",
