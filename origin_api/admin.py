@@ -23,7 +23,6 @@ from origin_store import tokens as store_tokens
 from origin_store.errors import NotFound
 from origin_store.ingest import total_pending_bytes
 from origin_store.parsers.registry import SOURCES
-from origin_store.reader import status as store_status
 from origin_store.tokens import Token
 from origin_store.verify import Report as VerifyReport
 from origin_store.verify import verify as verify_store
@@ -31,6 +30,7 @@ from origin_store.verify import verify as verify_store
 from . import register
 from .errors import OriginError, not_found
 from .runtime import Origin
+from .settings import DEMO_MARK, DEMO_SAMPLES, demo_environ
 
 if TYPE_CHECKING:
     from origin_search.catchup import CatchUp
@@ -110,8 +110,6 @@ def ingest(
 #: Under ORIGIN_HOME: the demo archive, an Origin home of its own (store, index, mirrors) whose
 #: only agent logs are generated samples, so they never mix with a person's own archive.
 DEMO_DIR = "demo"
-#: In the demo's home: what says it is the demo (`remove_demo` deletes nothing without it).
-DEMO_MARK = "demo.json"
 
 
 @dataclass(frozen=True)
@@ -137,20 +135,12 @@ class Demo:
         """`settings` with the demo as the archive and its samples as every agent's logs: the
         real agent directories and their variables are left out, so nothing real gets in.
         Origin's own settings (the hub's port, the device name) stay as they were."""
-        own = {k: v for k, v in settings.environ.items() if k.startswith("ORIGIN_")}
-        environ = {
-            **own,
-            "ORIGIN_HOME": str(self.home),
-            "HOME": str(self.samples),
-            "CLAUDE_CONFIG_DIR": str(self.samples / "claude"),
-            "CODEX_HOME": str(self.samples / "codex"),
-        }
-        return type(settings).from_env(environ)
+        return type(settings).from_env(demo_environ(settings.environ, self.home))
 
 
 def demo_of(settings: StoreSettings) -> Demo:
     home = settings.home / DEMO_DIR
-    return Demo(home, home / "samples")
+    return Demo(home, home / DEMO_SAMPLES)
 
 
 def write_demo(demo: Demo) -> None:
@@ -210,8 +200,11 @@ def reindex(origin: Origin) -> CatchUp:
 
 
 def status(origin: Origin) -> dict[str, Any]:
-    """Counts per source and project, store and mirror sizes, skipped lines, the last ingest."""
-    return store_status(origin.store, origin.home)
+    """Counts per source and project, store and mirror sizes, skipped lines, the last ingest;
+    its totals are the sums of its per-source lines, forgotten events counted apart."""
+    from .doctor.archive import status as visible
+
+    return visible(origin)
 
 
 def verify(origin: Origin) -> VerifyReport:

@@ -7,7 +7,9 @@ list each of them (a test holds the two together).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from origin_store import settings as store_settings
@@ -53,6 +55,25 @@ OWN: tuple[Setting, ...] = (
 )
 TABLE: tuple[Setting, ...] = (*store_settings.TABLE, *OWN)
 
+#: In a demo archive's home: what says it is the demo, and where its sample logs are.
+DEMO_MARK = "demo.json"
+DEMO_SAMPLES = "samples"
+
+
+def demo_environ(environ: Mapping[str, str], home: Path) -> dict[str, str]:
+    """The environment of the demo archive at `home`: its samples as every agent's logs, laid
+    out as a user's home directory, and none of the real agents' directories or variables, so
+    nothing real gets in. Origin's own settings (the hub's port, the device name) stay."""
+    samples = home / DEMO_SAMPLES
+    own = {k: v for k, v in environ.items() if k.startswith("ORIGIN_")}
+    return {
+        **own,
+        "ORIGIN_HOME": str(home),
+        "HOME": str(samples),
+        "CLAUDE_CONFIG_DIR": str(samples / "claude"),
+        "CODEX_HOME": str(samples / "codex"),
+    }
+
 
 @dataclass(frozen=True, slots=True)
 class Settings(store_settings.Settings):
@@ -68,8 +89,15 @@ class Settings(store_settings.Settings):
     @staticmethod
     def fields(environ: dict[str, str]) -> dict[str, Any]:
         values = read(OWN, environ)
+        base = store_settings.Settings.fields(environ)
+        home: Path = base["home"]
+        if (home / DEMO_MARK).is_file() and environ.get("HOME") != str(home / DEMO_SAMPLES):
+            # ORIGIN_HOME names a demo archive: its samples are every agent's logs, so that
+            # browsing it from the shell never pulls a real log into it.
+            environ = demo_environ(environ, home)
+            base = store_settings.Settings.fields(environ)
         return {
-            **store_settings.Settings.fields(environ),
+            **base,
             "watch_interval_ms": int(values["ORIGIN_WATCH_INTERVAL_MS"]),
             "search_ingest_interval_ms": int(values["ORIGIN_SEARCH_INGEST_INTERVAL_MS"]),
             "hub_host": values["ORIGIN_HUB_HOST"],

@@ -83,9 +83,11 @@ def status(json: bool = typer.Option(False, "--json", help="Print the status as 
             print_json(info)
             return
         console.print(f"[bold]Origin[/bold] at {origin.home}")
+        forgotten = info.get("forgotten_events") or 0
         console.print(
-            f"  {info['events']:,} events in {info['sessions']:,} sessions from {info['files']:,} files; "
-            f"store {human_bytes(info['store_bytes'])}, mirrors {human_bytes(info['mirror_bytes'])}"
+            f"  {info['events']:,} events in {info['sessions']:,} sessions from {info['files']:,} files"
+            + (f" ({forgotten:,} more forgotten)" if forgotten else "")
+            + f"; store {human_bytes(info['store_bytes'])}, mirrors {human_bytes(info['mirror_bytes'])}"
         )
         for source, counts in info["by_source"].items():
             console.print(

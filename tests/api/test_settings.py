@@ -112,3 +112,22 @@ def test_no_code_reads_a_setting_that_is_not_in_the_table():
         for path in (ROOT / package).rglob("*.py"):
             named |= set(re.findall(r"\bORIGIN_[A-Z_]+\b", path.read_text()))
     assert named <= {s.env for s in TABLE}
+
+
+def test_an_origin_home_that_is_a_demo_reads_only_its_samples(tmp_path: Path):
+    """`ORIGIN_HOME=~/.origin/demo origin search …` browses the demo; the real agents' folders,
+    which the environment still names, never get in."""
+    demo = tmp_path / "origin" / "demo"
+    demo.mkdir(parents=True)
+    (demo / "demo.json").write_text("{}")
+    real = {
+        "HOME": str(tmp_path),
+        "CLAUDE_CONFIG_DIR": str(tmp_path / "real-claude"),
+        "ORIGIN_HUB_PORT": "9999",
+    }
+    settings = Settings.from_env({**real, "ORIGIN_HOME": str(demo)})
+    assert settings.home == demo and settings.hub_port == 9999
+    assert settings.environ["CLAUDE_CONFIG_DIR"] == str(demo / "samples" / "claude")
+    assert settings.user_home == demo / "samples"
+    plain = Settings.from_env({**real, "ORIGIN_HOME": str(tmp_path / "origin")})
+    assert plain.environ["CLAUDE_CONFIG_DIR"] == str(tmp_path / "real-claude")
