@@ -76,7 +76,7 @@ bench-quick: $(STAMP)
 
 ## Remove the virtual environment and caches.
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .clients
 
 CLIENTS_NPM := @anthropic-ai/claude-code @openai/codex @modelcontextprotocol/inspector
 .PHONY: test-clients
