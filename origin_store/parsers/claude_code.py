@@ -23,6 +23,7 @@ from .base import (
     labelled,
     line_digest,
     load_object,
+    never_raises,
     nonempty_str,
     safe_time,
     scrub_data_urls,
@@ -63,12 +64,10 @@ def start(relpath: str) -> dict[str, Any]:
     return state
 
 
+@never_raises
 def parse(line: bytes, lineno: int, state: dict[str, Any]) -> list[Record]:
     """Never raises: a transcript line the code did not foresee must not stop ingestion."""
-    try:
-        return _parse(line, state)
-    except Exception as exc:  # last line of defence; fuzz tests keep this path unused
-        return [ParseProblem("parser-error", type(exc).__name__)]
+    return _parse(line, state)
 
 
 def _parse(line: bytes, state: dict[str, Any]) -> list[Record]:

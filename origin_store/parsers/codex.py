@@ -22,6 +22,7 @@ from .base import (
     compact_json,
     labelled,
     load_object,
+    never_raises,
     nonempty_str,
     safe_time,
 )
@@ -97,6 +98,7 @@ def start_index(relpath: str) -> dict[str, Any]:
     return {}
 
 
+@never_raises
 def parse_index(line: bytes, lineno: int, state: dict[str, Any]) -> list[Record]:
     """Each index line is a title candidate; the store keeps the newest (later wins on rank)."""
     obj = load_object(line)
@@ -121,10 +123,7 @@ def parse_index(line: bytes, lineno: int, state: dict[str, Any]) -> list[Record]
 
 def parse_rollout(line: bytes, lineno: int, state: dict[str, Any]) -> list[Record]:
     """Never raises: unknown payload shapes from newer Codex versions must not stop ingestion."""
-    try:
-        return _parse_rollout(line, lineno, state)
-    except Exception as exc:  # last line of defence; fuzz tests keep this path unused
-        return [ParseProblem("parser-error", type(exc).__name__)]
+    return _parse_rollout(line, lineno, state)
 
 
 def _parse_rollout(line: bytes, lineno: int, state: dict[str, Any]) -> list[Record]:

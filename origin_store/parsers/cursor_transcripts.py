@@ -15,7 +15,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from ..model import ParseProblem, Record, SessionFact
-from .base import FileKind, Labelled, Words, build_events, load_object, nonempty_str
+from .base import FileKind, Labelled, Words, build_events, load_object, never_raises, nonempty_str
 from .cursor_common import NAME, Event, content_events
 
 #: A legacy transcript's block markers: a speaker, or what the assistant's next lines are.
@@ -48,12 +48,10 @@ def start(relpath: str) -> dict[str, Any]:
     return state
 
 
+@never_raises
 def parse(line: bytes, lineno: int, state: dict[str, Any]) -> list[Record]:
     """Never raises: a transcript line the code did not foresee must not stop ingestion."""
-    try:
-        return _parse(line, lineno, state)
-    except Exception as exc:  # last line of defence; fuzz tests keep this path unused
-        return [ParseProblem("parser-error", type(exc).__name__)]
+    return _parse(line, lineno, state)
 
 
 def _parse(line: bytes, lineno: int, state: dict[str, Any]) -> list[Record]:
@@ -129,6 +127,7 @@ def start_text(relpath: str) -> dict[str, Any]:
     return {"sid": sid, "block": "", "part": "text"}
 
 
+@never_raises
 def parse_text(line: bytes, lineno: int, state: dict[str, Any]) -> list[Record]:
     """Blocks `user:` and `A:`; the user's words inside `<user_query>`, the harness's note in
     `<user_info>` left out; in the assistant's, `[Thinking]`, `[Tool call]` (its arguments on
@@ -136,10 +135,7 @@ def parse_text(line: bytes, lineno: int, state: dict[str, Any]) -> list[Record]:
     nothing marks where an answer ends but the next block, which may never come (an event made
     at a later line would leave the last one out); a query has its closing tag, so it is one
     event, the session's prompt whole."""
-    try:
-        return _parse_text(line.decode("utf-8", "replace").rstrip("\r"), lineno, state)
-    except Exception as exc:  # last line of defence; fuzz tests keep this path unused
-        return [ParseProblem("parser-error", type(exc).__name__)]
+    return _parse_text(line.decode("utf-8", "replace").rstrip("\r"), lineno, state)
 
 
 def _parse_text(text: str, lineno: int, state: dict[str, Any]) -> list[Record]:

@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 
 from ..model import ParseProblem, Record, SessionFact
-from .base import FILE_TABLE, FileKind, Source, load_row, nonempty_str, safe_time
+from .base import FILE_TABLE, FileKind, Source, load_row, never_raises, nonempty_str, safe_time
 from .grok_build import UPDATES, decode_cwd
 from .grok_build_text import GENERATED_TITLE_RANK, MANUAL_TITLE_RANK, NAME, SUMMARY_TITLE_RANK
 from .grok_cli import DATABASE
@@ -45,13 +45,11 @@ def start_summary(relpath: str) -> dict[str, Any]:
     return state
 
 
+@never_raises
 def parse_summary(line: bytes, lineno: int, state: dict[str, Any]) -> list[Record]:
     """One version of a session's `summary.json`: session facts only (its words that matter are
     in the update stream as well: summaries, recaps)."""
-    try:
-        return _parse_summary(line, state)
-    except Exception as exc:  # last line of defence; fuzz tests keep this path unused
-        return [ParseProblem("parser-error", type(exc).__name__)]
+    return _parse_summary(line, state)
 
 
 def _parse_summary(line: bytes, state: dict[str, Any]) -> list[Record]:

@@ -29,7 +29,17 @@ from pathlib import Path
 from typing import Any
 
 from ..model import ParseProblem, Record, SessionFact
-from .base import FileKind, Source, Table, Words, build_events, labelled, load_row, nonempty_str
+from .base import (
+    FileKind,
+    Source,
+    Table,
+    Words,
+    build_events,
+    labelled,
+    load_row,
+    never_raises,
+    nonempty_str,
+)
 from .zcode_parts import NAME, copied, part_records, row_time
 
 #: The title the app shows is the only title ZCode keeps; it ranks with the other agents' chosen
@@ -127,12 +137,10 @@ def start(relpath: str) -> dict[str, Any]:
     return {}
 
 
+@never_raises
 def parse(line: bytes, number: int, state: dict[str, Any]) -> list[Record]:
     """Never raises: a row shaped by a newer ZCode must not stop ingestion."""
-    try:
-        return _parse(line)
-    except Exception as exc:  # last line of defence; fuzz tests keep this path unused
-        return [ParseProblem("parser-error", type(exc).__name__)]
+    return _parse(line)
 
 
 def _parse(line: bytes) -> list[Record]:
