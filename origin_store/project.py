@@ -11,7 +11,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 def project_of(cwd: str | None) -> str | None:
     if not cwd:
         return None
-    root = _git_root(cwd) or cwd
+    root = git_root(cwd) or cwd
     path = (
         PureWindowsPath(root)
         if (":\\" in root[:3] or root.startswith("\\\\"))
@@ -21,8 +21,9 @@ def project_of(cwd: str | None) -> str | None:
     return name or str(path) or None
 
 
-def _git_root(cwd: str) -> str | None:
-    """Walk up from cwd looking for .git; logs from other machines simply have none here."""
+def git_root(cwd: str) -> str | None:
+    """The nearest directory at or above `cwd` holding `.git`, as the agents look for it; logs
+    from other machines simply have none here."""
     try:
         current = os.path.abspath(cwd)
         for _ in range(64):

@@ -26,6 +26,7 @@ from ..db import Store
 from ..globwalk import Lister, match_many, scan
 from ..parsers import memory
 from ..parsers.base import FileKind, Source
+from ..project import git_root
 from ..records import Cursor
 from ..settings import Settings
 from . import rowlog
@@ -77,7 +78,7 @@ def roots(sources: dict[str, Source], settings: Settings) -> list[tuple[Source, 
 
 def project_dirs(cwd: str) -> list[str]:
     """The directories whose project files a session in `cwd` reads: its git root down to it."""
-    return memory.project_dirs(cwd, memory.git_root(cwd))
+    return memory.project_dirs(cwd, git_root(cwd))
 
 
 def expand(cwds: Sequence[str]) -> list[str]:

@@ -11,7 +11,6 @@ research/formats.md §1.6, §2.6, §3.5, §4.5, §5.4; how they become entries: 
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from fnmatch import fnmatchcase
 from pathlib import PurePosixPath, PureWindowsPath
@@ -97,21 +96,6 @@ def project_dirs(cwd: str, top: str | None = None) -> list[str]:
             chain = [here, *(p for p in here.parents if p == root or root in p.parents)]
             return [str(p) for p in reversed(chain)]
     return [str(here)]
-
-
-def git_root(cwd: str) -> str | None:
-    """The nearest directory at or above `cwd` holding `.git`, as the agents look for it."""
-    try:
-        current = os.path.abspath(cwd)
-        while True:
-            if os.path.exists(os.path.join(current, ".git")):
-                return current
-            parent = os.path.dirname(current)
-            if parent == current:
-                return None
-            current = parent
-    except (OSError, ValueError):
-        return None
 
 
 # --- the parser -----------------------------------------------------------------------------

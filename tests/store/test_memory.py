@@ -16,6 +16,7 @@ from origin_store.globwalk import match_many
 from origin_store.model import EventRecord, ParseProblem, Record, SessionFact
 from origin_store.parsers import memory
 from origin_store.parsers.base import FileKind, file_line, row_line
+from origin_store.project import git_root
 
 SAMPLES = DATA / "memory"
 #: Where each agent's samples go in a test's home, named as the agents name their folders.
@@ -171,16 +172,16 @@ def test_project_dirs(cwd: str, top: str | None, dirs: list[str]) -> None:
 def test_git_root_is_the_nearest_directory_holding_git(home: Path) -> None:
     project = home / "shop-api"
     nested = project / "services" / "billing"
-    assert memory.git_root(str(nested)) == str(project)
-    assert memory.git_root(str(project)) == str(project)
-    assert memory.git_root(str(home / ".codex")) is None
+    assert git_root(str(nested)) == str(project)
+    assert git_root(str(project)) == str(project)
+    assert git_root(str(home / ".codex")) is None
     (nested / ".git").write_text("gitdir: ../../.git/worktrees/billing\n")  # a worktree's file
-    assert memory.git_root(str(nested)) == str(nested)
+    assert git_root(str(nested)) == str(nested)
 
 
 def test_a_nested_override_is_found_from_a_cwd_below_the_git_root(home: Path) -> None:
     cwd = home / "shop-api" / "services" / "billing"
-    top = memory.git_root(str(cwd))
+    top = git_root(str(cwd))
     seen = {
         (Path(directory).relative_to(home).as_posix(), rel)
         for directory in memory.project_dirs(str(cwd), top)
