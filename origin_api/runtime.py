@@ -19,6 +19,8 @@ from origin_store.db import Store
 from origin_store.errors import HomeUnusable
 from origin_store.settings import Settings as StoreSettings
 
+from . import connection as hub_connection
+from .errors import OriginError
 from .settings import Settings
 
 if TYPE_CHECKING:
@@ -41,12 +43,18 @@ class Origin:
         self.settings: Settings = Settings.of(settings)
         self.home: Path = self.settings.home
         check_home(self.home)
-        try:
-            self.store = Store.open(self.home, map_size=self.settings.map_size)
-        except OSError as error:
-            raise home_unusable(self.home, error) from error
-        except lmdb.Error as error:  # its files unwritable, or not a store at all
-            raise HomeUnusable(str(self.home), f"its store cannot be opened ({error})") from error
+        #: This device's hub (hub.json), or None: a relay opens no store at all.
+        self.connection = hub_connection.load(self.home)
+        self._store: Store | None = None
+        if not self.relay:
+            try:
+                self._store = Store.open(self.home, map_size=self.settings.map_size)
+            except OSError as error:
+                raise home_unusable(self.home, error) from error
+            except lmdb.Error as error:  # its files unwritable, or not a store at all
+                raise HomeUnusable(
+                    str(self.home), f"its store cannot be opened ({error})"
+                ) from error
         self._ingester: Ingester | None = None
         self._searcher: Searcher | None = None
         self._index_lock = threading.Lock()
@@ -57,9 +65,24 @@ class Origin:
     def open(cls, settings: StoreSettings | None = None) -> Origin:
         return cls(settings or Settings.from_env())
 
+    @property
+    def relay(self) -> bool:
+        """Whether every tool call is the hub's: then this device keeps no archive."""
+        return self.connection is not None and self.connection.relay
+
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            from .hubclient import relay_has_no_store
+
+            assert self.connection is not None
+            raise OriginError(relay_has_no_store(self.connection))
+        return self._store
+
     def close(self) -> None:
         self._searcher = None  # tantivy releases its files when the index object goes
-        self.store.close()
+        if self._store is not None:
+            self._store.close()
 
     def __enter__(self) -> Origin:
         return self

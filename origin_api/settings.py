@@ -48,6 +48,11 @@ OWN: tuple[Setting, ...] = (
         "How long one hub request may take before it is cut off.",
     ),
     Setting(
+        "ORIGIN_HUB_TIMEOUT_MS",
+        "2000",
+        "How long a connected device waits for its hub on a read before answering alone.",
+    ),
+    Setting(
         "ORIGIN_HUB_RATE_LIMIT",
         "",
         "Tool calls per token, as N/s, N/min or N/h (N alone: per minute); empty is off.",
@@ -85,6 +90,7 @@ class Settings(store_settings.Settings):
     hub_max_body: int
     hub_request_timeout_ms: int
     hub_rate_limit: str
+    hub_timeout_ms: int
 
     @staticmethod
     def fields(environ: dict[str, str]) -> dict[str, Any]:
@@ -108,6 +114,7 @@ class Settings(store_settings.Settings):
             "hub_max_body": int(values["ORIGIN_HUB_MAX_BODY"]),
             "hub_request_timeout_ms": int(values["ORIGIN_HUB_REQUEST_TIMEOUT_MS"]),
             "hub_rate_limit": values["ORIGIN_HUB_RATE_LIMIT"].strip(),
+            "hub_timeout_ms": int(values["ORIGIN_HUB_TIMEOUT_MS"]),
         }
 
     @classmethod

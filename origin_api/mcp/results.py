@@ -15,7 +15,7 @@ import orjson
 
 from ..errors import OriginError
 from ..runtime import Origin
-from ..service import Caller, call
+from ..service import Caller, Noted, Relayed, call
 
 NAME = "origin"
 TITLE = "Origin"
@@ -48,12 +48,16 @@ def server_info() -> dict[str, str]:
 def tool_result(
     payload: Any, *, error: OriginError | None = None, request_id: str | None = None
 ) -> dict[str, Any]:
-    """One JSON text item; errors carry the readable message (and the hub's structured data)."""
+    """One JSON text item; errors carry the readable message (and the hub's structured data).
+    A connected device's answer without its hub adds the Note as a second text item; a relay's
+    is the hub's result as the hub gave it."""
     if error is None:
-        return {
-            "content": [{"type": "text", "text": orjson.dumps(payload).decode()}],
-            "isError": False,
-        }
+        if isinstance(payload, Relayed):
+            return payload.result
+        content = [{"type": "text", "text": orjson.dumps(_payload(payload)).decode()}]
+        if isinstance(payload, Noted):
+            content.append({"type": "text", "text": payload.note})
+        return {"content": content, "isError": False}
     message = error.message + (f" (request {request_id})" if request_id else "")
     result: dict[str, Any] = {"content": [{"type": "text", "text": message}], "isError": True}
     if request_id:
@@ -63,6 +67,10 @@ def tool_result(
     return result
 
 
+def _payload(payload: Any) -> Any:
+    return payload.payload if isinstance(payload, Noted) else payload
+
+
 def run_tool(
     origin: Origin,
     name: str,
@@ -70,15 +78,18 @@ def run_tool(
     caller: Caller,
     allowed: frozenset[str] | None = None,
     request_id: str | None = None,
+    *,
+    merged: bool = False,
 ) -> dict[str, Any]:
     """Call a tool and shape its MCP result; every failure becomes a tool error, never a crash.
-    With a request id (the hub), errors carry it and their category as structured data."""
+    With a request id (the hub), errors carry it and their category as structured data. With
+    `merged` (a device's `origin mcp`), a connected device asks its hub too (`service.call`)."""
     if allowed is not None and name not in allowed:
         return tool_result(
             None, error=OriginError(f"Unknown tool {name!r}.", "not_found"), request_id=request_id
         )
     try:
-        return tool_result(call(origin, name, arguments, caller))
+        return tool_result(call(origin, name, arguments, caller, merged=merged))
     except OriginError as error:
         return tool_result(None, error=error, request_id=request_id)
     except Exception as error:

@@ -6,6 +6,7 @@ service, same results (`results`) as the lean stdio loop; only the transport dif
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import anyio
@@ -25,7 +26,12 @@ Access = Callable[[Any], tuple[Caller, frozenset[str], str | None]]
 Gate = Callable[[Any, str], tuple[OriginError, dict[str, Any]] | None]
 
 
-def build_server(origin: Origin, access: Access, gate: Gate | None = None) -> Server:
+def build_server(
+    origin: Origin, access: Access, gate: Gate | None = None, *, merged: bool = False
+) -> Server:
+    """The SDK server over `origin`; `merged` on a device's own stdio server only (the hub's
+    answers are its store's alone, never labelled)."""
+
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         _, allowed, _ = access(ctx)
         return types.ListToolsResult(
@@ -42,7 +48,16 @@ def build_server(origin: Origin, access: Access, gate: Gate | None = None) -> Se
                 result["structuredContent"]["data"].update(extra)
         else:
             result = await anyio.to_thread.run_sync(
-                run_tool, origin, params.name, params.arguments, caller, allowed, request_id
+                partial(
+                    run_tool,
+                    origin,
+                    params.name,
+                    params.arguments,
+                    caller,
+                    allowed,
+                    request_id,
+                    merged=merged,
+                )
             )
         return types.CallToolResult.model_validate(result)
 
@@ -70,7 +85,7 @@ def serve_stdio(origin: Origin) -> None:
             name = params.client_info.name or name
         return Caller(name, origin.settings.device), every, None
 
-    server = build_server(origin, access)
+    server = build_server(origin, access, merged=True)
 
     async def main() -> None:
         async with stdio_server() as (read, write):

@@ -50,13 +50,16 @@ class StdioServer:
     # -- the loop -------------------------------------------------------------------------------
 
     def serve(self) -> None:
+        if self.origin.relay:  # no archive here: nothing to read logs into, nothing to ingest
+            try:
+                self._loop()
+            finally:
+                self._pool.shutdown(wait=True)
+            return
         freshness = Freshness(self.origin, self.origin.settings.watch_interval_ms / 1000)
         freshness.start()
         try:
-            for raw in self.reader:
-                line = raw.strip()
-                if line:
-                    self._handle_line(line)
+            self._loop()
         finally:
             freshness.stop(wait_s=0)
             self._pool.shutdown(wait=True)
@@ -65,6 +68,12 @@ class StdioServer:
             )
             final.start()
             final.join(EXIT_INGEST_SECONDS)
+
+    def _loop(self) -> None:
+        for raw in self.reader:
+            line = raw.strip()
+            if line:
+                self._handle_line(line)
 
     def _handle_line(self, line: bytes) -> None:
         try:
@@ -155,7 +164,13 @@ class StdioServer:
                     None, error=OriginError("tools/call needs a tool name and its arguments.")
                 )
             else:
-                result = run_tool(self.origin, params["name"], params.get("arguments"), self.caller)
+                result = run_tool(
+                    self.origin,
+                    params["name"],
+                    params.get("arguments"),
+                    self.caller,
+                    merged=True,
+                )
             self._send({"jsonrpc": "2.0", "id": request_id, "result": result})
         except Exception:
             traceback.print_exc(file=sys.stderr)

@@ -14,7 +14,7 @@ from ..errors import not_found
 from ..params import validate
 from ..runtime import Origin
 from ..tools import BY_NAME
-from .common import Caller, refresh
+from .common import Caller, Noted, Relayed, refresh
 from .reading import get, search, sources, timeline
 from .writing import correct, forget, remember
 
@@ -29,14 +29,28 @@ HANDLERS: dict[str, Callable[..., Any]] = {
 }
 
 
-def call(origin: Origin, tool: str, args: Any, caller: Caller) -> Any:
-    """Validate and run one tool; the single entry point of every front door."""
+def call(origin: Origin, tool: str, args: Any, caller: Caller, *, merged: bool = False) -> Any:
+    """Validate and run one tool; the single entry point of every front door.
+
+    With `merged` (a device's own `origin mcp`, never the hub's `/mcp`), a device connected to a
+    hub answers with the hub too (`merge`): a relay returns the hub's `Relayed` result, and a read
+    the hub did not answer in time is `Noted`."""
+    hub = origin.connection if merged else None
+    if hub is not None and hub.relay:
+        from .merge import relay
+
+        timeout = origin.settings.hub_request_timeout_ms / 1000
+        return relay(hub, tool, args, caller, timeout)
     spec = BY_NAME.get(tool)
     if spec is None:
         raise not_found(f"Unknown tool {tool!r}; Origin's tools are {', '.join(BY_NAME)}.")
     checked = validate(tool, spec.params, args)
     handler: Callable[..., Any] = HANDLERS[tool]
+    if hub is not None:
+        from .merge import connected
+
+        return connected(origin, hub, tool, args, checked, caller, handler)
     return handler(origin, caller=caller, **checked)
 
 
-__all__ = ["HANDLERS", "Caller", "call", "refresh"]
+__all__ = ["HANDLERS", "Caller", "Noted", "Relayed", "call", "refresh"]

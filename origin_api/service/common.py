@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
+from typing import Any
 
 from ..runtime import Origin
 
@@ -17,6 +19,29 @@ PROMPT = 80
 MESSAGE_KINDS = frozenset({"message", "memory"})
 #: How long a search waits for another thread's ingest pass before answering without it.
 SEARCH_INGEST_WAIT = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class Noted:
+    """A connected device's answer given without its hub: the payload, then the Note item
+    (the contract's words) saying why the hub was not consulted."""
+
+    payload: Any
+    reason: str
+
+    @property
+    def note(self) -> str:
+        return (
+            f"Note: the Origin hub was not consulted ({self.reason}); "
+            "these results come from this device only."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Relayed:
+    """The hub's tool result, sent on exactly as the hub gave it (a relay: no labels)."""
+
+    result: dict[str, Any]
 
 
 class Caller:

@@ -30,6 +30,7 @@ CHANGED = {
     "ORIGIN_HUB_MAX_BODY": ("10", "hub_max_body", 10),
     "ORIGIN_HUB_REQUEST_TIMEOUT_MS": ("7", "hub_request_timeout_ms", 7),
     "ORIGIN_HUB_RATE_LIMIT": (" 5/s ", "hub_rate_limit", "5/s"),
+    "ORIGIN_HUB_TIMEOUT_MS": ("500", "hub_timeout_ms", 500),
 }
 
 
@@ -42,9 +43,6 @@ def test_one_table_the_stores_settings_first_each_once():
         "ORIGIN_MAP_SIZE",
         "ORIGIN_DEVICE",
     ]
-    assert (
-        "ORIGIN_HUB_TIMEOUT_MS" not in names
-    )  # read and never used; it returns with device↔hub sync
 
 
 def test_every_setting_in_the_table_is_read_and_changes_its_field(tmp_path: Path):
@@ -74,6 +72,7 @@ def test_defaults_come_from_the_table_and_empty_is_unset(tmp_path: Path):
     )
     assert settings.hub_max_body == int(defaults["ORIGIN_HUB_MAX_BODY"])
     assert settings.hub_request_timeout_ms == int(defaults["ORIGIN_HUB_REQUEST_TIMEOUT_MS"])
+    assert settings.hub_timeout_ms == int(defaults["ORIGIN_HUB_TIMEOUT_MS"]) == 2000
     assert settings.hub_allowed_hosts == () and settings.hub_rate_limit == "" and settings.device
 
 

@@ -1,0 +1,189 @@
+"""Calling a hub's tools from a device: one JSON-RPC `tools/call` on the hub's `/mcp`.
+
+Stdlib `http.client`, not an HTTP library: `origin mcp` starts on every agent session, and a
+connected device must not pay an import it only needs once the first tool call arrives. Every
+failure comes back as a `HubFailure` with a short reason a person can read in the Note item
+("timed out after 2000 ms", "connection refused", "401 …"), never as an exception: the caller
+decides whether a missing hub is a note (merged reads) or an error (relay, writes on the hub).
+
+The deadline is a whole-call deadline: the request runs in a thread of its own and the caller
+waits for it at most `timeout_s` (a slow hub that trickles bytes cannot stretch it); the socket
+gets the same timeout so the abandoned thread ends soon after.
+"""
+
+from __future__ import annotations
+
+import errno
+import http.client
+import itertools
+import socket
+import threading
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+import orjson
+
+from .connection import Connection
+
+#: The longest hub error message quoted in a reason: enough to say what went wrong.
+REASON_CHARS = 160
+_ids = itertools.count(1)
+
+
+@dataclass(frozen=True, slots=True)
+class HubResult:
+    """The hub's `tools/call` result exactly as it sent it (content, isError, …)."""
+
+    result: dict[str, Any]
+
+    @property
+    def is_error(self) -> bool:
+        return bool(self.result.get("isError"))
+
+    @property
+    def text(self) -> str:
+        """The first text item: the JSON payload, or the error's message."""
+        for item in self.result.get("content") or ():
+            if isinstance(item, dict) and item.get("type") == "text":
+                return str(item.get("text", ""))
+        return ""
+
+    def payload(self) -> Any:
+        """The payload of a successful result (one JSON text item, as the contract says)."""
+        return orjson.loads(self.text)
+
+
+@dataclass(frozen=True, slots=True)
+class HubFailure:
+    """Why the hub gave no tool result: a short reason, for a Note or an error message."""
+
+    reason: str
+
+
+HubAnswer = HubResult | HubFailure
+
+
+def call_tool(
+    connection: Connection, tool: str, arguments: Any, *, agent: str, timeout_s: float
+) -> HubAnswer:
+    """Call `tool` on the hub and wait at most `timeout_s` for its answer."""
+    pending = start(connection, tool, arguments, agent=agent, timeout_s=timeout_s)
+    return wait(pending, timeout_s)
+
+
+def start(
+    connection: Connection, tool: str, arguments: Any, *, agent: str, timeout_s: float
+) -> Future[HubAnswer]:
+    """Send the call in a daemon thread; `wait` collects it. The device's own answer is worked
+    out meanwhile, so a merged read costs the slower of the two, not their sum."""
+    future: Future[HubAnswer] = Future()
+
+    def run() -> None:
+        try:
+            future.set_result(_request(connection, tool, arguments, agent, timeout_s))
+        except BaseException as error:  # a bug here must reach the caller as a reason, not hang it
+            future.set_result(HubFailure(f"{type(error).__name__}: {error}"))
+
+    threading.Thread(target=run, name="origin-hub-call", daemon=True).start()
+    return future
+
+
+def wait(future: Future[HubAnswer], timeout_s: float) -> HubAnswer:
+    """The hub's answer, or a timeout failure once `timeout_s` has passed."""
+    try:
+        return future.result(timeout=max(0.0, timeout_s))
+    except TimeoutError:
+        return HubFailure(timed_out(timeout_s))
+
+
+def timed_out(timeout_s: float) -> str:
+    return f"timed out after {round(timeout_s * 1000)} ms"
+
+
+def _request(
+    connection: Connection, tool: str, arguments: Any, agent: str, timeout_s: float
+) -> HubAnswer:
+    parts = urlsplit(connection.url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return HubFailure(f"the hub's address {connection.url!r} is not an http(s) URL")
+    kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+    client = kind(parts.hostname, parts.port, timeout=max(timeout_s, 0.05))
+    body = orjson.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": next(_ids),
+            "method": "tools/call",
+            "params": {"name": tool, "arguments": arguments if arguments is not None else {}},
+        }
+    )
+    headers = {
+        **connection.headers(),
+        "Content-Type": "application/json",
+        "Accept": "application/json, text/event-stream",
+        "X-Origin-Client": agent,
+    }
+    try:
+        client.request("POST", parts.path or "/mcp", body=body, headers=headers)
+        response = client.getresponse()
+        data = response.read()
+    except TimeoutError:
+        return HubFailure(timed_out(timeout_s))
+    except ConnectionRefusedError:
+        return HubFailure("connection refused")
+    except OSError as error:
+        return HubFailure(_os_reason(error))
+    except http.client.HTTPException as error:
+        return HubFailure(f"the hub's answer was cut off ({type(error).__name__})")
+    finally:
+        client.close()
+    if response.status != 200:
+        return HubFailure(_http_reason(response.status, response.reason, data))
+    try:
+        message = orjson.loads(data)
+        result = message["result"]
+        if not isinstance(result, dict):
+            raise TypeError("result is not an object")
+    except (orjson.JSONDecodeError, KeyError, TypeError) as error:
+        return HubFailure(f"the hub's answer was not a tool result ({error})")
+    return HubResult(result)
+
+
+def _os_reason(error: OSError) -> str:
+    if isinstance(error, socket.gaierror):
+        return "the hub's host name could not be resolved"
+    if error.errno == errno.ECONNRESET:
+        return "the connection was reset"
+    return error.strerror or str(error) or type(error).__name__
+
+
+def _http_reason(status: int, phrase: str, data: bytes) -> str:
+    """`401 Invalid or revoked token.`: the status and the hub's own message when it gave one."""
+    message = phrase
+    try:
+        error = orjson.loads(data).get("error")
+        if isinstance(error, dict) and isinstance(error.get("message"), str):
+            message = error["message"]
+    except (orjson.JSONDecodeError, AttributeError):
+        pass
+    message = " ".join(message.split())
+    if len(message) > REASON_CHARS:
+        message = message[: REASON_CHARS - 1] + "…"
+    return f"{status} {message}".strip()
+
+
+def relay_unreachable(connection: Connection, reason: str) -> str:
+    """The one message of every tool on a relay whose hub gave no answer."""
+    return (
+        f"This device is a relay: it answers only through its Origin hub ({connection.url}), "
+        f"which could not be reached ({reason})."
+    )
+
+
+def relay_has_no_store(connection: Connection) -> str:
+    """What a relay says to a command that needs an archive of its own."""
+    return (
+        f"This device is a relay: it keeps no archive and answers only through its Origin hub "
+        f"({connection.url}). Run origin disconnect to keep an archive here."
+    )
