@@ -90,12 +90,13 @@ def start(
     return future
 
 
-def wait(future: Future[HubAnswer], timeout_s: float) -> HubAnswer:
-    """The hub's answer, or a timeout failure once `timeout_s` has passed."""
+def wait(future: Future[HubAnswer], timeout_s: float, budget_s: float | None = None) -> HubAnswer:
+    """The hub's answer, or a timeout failure once `timeout_s` has passed; its reason names the
+    whole `budget_s` the call had (what is left of it is all this wait gets)."""
     try:
         return future.result(timeout=max(0.0, timeout_s))
     except TimeoutError:
-        return HubFailure(timed_out(timeout_s))
+        return HubFailure(timed_out(timeout_s if budget_s is None else budget_s))
 
 
 def timed_out(timeout_s: float) -> str:

@@ -29,7 +29,7 @@ from .. import hubclient
 from ..connection import Connection
 from ..errors import OriginError
 from ..runtime import Origin
-from .common import Caller, Noted, Relayed
+from .common import Caller, Noted, Relayed, ingest_if_due
 
 LOCAL, HUB = "local", "hub"
 READS = frozenset({"search", "timeline", "get", "sources"})
@@ -85,13 +85,15 @@ def _read(
     started = time.monotonic()
     pending = hubclient.start(connection, tool, arguments, agent=caller.agent, timeout_s=budget)
     _sync(origin, "sync_if_due")
+    if tool in ("get", "sources"):
+        ingest_if_due(origin)  # the Freshness section: on a connected device these ingest too
     local: Any = None
     failed: OriginError | None = None
     try:
         local = handler(origin, caller=caller, **checked)
     except OriginError as error:
         failed = error
-    answer = hubclient.wait(pending, budget - (time.monotonic() - started))
+    answer = hubclient.wait(pending, budget - (time.monotonic() - started), budget)
     if failed is not None:
         # An id (or session) this device does not know may be the hub's; anything else (invalid
         # input, a forgotten id) is this device's answer.
