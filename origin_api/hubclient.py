@@ -143,12 +143,15 @@ def _request(
         return HubFailure(_http_reason(response.status, response.reason, data))
     try:
         message = orjson.loads(data)
-        result = message["result"]
-        if not isinstance(result, dict):
-            raise TypeError("result is not an object")
-    except (orjson.JSONDecodeError, KeyError, TypeError) as error:
-        return HubFailure(f"the hub's answer was not a tool result ({error})")
-    return HubResult(result)
+    except orjson.JSONDecodeError:
+        return HubFailure("the hub's answer was not JSON")
+    result = message.get("result") if isinstance(message, dict) else None
+    if isinstance(result, dict):
+        return HubResult(result)
+    refusal = message.get("error") if isinstance(message, dict) else None
+    if isinstance(refusal, dict) and isinstance(refusal.get("message"), str):
+        return HubFailure(f"the hub refused the call: {_short(refusal['message'])}")
+    return HubFailure("the hub's answer was not a tool result")
 
 
 def _os_reason(error: OSError) -> str:
@@ -168,10 +171,12 @@ def _http_reason(status: int, phrase: str, data: bytes) -> str:
             message = error["message"]
     except (orjson.JSONDecodeError, AttributeError):
         pass
+    return f"{status} {_short(message)}".strip()
+
+
+def _short(message: str) -> str:
     message = " ".join(message.split())
-    if len(message) > REASON_CHARS:
-        message = message[: REASON_CHARS - 1] + "…"
-    return f"{status} {message}".strip()
+    return message if len(message) <= REASON_CHARS else message[: REASON_CHARS - 1] + "…"
 
 
 def relay_unreachable(connection: Connection, reason: str) -> str:

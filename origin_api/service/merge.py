@@ -20,7 +20,10 @@ the hub's, and fails with a readable message when the hub cannot be reached.
 from __future__ import annotations
 
 import importlib
+import sys
+import threading
 import time
+import traceback
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
@@ -84,7 +87,7 @@ def _read(
     budget = origin.settings.hub_timeout_ms / 1000
     started = time.monotonic()
     pending = hubclient.start(connection, tool, arguments, agent=caller.agent, timeout_s=budget)
-    _sync(origin, "sync_if_due")
+    _sync(origin, "sync_if_due", budget)
     if tool in ("get", "sources"):
         ingest_if_due(origin)  # the Freshness section: on a connected device these ingest too
     local: Any = None
@@ -293,11 +296,14 @@ def _on_hub(
     return label(tool, answer.payload(), HUB)
 
 
-def _sync(origin: Origin, name: str) -> None:
+def _sync(origin: Origin, name: str, wait_s: float | None = None) -> None:
     """Sync with the hub through `origin_api.sync` (its `sync_if_due` before a read, `sync_now`
-    after a write). A failed sync never fails the tool: the merged answer covers what it lacks.
+    after a write), waiting for it no longer than the hub timeout (the Freshness section): a sync
+    still running after that goes on in the background. A failed sync never fails the tool: the
+    merged answer covers what it lacks, and origin status reports it.
 
-    SYNC CALL SITE: looked up by name until the sync package lands beside this one."""
+    SYNC CALL SITE: looked up by name, so that this module works before and after the sync
+    package lands beside it."""
     try:
         module = importlib.import_module("origin_api.sync")
     except ImportError:
@@ -305,7 +311,13 @@ def _sync(origin: Origin, name: str) -> None:
     run = getattr(module, name, None)
     if run is None:
         return
-    try:
-        run(origin)
-    except Exception:  # sync's failure is reported by origin status, not by a tool
-        return
+
+    def sync() -> None:
+        try:
+            run(origin)
+        except Exception:
+            traceback.print_exc(file=sys.stderr)
+
+    worker = threading.Thread(target=sync, name=f"origin-{name}", daemon=True)
+    worker.start()
+    worker.join(origin.settings.hub_timeout_ms / 1000 if wait_s is None else max(0.0, wait_s))

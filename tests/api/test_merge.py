@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from helpers import fixture_env
-from hub_support import PROMPT_ID, Hub, running_hub
+from hub_support import PROMPT_ID, SESSION, Hub, running_hub
 
 from origin_api import connection
 from origin_api.mcp.results import run_tool
@@ -381,13 +381,17 @@ def test_a_device_without_the_events_reads_them_from_the_hub(
 
 
 def test_correct_and_forget_of_what_only_the_hub_has_act_on_the_hub(tmp_path: Path, hub: Hub):
+    # forgetting an entry hides the events it cites: cite one the other tests do not read
+    events = hub.ok("timeline", {"session": SESSION, "since": "3650d", "limit": 500})["events"]
+    cited = events[-1]["id"]
+    assert cited != PROMPT_ID
     made = hub.ok(
         "remember",
         {
             "kind": "memory",
             "text": "Deploys wait for the canary (hub only).",
             "confidence": 0.7,
-            "sources": [{"event_id": PROMPT_ID}],
+            "sources": [{"event_id": cited}],
         },
     )["entry"]
     with device(tmp_path, hub, samples=False) as origin:
@@ -444,3 +448,35 @@ def test_a_device_that_is_not_connected_answers_as_before(tmp_path: Path):
     with Origin.open(Settings.from_env(device_env(tmp_path))) as origin:
         result = ask(origin, "search", {"query": "token bucket"})
     assert len(result["content"]) == 1 and '"origin":' not in result["content"][0]["text"]
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        ({"url": "dead"}, "connection refused"),
+        ({"token": "ogn_wrong"}, "401 "),
+        ({"device": "desktop"}, "403 "),  # the device's name must be the token's
+        ({"url": "ftp://hub.example/mcp"}, "the hub's address 'ftp://hub.example/mcp' is not"),
+    ],
+)
+def test_the_hub_clients_reasons_are_short_and_readable(hub: Hub, change: dict, reason: str):
+    from origin_api import hubclient
+
+    url = change.get("url", hub.url)
+    target = connection.Connection(
+        dead_url() if url == "dead" else url,
+        change.get("device", DEVICE),
+        False,
+        change.get("token", hub.tokens["laptop"]),
+    )
+    answer = hubclient.call_tool(target, "get", {"id": PROMPT_ID}, agent="test", timeout_s=2)
+    assert isinstance(answer, hubclient.HubFailure) and answer.reason.startswith(reason)
+    assert len(answer.reason) < 200 and "\n" not in answer.reason
+    fine = hubclient.call_tool(
+        connection.Connection(hub.url, DEVICE, False, hub.tokens["laptop"]),
+        "get",
+        {"id": PROMPT_ID},
+        agent="test",
+        timeout_s=2,
+    )
+    assert isinstance(fine, hubclient.HubResult) and fine.payload()["id"] == PROMPT_ID
