@@ -12,6 +12,7 @@ from . import (
     memory_cmds,
     server_cmds,
     setup_cmds,
+    sync_cmds,
 )
 
 app = typer.Typer(
@@ -50,3 +51,4 @@ server_cmds.register(app)
 hub_cmds.register(app)
 setup_cmds.register(app)
 doctor_cmds.register(app)
+sync_cmds.register(app)
