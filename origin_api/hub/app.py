@@ -33,6 +33,7 @@ from ..tools import BY_NAME
 from . import transport
 from .auth import SCOPE_KEY, Grant, RateLimiter, parse_rate
 from .edge import HubApp
+from .sync_routes import sync_route
 from .transport import McpEndpoint, host_names, security_settings
 
 #: `last_used` is a write; one per token per minute is plenty for `origin token list`.
@@ -114,7 +115,7 @@ def create_app(
 
     app = HubApp(
         hub_names=names,
-        route_handlers=[mcp, health],
+        route_handlers=[mcp, health, sync_route(origin, settings, names, toucher.used)],
         lifespan=[lifespan],
         openapi_config=None,
         logging_config=None,

@@ -244,6 +244,10 @@ def sources(origin: Origin, *, caller: Caller, id: str) -> list[dict[str, Any]]:
     for citation, event, mirror in items:
         # The cut counts the characters of the whole line, which is streamed when it is huge.
         raw = read_mirror_text(origin.store, origin.home, event["m"], event["line"], RAW_TEXT)
+        if not event["m"]:  # pushed by a device: its file and its line came with it
+            mirror = {"original_file": event.get("original_file")}
+            given = event.get("raw")
+            raw = (given, event.get("raw_chars") or len(given)) if given is not None else None
         out.append(
             {
                 "event_id": event["id"],

@@ -1,0 +1,207 @@
+"""`POST /sync/push` and `GET /sync/pull`: devices exchange changes with their hub (docs/sync.md).
+
+The same edge as `/mcp`: the Host check, the bearer token and `X-Origin-Device` (`auth`), the
+body limit, and every refusal in the hub's error shape with the request's id. A push is checked
+whole and applied in one write transaction, so a malformed or hostile batch is refused (400) and
+changes nothing; LMDB work runs in a worker thread, off the event loop.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any, cast
+from urllib.parse import parse_qs
+
+import anyio
+import orjson
+from litestar import asgi
+from litestar.handlers import ASGIRouteHandler
+from litestar.types import Receive as LReceive
+from litestar.types import Scope as LScope
+from litestar.types import Send as LSend
+
+from origin_store import Store
+from origin_store.sync import PUSH_KINDS, BatchRefused, apply_items, check_items, pull_items
+
+from ..runtime import Origin
+from ..settings import Settings
+from .auth import Grant, Refusal, authenticate
+from .transport import (
+    REQUEST_ID_KEY,
+    Receive,
+    Scope,
+    Send,
+    _bare,
+    _headers,
+    new_request_id,
+    refuse,
+    with_header,
+)
+
+#: Feed items a pull looks at, at most and by default.
+PULL_MAX = 1000
+PULL_DEFAULT = 500
+
+
+def sync_route(
+    origin: Origin,
+    settings: Settings,
+    names: frozenset[str],
+    on_auth: Callable[[str], None] | None = None,
+) -> ASGIRouteHandler:
+    """The route the hub's app registers at /sync."""
+    endpoint = SyncEndpoint(
+        origin.store,
+        names=names,
+        max_body=settings.hub_max_body,
+        timeout_s=settings.hub_request_timeout_ms / 1000,
+        on_auth=on_auth,
+    )
+
+    @asgi("/sync", is_mount=True, copy_scope=True)
+    async def sync(scope: LScope, receive: LReceive, send: LSend) -> None:
+        await endpoint(cast(Scope, scope), cast(Receive, receive), cast(Send, send))
+
+    return sync
+
+
+class SyncEndpoint:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        names: frozenset[str],
+        max_body: int,
+        timeout_s: float,
+        on_auth: Callable[[str], None] | None = None,
+    ) -> None:
+        self.store = store
+        self.names = names
+        self.max_body = max_body
+        self.timeout_s = timeout_s
+        self.on_auth = on_auth
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        request_id = scope.get(REQUEST_ID_KEY)
+        if request_id is None:
+            request_id = scope[REQUEST_ID_KEY] = new_request_id()
+            send = with_header(send, b"x-request-id", request_id.encode())
+        try:
+            answer = await self._handle(scope, receive, request_id)
+        except Refusal as refusal:
+            await refuse(send, refusal, request_id)
+            return
+        body = orjson.dumps(answer)
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+        ]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": body, "more_body": False})
+
+    async def _handle(self, scope: Scope, receive: Receive, request_id: str) -> dict[str, Any]:
+        started = time.monotonic()
+        path = scope.get("path", "/").rstrip("/")
+        method = scope["method"]
+        allowed = {"/push": "POST", "/pull": "GET"}.get(path)
+        if allowed is None:
+            raise Refusal(
+                404, "Not found: the hub syncs through POST /sync/push and GET /sync/pull."
+            )
+        if method != allowed:
+            raise Refusal(405, f"{method} is not allowed here: use {allowed}.", {"allow": allowed})
+        headers = _headers(scope)
+        host = (headers.get("host") or [""])[0]
+        if "*" not in self.names and _bare(host.strip().lower()) not in self.names:
+            raise Refusal(421, f"This hub does not answer to the host {host or '(none)'}.")
+        grant = authenticate(self.store, headers, read_only_endpoint=False, request_id=request_id)
+        if self.on_auth is not None:
+            self.on_auth(grant.token)
+        if path == "/pull":
+            return {**await self._pull(scope), "device": grant.token}
+        return await self._push(headers, receive, grant, started + self.timeout_s)
+
+    async def _pull(self, scope: Scope) -> dict[str, Any]:
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        after = _whole(query, "after", 0)
+        limit = _whole(query, "limit", PULL_DEFAULT)
+        if not 1 <= limit <= PULL_MAX:
+            raise Refusal(400, f"limit must be between 1 and {PULL_MAX}.")
+        items, last, more = await anyio.to_thread.run_sync(pull_items, self.store, after, limit)
+        return {"items": items, "next": last, "more": more}
+
+    async def _push(
+        self, headers: dict[str, list[str]], receive: Receive, grant: Grant, deadline: float
+    ) -> dict[str, Any]:
+        if grant.scope == "read":
+            raise Refusal(403, f"The token {grant.token} is read-only: it cannot push changes.")
+        content_type = (headers.get("content-type") or [""])[0].split(";", 1)[0].strip().lower()
+        if content_type != "application/json":
+            raise Refusal(
+                415, f"Content-Type must be application/json, not {content_type or 'missing'}."
+            )
+        declared = (headers.get("content-length") or [""])[0].strip()
+        if declared.isdigit() and int(declared) > self.max_body:
+            raise self._too_large()
+        body = await self._read_body(receive, deadline)
+        try:
+            batch = orjson.loads(body)
+        except orjson.JSONDecodeError as error:
+            raise Refusal(400, f"The batch is not JSON: {error}.") from None
+        if not isinstance(batch, dict):
+            raise Refusal(400, "The batch must be an object {after, last, items}.")
+        try:
+            items = check_items(batch.get("items"), PUSH_KINDS)
+        except BatchRefused as error:
+            raise Refusal(400, f"The batch was refused whole, nothing applied: {error}") from None
+        last = batch.get("last")
+        if type(last) is not int or any(item["seq"] > last for item in items):
+            raise Refusal(400, "last must be a whole number at least every item's seq.")
+        device = grant.token
+        store = self.store
+
+        def work(txn: Any) -> int:
+            applied = apply_items(store, txn, items, device)
+            store.meta_put(
+                txn, f"sync.device.{device}", {"pushed": last, "time": int(time.time() * 1000)}
+            )
+            return applied
+
+        applied = await anyio.to_thread.run_sync(lambda: store.write(work, durable=True))
+        return {"acknowledged": last, "applied": applied}
+
+    def _too_large(self) -> Refusal:
+        return Refusal(
+            413,
+            f"The request body is larger than the hub's limit of {self.max_body:,} bytes "
+            "(ORIGIN_HUB_MAX_BODY): send smaller batches.",
+        )
+
+    async def _read_body(self, receive: Receive, deadline: float) -> bytes:
+        chunks: list[bytes] = []
+        size = 0
+        with anyio.move_on_after(max(0.0, deadline - time.monotonic())) as timer:
+            while True:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    raise Refusal(400, "The client went away before sending the whole body.")
+                chunk = message.get("body", b"")
+                size += len(chunk)
+                if size > self.max_body:
+                    raise self._too_large()
+                chunks.append(chunk)
+                if not message.get("more_body", False):
+                    break
+        if timer.cancelled_caught:
+            raise Refusal(408, "The batch did not arrive in time (ORIGIN_HUB_REQUEST_TIMEOUT_MS).")
+        return b"".join(chunks)
+
+
+def _whole(query: dict[str, list[str]], name: str, default: int) -> int:
+    values = query.get(name)
+    if not values:
+        return default
+    if len(values) > 1 or not values[0].isdigit() or len(values[0]) > 18:
+        raise Refusal(400, f"{name} must be one whole number.")
+    return int(values[0])

@@ -1,0 +1,192 @@
+"""One sync of a connected device with its hub: push what the hub lacks, then pull what the hub
+has that this device lacks. Cursors live in the store's meta and move only once the other side
+confirmed (push) or the pulled items are applied (pull, in the same transaction), so a sync cut
+off anywhere is taken up again without losing or repeating anything."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from origin_store.sync import PULL_KINDS, BatchRefused, apply_items, check_items
+
+from .batches import BATCH_BYTES, next_batch
+from .client import HubClient, SyncError
+
+if TYPE_CHECKING:
+    from ..runtime import Origin
+
+PUSHED = "sync.pushed"
+PULLED = "sync.pulled"
+LAST = "sync.last"
+#: How often reads sync at most (the contract's Freshness section).
+EVERY_S = 10.0
+PULL_LIMIT = 500
+#: Bytes a push batch is never made smaller than after the hub answered 413.
+MIN_BATCH_BYTES = 8 * 1024
+
+#: (items done, items to do): the progress of one sync.
+Progress = Callable[[int, int], None]
+
+
+@dataclass(slots=True)
+class SyncReport:
+    pushed: int = 0  # items sent
+    pulled: int = 0  # items received
+    applied: int = 0  # received items that changed this store
+    complete: bool = True  # False when the deadline came first
+    error: str | None = None
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "pushed": self.pushed,
+            "pulled": self.pulled,
+            "applied": self.applied,
+            "complete": self.complete,
+            "error": self.error,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def cursors(origin: Origin) -> dict[str, Any]:
+    """This device's cursors and last sync, for `origin status`."""
+    store = origin.store
+    with store.read() as txn:
+        pushed = store.meta_get(txn, PUSHED) or 0
+        return {
+            "pushed": pushed,
+            "pulled": store.meta_get(txn, PULLED) or 0,
+            "pending": max(0, store.feed_last(txn) - pushed),
+            "last": store.meta_get(txn, LAST),
+        }
+
+
+def sync_now(
+    origin: Origin, *, deadline: float | None = None, progress: Progress | None = None
+) -> SyncReport:
+    """Push, then pull, until nothing is left or `deadline` (time.monotonic) passes; raises
+    `SyncError` when the hub cannot be reached or refuses."""
+    connection = origin.connection
+    if connection is None or connection.relay:
+        raise SyncError("this device is not connected to a hub with a store of its own to sync")
+    started = time.monotonic()
+    report = SyncReport()
+    timeout = max(0.5, origin.settings.hub_timeout_ms / 1000)
+    if deadline is None:
+        timeout = max(timeout, 30.0)  # a sync a person asked for waits for a slow hub
+    try:
+        with _LOCK, HubClient(connection, timeout) as client:
+            _push(origin, client, report, deadline, progress)
+            if report.complete:
+                _pull(origin, client, report, deadline)
+    except SyncError as error:
+        report.error = error.message
+        _record(origin, report, started)
+        raise
+    _record(origin, report, started)
+    return report
+
+
+def sync_if_due(origin: Origin, *, wait_s: float | None = None) -> SyncReport | None:
+    """Sync when connected and the last sync of any process is `EVERY_S` old, for at most the
+    hub timeout (or `wait_s`); never raises: a failure is the report's `error`."""
+    connection = origin.connection
+    if connection is None or connection.relay:
+        return None
+    last = cursors(origin)["last"]
+    if isinstance(last, dict) and time.time() - last.get("time", 0) / 1000 < EVERY_S:
+        return None
+    budget = origin.settings.hub_timeout_ms / 1000 if wait_s is None else wait_s
+    try:
+        return sync_now(origin, deadline=time.monotonic() + budget)
+    except SyncError as error:
+        return SyncReport(complete=False, error=error.message)
+
+
+_LOCK = threading.Lock()  # threads of one process sync one at a time
+
+
+def _push(
+    origin: Origin,
+    client: HubClient,
+    report: SyncReport,
+    deadline: float | None,
+    progress: Progress | None,
+) -> None:
+    store = origin.store
+    budget = BATCH_BYTES
+    with store.read() as txn:
+        start = store.meta_get(txn, PUSHED) or 0
+        total = max(0, store.feed_last(txn) - start)
+    while True:
+        if deadline is not None and time.monotonic() > deadline:
+            report.complete = False
+            return
+        with store.read() as txn:
+            after = store.meta_get(txn, PUSHED) or 0
+        batch = next_batch(store, origin.home, after, max_bytes=budget)
+        if batch.last == after:
+            return
+        try:
+            answer = client.push(batch.body())
+        except SyncError as error:
+            if error.status == 413 and budget > MIN_BATCH_BYTES:
+                budget //= 4
+                continue
+            raise
+        acknowledged = answer.get("acknowledged")
+        if acknowledged != batch.last:
+            raise SyncError(f"the hub acknowledged {acknowledged!r}, not {batch.last}")
+        store.write(partial(_advance, store, key=PUSHED, value=batch.last), durable=True)
+        report.pushed += len(batch.items)
+        if progress is not None:
+            progress(batch.last - start, total)
+
+
+def _pull(origin: Origin, client: HubClient, report: SyncReport, deadline: float | None) -> None:
+    store = origin.store
+    while True:
+        if deadline is not None and time.monotonic() > deadline:
+            report.complete = False
+            return
+        with store.read() as txn:
+            after = store.meta_get(txn, PULLED) or 0
+        answer = client.pull(after, PULL_LIMIT)
+        try:
+            items = check_items(answer.get("items"), PULL_KINDS)
+            after_next = answer.get("next")
+            if type(after_next) is not int or after_next < after:
+                raise BatchRefused("next must be a feed position at or after the one asked for.")
+        except BatchRefused as error:
+            raise SyncError(f"the hub sent a pull this device refuses: {error}") from None
+
+        def work(txn: Any, items: list[dict[str, Any]] = items, upto: int = after_next) -> int:
+            pushed = store.meta_get(txn, PUSHED) or 0
+            caught_up = pushed >= store.feed_last(txn)
+            applied = apply_items(store, txn, items)
+            _advance(store, txn, key=PULLED, value=upto)
+            if caught_up:  # what the pull added to the feed came from the hub: nothing to send
+                _advance(store, txn, key=PUSHED, value=store.feed_last(txn))
+            return applied
+
+        report.applied += store.write(work, durable=True)
+        report.pulled += len(items)
+        if not answer.get("more"):
+            return
+
+
+def _advance(store: Any, txn: Any, *, key: str, value: int) -> None:
+    """A cursor only moves forward (another process may have moved it further meanwhile)."""
+    if value > (store.meta_get(txn, key) or 0):
+        store.meta_put(txn, key, value)
+
+
+def _record(origin: Origin, report: SyncReport, started: float) -> None:
+    report.seconds = time.monotonic() - started
+    record = {"time": int(time.time() * 1000), **report.as_dict()}
+    origin.store.write(lambda txn: origin.store.meta_put(txn, LAST, record))
