@@ -343,7 +343,12 @@ def apply_tombstone(store: Store, txn: lmdb.Transaction, doc: dict[str, Any]) ->
     mine["entries"] += new_entries
     mine["events"] += new_events
     restoring = mine["restored"] is None and doc["restored"] is not None
-    if mine["restored"] is None:
+    if mine["restored"] is None and not restoring:
+        # Every version of a forgotten entry, those it got here meanwhile included: the same
+        # closure `apply_version` keeps, so the order things arrive in does not matter.
+        more = _other_versions(store, txn, new_entries, set(mine["entries"]))
+        mine["entries"] += more
+        new_entries += more
         _hide(store, txn, doc["id"], new_entries + new_events)
     if restoring:
         mine["restored"] = doc["restored"]
@@ -352,6 +357,18 @@ def apply_tombstone(store: Store, txn: lmdb.Transaction, doc: dict[str, Any]) ->
         store.put(txn, "tombstones", key, mine)
         return True
     return False
+
+
+def _other_versions(
+    store: Store, txn: lmdb.Transaction, entry_ids: list[str], known: set[str]
+) -> list[str]:
+    roots = {v["root"] for v in (get_entry(store, txn, e) for e in entry_ids) if v}
+    return [
+        v["id"]
+        for root in sorted(roots)
+        for v in lineage(store, txn, root).versions
+        if v["id"] not in known
+    ]
 
 
 def _hide(store: Store, txn: lmdb.Transaction, tombstone: str, ids: list[str]) -> None:
