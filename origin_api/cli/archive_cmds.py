@@ -5,6 +5,7 @@ from __future__ import annotations
 import socket
 import time
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -79,6 +80,7 @@ def status(json: bool = typer.Option(False, "--json", help="Print the status as 
     """Counts per source and project, store and mirror sizes, the last ingest."""
     with edge(), Origin.open() as origin:
         info = admin.status(origin)
+        info["hub"] = _hub(origin)
         if json:
             print_json(info)
             return
@@ -104,11 +106,30 @@ def status(json: bool = typer.Option(False, "--json", help="Print the status as 
             )
         else:
             console.print("  no ingest yet: run [bold]origin ingest[/bold]")
+        hub = info["hub"]
+        if hub is not None:
+            last = hub["last"] or {}
+            when = render(last["time"]) if last.get("time") else "never"
+            failed = f" [red]failed: {text(last['error'])}[/red]" if last.get("error") else ""
+            console.print(
+                f"  hub {text(hub['url'])} as {text(hub['device'])}: last sync {when}{failed}, "
+                f"{hub['pending']:,} changes to push"
+            )
         demo = admin.demo_of(origin.settings)
         if demo.exists:
             console.print(
                 f"  the demo archive is apart, in {demo.home}: `origin demo remove` deletes it"
             )
+
+
+def _hub(origin: Origin) -> dict[str, Any] | None:
+    """This device's hub, its last sync and what waits to be pushed (docs/sync.md)."""
+    if origin.connection is None:
+        return None
+    from ..sync import cursors
+
+    state = cursors(origin)
+    return {"url": origin.connection.base, "device": origin.connection.device, **state}
 
 
 def run(
