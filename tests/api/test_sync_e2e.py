@@ -152,8 +152,12 @@ def test_an_entry_and_a_forget_reach_the_other_device(
     _run(a, "sync")
     with _store_of(a) as store, store.read() as txn:
         assert E.is_hidden(store, txn, entry_id)
-    status = json.loads(_run(a, "sync", "--json").stdout)
-    assert status["error"] is None and status["complete"] is True
+    report = json.loads(_run(a, "sync", "--json").stdout)
+    assert report["error"] is None and report["complete"] is True
+    shown = json.loads(_run(a, "status", "--json").stdout)["hub"]
+    assert (shown["url"], shown["device"], shown["pending"]) == (running.base, "laptop", 0)
+    assert shown["last"]["error"] is None
+    assert f"hub {running.base} as laptop: last sync" in _run(a, "status").stdout
 
 
 def _big_log(env: dict[str, str], count: int) -> None:
