@@ -92,14 +92,17 @@ def sync_now(
     return report
 
 
-def sync_if_due(origin: Origin, *, wait_s: float | None = None) -> SyncReport | None:
-    """Sync when connected and the last sync of any process is `EVERY_S` old, for at most the
-    hub timeout (or `wait_s`); never raises: a failure is the report's `error`."""
+def sync_if_due(
+    origin: Origin, *, wait_s: float | None = None, force: bool = False
+) -> SyncReport | None:
+    """Sync when connected and the last sync of any process is `EVERY_S` old (or with `force`:
+    at start, after the watcher saw a log change, at exit), for at most the hub timeout (or
+    `wait_s`); never raises: a failure is the report's `error`."""
     connection = origin.connection
     if connection is None or connection.relay:
         return None
     last = cursors(origin)["last"]
-    if isinstance(last, dict) and time.time() - last.get("time", 0) / 1000 < EVERY_S:
+    if not force and isinstance(last, dict) and time.time() - last.get("time", 0) / 1000 < EVERY_S:
         return None
     budget = origin.settings.hub_timeout_ms / 1000 if wait_s is None else wait_s
     try:
