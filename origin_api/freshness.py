@@ -8,6 +8,7 @@ import sys
 import threading
 import traceback
 
+from .hubsync import sync_due
 from .runtime import Origin
 from .service import refresh
 
@@ -18,6 +19,13 @@ def ingest_now(origin: Origin) -> None:
         refresh(origin, force=True)
     except Exception:
         traceback.print_exc(file=sys.stderr)
+
+
+def ingest_and_sync(origin: Origin, wait_s: float | None = None) -> None:
+    """What a device does at start, when a log changed and when the agent exits: new lines into
+    the archive, then what changed to the hub and back."""
+    ingest_now(origin)
+    sync_due(origin, force=True, wait_s=wait_s)
 
 
 class Freshness:
@@ -41,7 +49,7 @@ class Freshness:
         return self._thread.is_alive()
 
     def _run(self) -> None:
-        ingest_now(self.origin)
+        ingest_and_sync(self.origin)
         if self.interval_s <= 0:
             return
         while not self._stop.wait(self.interval_s):
@@ -51,4 +59,4 @@ class Freshness:
                 traceback.print_exc(file=sys.stderr)
                 continue
             if changed:
-                ingest_now(self.origin)
+                ingest_and_sync(self.origin)

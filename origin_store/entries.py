@@ -18,9 +18,9 @@ from typing import Any
 import lmdb
 
 from . import keys
-from .db import Store
+from .db import Store, loads
 from .errors import NotFound
-from .lmdbio import prefixed
+from .lmdbio import pairs, prefixed
 from .records import FeedItem
 
 #: An entry version as stored (`entries`); its fields are the tools' (origin_api).
@@ -228,7 +228,7 @@ def _hide(
 ) -> None:
     for item in entry_ids + event_ids:
         txn.put(item.encode(), tombstone.encode(), db=store.dbs["hidden"])
-    _count_visible(store, txn, event_ids, -1)
+    count_visible(store, txn, event_ids, -1)
     change: FeedItem = {"t": "hide", "tombstone": tombstone, "ids": entry_ids + event_ids}
     store.feed_append(txn, [change])
 
@@ -239,17 +239,10 @@ def restore(store: Store, txn: lmdb.Transaction, tombstone: str) -> dict[str, An
         raise NotFound(f"Unknown tombstone {tombstone}.")
     if record["restored"]:
         return {"tombstone": tombstone, "restored_entries": [], "restored_events": 0}
-    back = []
-    for item in record["entries"] + record["events"]:
-        if txn.get(item.encode(), db=store.dbs["hidden"]) == tombstone.encode():
-            txn.delete(item.encode(), db=store.dbs["hidden"])
-            back.append(item)
+    back = unhide(store, txn, record)
     events = [e for e in record["events"] if e in back]
-    _count_visible(store, txn, events, +1)
     record["restored"] = now_ms()
     store.put(txn, "tombstones", tombstone.encode(), record)
-    change: FeedItem = {"t": "unhide", "tombstone": tombstone, "ids": back}
-    store.feed_append(txn, [change])
     return {
         "tombstone": tombstone,
         "restored_entries": [e for e in record["entries"] if e in back],
@@ -257,7 +250,35 @@ def restore(store: Store, txn: lmdb.Transaction, tombstone: str) -> dict[str, An
     }
 
 
-def _count_visible(store: Store, txn: lmdb.Transaction, event_ids: list[str], delta: int) -> None:
+def unhide(store: Store, txn: lmdb.Transaction, tombstone: dict[str, Any]) -> list[str]:
+    """Lift a restored tombstone's marks; returns the ids visible again. An id another forget
+    in force covers stays hidden, marked with that one, whichever of them this store happened
+    to record first: so every store that has the same tombstones shows the same things, however
+    they arrived (a restore made here, or one that came by sync)."""
+    hidden = store.dbs["hidden"]
+    others = [
+        loads(value)
+        for _, value in pairs(txn.cursor(db=store.dbs["tombstones"]))
+        if loads(value)["id"] != tombstone["id"]
+    ]
+    others = [t for t in others if t["restored"] is None]
+    back: list[str] = []
+    for item in tombstone["entries"] + tombstone["events"]:
+        if txn.get(item.encode(), db=hidden) != tombstone["id"].encode():
+            continue
+        cover = next((t for t in others if item in t["entries"] or item in t["events"]), None)
+        if cover is not None:
+            txn.put(item.encode(), cover["id"].encode(), db=hidden)
+        else:
+            txn.delete(item.encode(), db=hidden)
+            back.append(item)
+    count_visible(store, txn, [i for i in back if not i.startswith("ent_")], +1)
+    change: FeedItem = {"t": "unhide", "tombstone": tombstone["id"], "ids": back}
+    store.feed_append(txn, [change])
+    return back
+
+
+def count_visible(store: Store, txn: lmdb.Transaction, event_ids: list[str], delta: int) -> None:
     """Keep each session's count of visible events right as events are hidden and restored."""
     for event_id in event_ids:
         event = store.event(txn, event_id)

@@ -15,7 +15,7 @@ from typing import Any
 
 import lmdb
 
-from . import keys
+from . import entries, keys
 from .db import Store, dumps, event_feed_item
 from .entries import get_entry, lineage, put_version
 from .lmdbio import raw_get
@@ -352,7 +352,7 @@ def apply_tombstone(store: Store, txn: lmdb.Transaction, doc: dict[str, Any]) ->
         _hide(store, txn, doc["id"], new_entries + new_events)
     if restoring:
         mine["restored"] = doc["restored"]
-        _unhide(store, txn, mine)
+        entries.unhide(store, txn, mine)
     if fresh or new_entries or new_events or restoring:
         store.put(txn, "tombstones", key, mine)
         return True
@@ -378,52 +378,9 @@ def _hide(store: Store, txn: lmdb.Transaction, tombstone: str, ids: list[str]) -
         return
     for item in new:
         txn.put(item.encode(), tombstone.encode(), db=hidden)
-    _count_visible(store, txn, [i for i in new if not i.startswith("ent_")], -1)
+    entries.count_visible(store, txn, [i for i in new if not i.startswith("ent_")], -1)
     change: FeedItem = {"t": "hide", "tombstone": tombstone, "ids": new}
     store.feed_append(txn, [change])
-
-
-def _unhide(store: Store, txn: lmdb.Transaction, tombstone: dict[str, Any]) -> None:
-    """Lift a restored tombstone's marks; an id another forget in force covers stays hidden,
-    marked with that one, whichever of them this store happened to record first."""
-    hidden = store.dbs["hidden"]
-    others = [
-        t
-        for _, t in _tombstones(store, txn)
-        if t["id"] != tombstone["id"] and t["restored"] is None
-    ]
-    back: list[str] = []
-    for item in tombstone["entries"] + tombstone["events"]:
-        if txn.get(item.encode(), db=hidden) != tombstone["id"].encode():
-            continue
-        cover = next((t for t in others if item in t["entries"] or item in t["events"]), None)
-        if cover is not None:
-            txn.put(item.encode(), cover["id"].encode(), db=hidden)
-        else:
-            txn.delete(item.encode(), db=hidden)
-            back.append(item)
-    _count_visible(store, txn, [i for i in back if not i.startswith("ent_")], +1)
-    change: FeedItem = {"t": "unhide", "tombstone": tombstone["id"], "ids": back}
-    store.feed_append(txn, [change])
-
-
-def _tombstones(store: Store, txn: lmdb.Transaction) -> list[tuple[bytes, dict[str, Any]]]:
-    from .db import loads
-    from .lmdbio import pairs
-
-    return [(k, loads(v)) for k, v in pairs(txn.cursor(db=store.dbs["tombstones"]))]
-
-
-def _count_visible(store: Store, txn: lmdb.Transaction, event_ids: list[str], delta: int) -> None:
-    for event_id in event_ids:
-        event = store.event(txn, event_id)
-        if event is None:
-            continue
-        key = keys.session_key(event["source"], event["session"])
-        session = store.get(txn, "sessions", key)
-        if session is not None:
-            session["events"] = max(0, session["events"] + delta)
-            store.put(txn, "sessions", key, session)
 
 
 # -- what a pull carries -------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from typing import Any, BinaryIO
 import orjson
 
 from ..errors import OriginError
-from ..freshness import Freshness, ingest_now
+from ..freshness import Freshness, ingest_and_sync
 from ..runtime import Origin
 from ..service import Caller
 from ..tools import INSTRUCTIONS, TOOLS
@@ -64,7 +64,10 @@ class StdioServer:
             freshness.stop(wait_s=0)
             self._pool.shutdown(wait=True)
             final = threading.Thread(
-                target=ingest_now, args=(self.origin,), name="origin-exit-ingest", daemon=True
+                target=ingest_and_sync,
+                args=(self.origin, EXIT_INGEST_SECONDS),
+                name="origin-exit-ingest",
+                daemon=True,
             )
             final.start()
             final.join(EXIT_INGEST_SECONDS)

@@ -19,11 +19,7 @@ the hub's, and fails with a readable message when the hub cannot be reached.
 
 from __future__ import annotations
 
-import importlib
-import sys
-import threading
 import time
-import traceback
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
@@ -87,7 +83,7 @@ def _read(
     budget = origin.settings.hub_timeout_ms / 1000
     started = time.monotonic()
     pending = hubclient.start(connection, tool, arguments, agent=caller.agent, timeout_s=budget)
-    _sync(origin, "sync_if_due", budget)
+    _sync(origin, force=False, wait_s=budget)
     if tool in ("get", "sources"):
         ingest_if_due(origin)  # the Freshness section: on a connected device these ingest too
     local: Any = None
@@ -162,6 +158,14 @@ def _merge_get(local: Any, hub: Any) -> Any:
         elif version.get("status") == "superseded":
             mine["status"] = "superseded"
     out["history"] = sorted(history.values(), key=lambda h: (_when(h.get("created")), h["id"]))
+    # The events it cites that only the hub has (another device's) are the hub's to show.
+    cited = {source["id"] for source in out.get("sources", [])}
+    if hub.get("entry", {}).get("id") == local["entry"]["id"]:
+        out["sources"] = out.get("sources", []) + [
+            _with(source, HUB)
+            for source in hub.get("sources", [])
+            if source["id"] not in cited
+        ]
     return out
 
 
@@ -269,7 +273,7 @@ def _write(
         if tool not in ON_HUB_WHEN_UNKNOWN or error.message != unknown(checked.get("id")):
             raise
         return _on_hub(origin, connection, tool, arguments, caller)
-    _sync(origin, "sync_now")
+    _sync(origin, force=True)
     return label(tool, result, LOCAL)
 
 
@@ -292,32 +296,14 @@ def _on_hub(
         )
     if answer.is_error:
         raise OriginError(answer.text, "not_found" if answer.text == unknown(item) else "conflict")
-    _sync(origin, "sync_now")  # what the hub did comes back to this device
+    _sync(origin, force=True)  # what the hub did comes back to this device
     return label(tool, answer.payload(), HUB)
 
 
-def _sync(origin: Origin, name: str, wait_s: float | None = None) -> None:
-    """Sync with the hub through `origin_api.sync` (its `sync_if_due` before a read, `sync_now`
-    after a write), waiting for it no longer than the hub timeout (the Freshness section): a sync
-    still running after that goes on in the background. A failed sync never fails the tool: the
-    merged answer covers what it lacks, and origin status reports it.
+def _sync(origin: Origin, *, force: bool, wait_s: float | None = None) -> None:
+    """Sync with the hub (docs/sync.md): before a read when the last sync is 10 s old, at once
+    after a write (`force`), for no longer than the hub timeout (or `wait_s`). A failed sync
+    never fails the tool: the merged answer covers what it lacks, and origin status reports it."""
+    from ..hubsync import sync_due
 
-    SYNC CALL SITE: looked up by name, so that this module works before and after the sync
-    package lands beside it."""
-    try:
-        module = importlib.import_module("origin_api.sync")
-    except ImportError:
-        return
-    run = getattr(module, name, None)
-    if run is None:
-        return
-
-    def sync() -> None:
-        try:
-            run(origin)
-        except Exception:
-            traceback.print_exc(file=sys.stderr)
-
-    worker = threading.Thread(target=sync, name=f"origin-{name}", daemon=True)
-    worker.start()
-    worker.join(origin.settings.hub_timeout_ms / 1000 if wait_s is None else max(0.0, wait_s))
+    sync_due(origin, force=force, wait_s=wait_s)

@@ -337,11 +337,23 @@ def test_a_device_labels_what_it_has_local_and_what_only_the_hub_has_hub(
             )
         )["entry"]
         assert local["origin"] == "local"
+        # Made on the hub after this device's last sync: only the hub has it until the next.
+        fresh = hub.ok(
+            "remember",
+            {
+                "kind": "knowledge",
+                "text": "The token bucket refills every 100 ms.",
+                "confidence": 0.7,
+                "sources": [{"event_id": PROMPT_ID}],
+            },
+        )["entry"]
         result = ask(origin, "search", {"query": "token bucket"})
         assert len(result["content"]) == 1  # the hub answered: no Note
         found = payload(result)
     entries = labels(found["entries"])
-    assert entries[hub_entry["id"]] == "hub" and entries[local["id"]] == "local"
+    assert entries[fresh["id"]] == "hub" and entries[local["id"]] == "local"
+    # made on the hub before: the sync after `remember` pulled it, so the device has it now
+    assert entries[hub_entry["id"]] == "local"
     # the samples are on both stores: each event once, as this device's
     events = [e["id"] for e in found["events"]]
     assert PROMPT_ID in events and len(events) == len(set(events))
@@ -371,7 +383,8 @@ def test_a_device_without_the_events_reads_them_from_the_hub(
         unknown = ask(origin, "get", {"id": "claude-code:no-such-event"})
     assert event["id"] == PROMPT_ID and event["origin"] == "hub"
     assert source["event_id"] == PROMPT_ID and source["origin"] == "hub" and source["raw"]
-    assert entry["entry"]["origin"] == "hub" and entry["sources"][0]["origin"] == "hub"
+    # the hub's entries come with the first sync (a read's), its events stay on the hub
+    assert entry["entry"]["origin"] == "local" and entry["sources"][0]["origin"] == "hub"
     assert sessions and all(s["origin"] == "hub" for s in sessions)
     assert one["session"]["origin"] == "hub" and one["events"][0]["origin"] == "hub"
     assert PROMPT_ID in labels(found["events"]) and set(labels(found["events"]).values()) == {"hub"}

@@ -4,6 +4,8 @@ real hub on loopback with a real token."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +24,25 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
+def _settled(env: dict[str, str], within_s: float = 20.0) -> None:
+    """Wait for the device's start-up work: its last sync came after its last ingest."""
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        shown = subprocess.run(
+            [str(Path(sys.executable).with_name("origin")), "status", "--json"],
+            env=env,
+            capture_output=True,
+            check=True,
+        )
+        info = json.loads(shown.stdout)
+        ingested = (info.get("last_ingest") or {}).get("time", 0)
+        synced = ((info.get("hub") or {}).get("last") or {}).get("time", 0)
+        if ingested and synced > ingested:
+            return
+        time.sleep(0.2)
+    raise AssertionError("the device's start-up sync did not come")
+
+
 @pytest.fixture(scope="module")
 def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hub]:
     with running_hub(tmp_path_factory.mktemp("hub")) as running:
@@ -31,18 +52,22 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hub]:
 async def test_an_entry_made_on_the_hub_is_found_from_the_device_as_the_hubs(
     tmp_path: Path, hub: Hub
 ):
-    made = hub.ok(
-        "remember",
-        {
-            "kind": "knowledge",
-            "text": "Merged through stdio: the limiter is a token bucket.",
-            "confidence": 0.8,
-            "sources": [{"event_id": PROMPT_ID}],
-        },
-    )["entry"]
     env = device_env(tmp_path)
     connect(env, hub.url, hub.tokens["laptop"])
     async with stdio_client(env) as client:
+        # Once the start-up ingest and its sync are done, what is made on the hub is the
+        # hub's alone until this device's next sync, 10 s later.
+        await tool_json(client, "search", {"query": "token bucket", "limit": 1})
+        _settled(env)
+        made = hub.ok(
+            "remember",
+            {
+                "kind": "knowledge",
+                "text": "Merged through stdio: the limiter is a token bucket.",
+                "confidence": 0.8,
+                "sources": [{"event_id": PROMPT_ID}],
+            },
+        )["entry"]
         found = await tool_json(client, "search", {"query": "token bucket", "limit": 5})
         entry = await tool_json(client, "get", {"id": made["id"]})
         fixed = await tool_json(client, "correct", {"id": made["id"], "text": "Token bucket, v2."})
@@ -54,7 +79,8 @@ async def test_an_entry_made_on_the_hub_is_found_from_the_device_as_the_hubs(
     assert fixed["entry"]["origin"] == "hub"
     roots = [e["root"] for e in again["entries"]]
     assert len(roots) == len(set(roots))
-    assert {e["id"]: e["origin"] for e in again["entries"]}[fixed["entry"]["id"]] == "hub"
+    # the correction was made on the hub, and the sync right after it brought it here
+    assert {e["id"]: e["origin"] for e in again["entries"]}[fixed["entry"]["id"]] == "local"
     assert made["id"] not in {e["id"] for e in again["entries"]}
 
 
