@@ -162,9 +162,7 @@ def _merge_get(local: Any, hub: Any) -> Any:
     cited = {source["id"] for source in out.get("sources", [])}
     if hub.get("entry", {}).get("id") == local["entry"]["id"]:
         out["sources"] = out.get("sources", []) + [
-            _with(source, HUB)
-            for source in hub.get("sources", [])
-            if source["id"] not in cited
+            _with(source, HUB) for source in hub.get("sources", []) if source["id"] not in cited
         ]
     return out
 
