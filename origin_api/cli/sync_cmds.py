@@ -10,7 +10,7 @@ import typer
 
 from .. import connection as hub_connection
 from ..errors import OriginError
-from ..runtime import Origin
+from ..runtime import Origin, check_home
 from ..settings import Settings
 from .output import console, edge, err_console, print_json
 
@@ -43,6 +43,7 @@ def connect(
 
     with edge():
         settings = Settings.from_env()
+        check_home(settings.home)  # before the hub is asked: the connection is kept there
         probe = hub_connection.Connection(_mcp_url(url), "", relay, token.strip())
         try:
             with HubClient(probe, max(5.0, settings.hub_timeout_ms / 1000)) as client:
