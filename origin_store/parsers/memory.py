@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
@@ -121,12 +122,21 @@ def memory_file(event: EventRecord) -> tuple[str, str] | None:
     return path, digest
 
 
-def _starter(source: str, scope: str) -> StateFactory:
-    def start(rel: str) -> dict[str, Any]:
-        """The path under the root says where the file sits; the line names the file."""
-        return {"source": source, "scope": scope, "rel": rel}
+@dataclass(frozen=True, slots=True)
+class _Start:
+    """A memory file's first state: the path under the root says where the file sits; the line
+    names the file. A class, not a closure: a large ingest sends its files' kinds to worker
+    processes, which must be able to unpickle them."""
 
-    return start
+    source: str
+    scope: str
+
+    def __call__(self, rel: str) -> dict[str, Any]:
+        return {"source": self.source, "scope": self.scope, "rel": rel}
+
+
+def _starter(source: str, scope: str) -> StateFactory:
+    return _Start(source, scope)
 
 
 def _place(path: str, rel: str) -> tuple[str, str]:

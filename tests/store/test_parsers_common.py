@@ -9,6 +9,7 @@ for lines shaped like its records (`RECORD_LINES`); the tests fail until both ex
 from __future__ import annotations
 
 import json
+import pickle
 
 import orjson
 import pytest
@@ -330,3 +331,14 @@ def test_deep_nesting_does_not_raise(name: str) -> None:
     for kind in SOURCES[name].files:
         for lineno, line in enumerate(lines, start=1):
             check(name, kind.parse(line, lineno, kind.start("")))
+
+
+@pytest.mark.parametrize("name", SOURCE_NAMES)
+def test_every_kind_survives_pickling(name: str) -> None:
+    """A large ingest sends its files (and so their kinds: parsers, state factories) to worker
+    processes: a closure anywhere in a source stops every backfill above PARALLEL_BYTES."""
+    source = SOURCES[name]
+    back = pickle.loads(pickle.dumps(source))
+    assert [kind.name for kind in back.kinds] == [kind.name for kind in source.kinds]
+    for kind, copied in zip(source.kinds, back.kinds, strict=True):
+        assert copied.start("x/y.jsonl") == kind.start("x/y.jsonl")
