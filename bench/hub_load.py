@@ -21,6 +21,7 @@ import os
 import signal
 import socket
 import subprocess
+import tempfile
 import sys
 import time
 from collections.abc import Sequence
@@ -105,13 +106,15 @@ class _HubProcess:
         command = [sys.executable, "-m", "bench.hub_load", "--serve", str(home)] + (
             [] if fast else ["--asyncio"]
         )
-        self.proc = subprocess.Popen(
-            command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-        )
+        # The hub logs a line per request on stderr: a pipe nobody drains would fill and stop
+        # it mid-run, so stderr goes to a file, read only if the hub fails to start.
+        self.log = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=self.log)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
         if not line:
-            error = self.proc.stderr.read().decode(errors="replace") if self.proc.stderr else ""
+            self.log.seek(0)
+            error = self.log.read().decode(errors="replace")
             raise RuntimeError(f"the bench hub did not start: {error[-2000:]}")
         ready = json.loads(line)
         self.port: int = ready["port"]
@@ -127,6 +130,7 @@ class _HubProcess:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+        self.log.close()
 
 
 def _serve(home: Path, fast: bool) -> None:
