@@ -21,8 +21,8 @@ import os
 import signal
 import socket
 import subprocess
-import tempfile
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -108,7 +108,7 @@ class _HubProcess:
         )
         # The hub logs a line per request on stderr: a pipe nobody drains would fill and stop
         # it mid-run, so stderr goes to a file, read only if the hub fails to start.
-        self.log = tempfile.TemporaryFile()
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 - closed by stop()
         self.proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=self.log)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
