@@ -13,10 +13,9 @@ from __future__ import annotations
 import hashlib
 import marshal
 import os
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from ..model import ParseProblem
@@ -27,10 +26,16 @@ from ..records import Cursor
 BUSY_SECONDS = 2.0
 
 
+if TYPE_CHECKING:
+    import sqlite3
+
+
 def connect(path: Path) -> sqlite3.Connection:
     """A read-only connection that never takes a write lock or creates a file beside the
     database, and waits a little for a busy writer."""
     uri = f"file:{quote(str(path))}?mode=ro"
+    import sqlite3  # here, not at import: a fresh `origin search` never reads a database
+
     connection = sqlite3.connect(uri, uri=True, timeout=BUSY_SECONDS, isolation_level=None)
     connection.execute("PRAGMA query_only = ON")
     return connection
@@ -155,6 +160,8 @@ def _changed(digests: dict[str, bytes], identity: str, digest: bytes) -> bool:
 def read_rows(original: Path, kind: FileKind) -> Iterator[tuple[str, bytes, bytes]]:
     """(identity, line, digest) of everything read, siblings first: what a first read of
     `original` writes to its row log."""
+    import sqlite3
+
     try:
         if kind.whole:
             yield _whole(original)
