@@ -15,6 +15,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from . import corpus, fts5, origin_run, queries, sources, summary
+from . import sync as sync_section
 
 CACHE = corpus.CACHE_ROOT
 
@@ -30,6 +31,9 @@ def main() -> None:
     if args.sources_only:  # this section alone, saved apart from the whole run's figures
         measured = sources.report(events // 10, section)
         (CACHE / f"sources-{events}.json").write_text(json.dumps(measured, indent=2))
+        return
+    if args.sync_only:  # this section alone, over the cached home the build section made
+        report_sync_only(events)
         return
 
     out = CACHE / f"results-{events}.json"
@@ -56,6 +60,9 @@ def main() -> None:
 
     if not args.no_sources:
         results["sources"] = sources.report(events // 10, section)
+
+    if not args.no_sync:
+        results["sync"] = sync_section.report(home, mix, section)
 
     results["figures"] = summary.figures(results)
     section(f"Origin against its previous run, FTS5 and its targets ({scale(info)})")
@@ -85,10 +92,31 @@ def _parse_args() -> argparse.Namespace:
     parser.add_argument(
         "--sources-only", action="store_true", help="only the ingest rates per source"
     )
+    parser.add_argument("--no-sync", action="store_true", help="skip the device-to-hub sync")
+    parser.add_argument(
+        "--sync-only",
+        action="store_true",
+        help="only the sync section, over the cached Origin home of this size",
+    )
     parser.add_argument(
         "--workers", type=int, default=0, help="ingest worker processes (0: Origin decides)"
     )
     return parser.parse_args()
+
+
+def report_sync_only(events: int) -> None:
+    """The sync section alone, saved into the size's results (under "sync") so the headline
+    table keeps every other figure of the last whole run."""
+    home = CACHE / f"origin-{events}"
+    if not home.is_dir():
+        raise SystemExit(f"no cached Origin home at {home}: run the whole bench once first")
+    out = CACHE / f"results-{events}.json"
+    results = json.loads(out.read_text()) if out.exists() else {"events": events}
+    mix = queries.query_mix(corpus.cached_corpus(events))
+    results["sync"] = sync_section.report(home, mix, section)
+    results["figures"] = summary.figures(results)
+    out.write_text(json.dumps(results, indent=2, default=str))
+    section(f"Saved {out}")
 
 
 def scale(info: corpus.CorpusInfo) -> str:

@@ -66,6 +66,7 @@ def figures(results: dict) -> dict[str, Any]:
         "search_p50_ms": _get(results, "origin_search", "latency_all", "p50"),
         "search_p99_ms": _get(results, "origin_search", "latency_all", "p99"),
         **_source_figures(results),
+        **_sync_figures(results),
     }
 
 
@@ -78,6 +79,18 @@ def _source_figures(results: dict[str, Any]) -> dict[str, Any]:
     return {
         f"ingest_{name}_per_s": _get(results, "sources", name, "events_per_s")
         for name in SOURCE_NAMES
+    }
+
+
+def _sync_figures(results: dict[str, Any]) -> dict[str, Any]:
+    """The sync section's three figures (bench/sync.py); None where it did not run."""
+    return {
+        "sync_first_per_s": _get(results, "sync", "first", "events_per_s"),
+        "sync_first_bytes": _get(results, "sync", "first", "bytes_sent"),
+        "sync_incremental_ms": _get(results, "sync", "incremental", "ms"),
+        "merged_search_p50_ms": _get(results, "sync", "search", "merged", "p50"),
+        "merged_search_p95_ms": _get(results, "sync", "search", "merged", "p95"),
+        "alone_search_p95_ms": _get(results, "sync", "search", "alone", "p95"),
     }
 
 
@@ -127,6 +140,12 @@ ROWS = (
         Row(f"ingest {name} alone", f"ingest_{name}_per_s", lambda v: f"{v:,.0f} events/s")
         for name in SOURCE_NAMES
     ),
+    Row("first sync to a hub", "sync_first_per_s", lambda v: f"{v:,.0f} events/s"),
+    Row("first sync, bytes sent", "sync_first_bytes", lambda v: f"{v / 1e6:,.0f} MB"),
+    Row("sync of 1,000 new events", "sync_incremental_ms", _ms),
+    Row("merged search p50", "merged_search_p50_ms", _ms),
+    Row("merged search p95", "merged_search_p95_ms", _ms),
+    Row("search alone p95 (device)", "alone_search_p95_ms", _ms),
 )
 
 
