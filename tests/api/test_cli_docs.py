@@ -68,6 +68,11 @@ def test_readme_opens_with_the_two_commands_and_names_real_commands():
     for used in re.findall(r"origin (\w+)", readme):
         if used not in ("mcp", "hub") or used in commands:
             assert used in commands | {"restore"}, f"README names origin {used}"
-    assert (ROOT / ".ci" / "run").read_text().strip().endswith("make check")
+    # CI runs what the README's second command runs, then the suite of the real agent CLIs.
+    ci = [
+        line for line in (ROOT / ".ci" / "run").read_text().splitlines() if line.startswith("make")
+    ]
+    assert ci == ["make check", "make test-clients"]
+    assert re.search(r"^test-clients:", makefile, flags=re.M)
     check = re.search(r"^check: (.*)$", makefile, flags=re.M)
     assert check and check.group(1).split() == ["fmt-check", "lint", "types", "test"]
