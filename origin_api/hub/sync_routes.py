@@ -35,6 +35,7 @@ from .transport import (
     _bare,
     _headers,
     new_request_id,
+    read_body,
     refuse,
     with_header,
 )
@@ -179,23 +180,8 @@ class SyncEndpoint:
         )
 
     async def _read_body(self, receive: Receive, deadline: float) -> bytes:
-        chunks: list[bytes] = []
-        size = 0
-        with anyio.move_on_after(max(0.0, deadline - time.monotonic())) as timer:
-            while True:
-                message = await receive()
-                if message["type"] == "http.disconnect":
-                    raise Refusal(400, "The client went away before sending the whole body.")
-                chunk = message.get("body", b"")
-                size += len(chunk)
-                if size > self.max_body:
-                    raise self._too_large()
-                chunks.append(chunk)
-                if not message.get("more_body", False):
-                    break
-        if timer.cancelled_caught:
-            raise Refusal(408, "The batch did not arrive in time (ORIGIN_HUB_REQUEST_TIMEOUT_MS).")
-        return b"".join(chunks)
+        late = Refusal(408, "The batch did not arrive in time (ORIGIN_HUB_REQUEST_TIMEOUT_MS).")
+        return await read_body(receive, deadline, self.max_body, self._too_large, late)
 
 
 def _whole(query: dict[str, list[str]], name: str, default: int) -> int:

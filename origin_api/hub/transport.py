@@ -195,28 +195,13 @@ class McpEndpoint:
         )
 
     async def _read_body(self, receive: Receive, deadline: float) -> bytes:
-        chunks: list[bytes] = []
-        size = 0
-        with anyio.move_on_after(max(0.0, deadline - time.monotonic())) as timer:
-            while True:
-                message = await receive()
-                if message["type"] == "http.disconnect":
-                    raise Refusal(400, "The client went away before sending the whole body.")
-                chunk = message.get("body", b"")
-                size += len(chunk)
-                if size > self.max_body:
-                    raise self._too_large()
-                chunks.append(chunk)
-                if not message.get("more_body", False):
-                    break
-        if timer.cancelled_caught:
-            raise Refusal(
-                408,
-                f"The request body did not arrive within {self.timeout_s:g} s "
-                "(ORIGIN_HUB_REQUEST_TIMEOUT_MS).",
-                {"connection": "close"},
-            )
-        return b"".join(chunks)
+        late = Refusal(
+            408,
+            f"The request body did not arrive within {self.timeout_s:g} s "
+            "(ORIGIN_HUB_REQUEST_TIMEOUT_MS).",
+            {"connection": "close"},
+        )
+        return await read_body(receive, deadline, self.max_body, self._too_large, late)
 
     async def _run(
         self,
@@ -333,3 +318,31 @@ def with_header(send: Send, name: bytes, value: bytes) -> Send:
         await send(message)
 
     return wrapped
+
+
+async def read_body(
+    receive: Receive,
+    deadline: float,
+    max_body: int,
+    too_large: Callable[[], Refusal],
+    late: Refusal,
+) -> bytes:
+    """A request's body, read as it arrives: refused (`too_large()`) as soon as it passes
+    `max_body`, so a huge body is never held, and `late` when it is not whole by `deadline`."""
+    chunks: list[bytes] = []
+    size = 0
+    with anyio.move_on_after(max(0.0, deadline - time.monotonic())) as timer:
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                raise Refusal(400, "The client went away before sending the whole body.")
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > max_body:
+                raise too_large()
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+    if timer.cancelled_caught:
+        raise late
+    return b"".join(chunks)
