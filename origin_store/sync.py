@@ -386,16 +386,27 @@ def _hide(store: Store, txn: lmdb.Transaction, tombstone: str, ids: list[str]) -
 # -- what a pull carries -------------------------------------------------------------------------
 
 
+#: Feed items one pull looks at, at most: a pull passes over the events a hub's feed announces
+#: (devices reach other devices' events through merged answers), so counting only the items it
+#: returns would make a device walk a million pushed events 500 at a time.
+PULL_SCAN = 50_000
+
+
 def pull_items(store: Store, after: int, limit: int) -> tuple[list[dict[str, Any]], int, bool]:
-    """This store's entry versions and tombstones that changed after feed position `after`
-    (at most `limit` feed items looked at): the items, the position to ask after next, and
-    whether there is more."""
+    """This store's entry versions and tombstones that changed after feed position `after`: at
+    most `limit` of them, from at most PULL_SCAN feed items; the items, the position to ask
+    after next, and whether there is more."""
     items: list[dict[str, Any]] = []
     last = after
     with store.read() as txn:
-        for seq, change in store.feed_since(txn, after, limit):
+        for seq, change in store.feed_since(txn, after, PULL_SCAN):
+            found = change_items(store, txn, seq, change, events=False)
+            if items and len(items) + len(found) > limit:
+                break  # the next pull starts at this item
+            items.extend(found)
             last = seq
-            items.extend(change_items(store, txn, seq, change, events=False))
+            if len(items) >= limit:
+                break
         more = store.feed_last(txn) > last
     return items, last, more
 

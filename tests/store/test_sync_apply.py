@@ -359,3 +359,23 @@ def test_any_interleaving_converges(tmp_path_factory: pytest.TempPathFactory, op
     finally:
         for place in (hub, a, b):
             place.store.close()
+
+
+def test_a_pull_passes_over_many_events_in_one_go_and_pages_what_it_returns(store: Store) -> None:
+    """A hub's feed is mostly events the devices pushed: one pull looks past thousands of them
+    to the entries and tombstones after, and returns at most `limit` of those."""
+    from origin_store.db import event_feed_item
+    from origin_store.sync import pull_items
+
+    store.write(
+        lambda txn: store.feed_append(txn, [event_feed_item(b"codex:e%d" % i) for i in range(3000)])
+    )
+    versions = [dict(_version(), id=f"ent_{i:012x}", root=f"ent_{i:012x}") for i in range(3)]
+    _apply(store, [{"seq": i + 1, "kind": "entry", "version": v} for i, v in enumerate(versions)])
+    items, last, more = pull_items(store, 0, 2)
+    assert [item["version"]["id"] for item in items] == [v["id"] for v in versions[:2]]
+    assert more
+    rest, end, more = pull_items(store, last, 2)
+    assert [item["version"]["id"] for item in rest] == [versions[2]["id"]] and not more
+    with store.read() as txn:
+        assert end == store.feed_last(txn)
