@@ -44,6 +44,29 @@ def never_raises(parse: LineParser) -> LineParser:
     return guarded
 
 
+#: A row log's parser as it is written: one row (its table, its key, its values) and the state.
+RowParser = Callable[[str, str, dict[str, Any], dict[str, Any]], list[Record]]
+
+
+def row_parser(parse: RowParser) -> LineParser:
+    """The line parser of a row log (`row_line`'s lines) from a parser of its rows: every such
+    line is unpacked the same way (a blank one gives nothing, a malformed one its problem), and
+    like every parser it never raises."""
+
+    @never_raises
+    @functools.wraps(parse)
+    def lines(line: bytes, lineno: int, state: dict[str, Any]) -> list[Record]:
+        loaded = load_row(line)
+        if loaded is None:
+            return []
+        if isinstance(loaded, ParseProblem):
+            return [loaded]
+        table, key, row = loaded
+        return parse(table, key, row, state)
+
+    return lines
+
+
 @dataclass(frozen=True, slots=True)
 class Table:
     """One query of an SQLite source. Each row it returns becomes a line of the file's row log

@@ -20,9 +20,8 @@ from .base import (
     Table,
     build_events,
     labelled,
-    load_row,
-    never_raises,
     nonempty_str,
+    row_parser,
     safe_time,
 )
 from .cursor_common import (
@@ -146,19 +145,9 @@ def start(relpath: str) -> dict[str, Any]:
     return {}
 
 
-@never_raises
-def parse(line: bytes, lineno: int, state: dict[str, Any]) -> list[Record]:
+@row_parser
+def parse(table: str, key: str, row: dict[str, Any], state: dict[str, Any]) -> list[Record]:
     """Never raises: a row shape the code did not foresee must not stop ingestion."""
-    return _parse(line)
-
-
-def _parse(line: bytes) -> list[Record]:
-    found = load_row(line)
-    if found is None:
-        return []
-    if isinstance(found, ParseProblem):
-        return [found]
-    table, key, row = found
     if table == COMPOSERS.name and key.startswith(_COMPOSER_PREFIX):
         return _composer(key[len(_COMPOSER_PREFIX) :], row)
     if table == BUBBLES.name and key.startswith(_BUBBLE_PREFIX):

@@ -21,9 +21,8 @@ from .base import (
     Table,
     build_events,
     load_object,
-    load_row,
-    never_raises,
     nonempty_str,
+    row_parser,
     safe_time,
 )
 from .cursor_common import NAME, TITLE_RANK, Event, folder_path
@@ -79,19 +78,9 @@ def start(relpath: str) -> dict[str, Any]:
     return {}
 
 
-@never_raises
-def parse(line: bytes, lineno: int, state: dict[str, Any]) -> list[Record]:
+@row_parser
+def parse(table: str, key: str, row: dict[str, Any], state: dict[str, Any]) -> list[Record]:
     """Never raises: a row shape the code did not foresee must not stop ingestion."""
-    return _parse(line, state)
-
-
-def _parse(line: bytes, state: dict[str, Any]) -> list[Record]:
-    found = load_row(line)
-    if found is None:
-        return []
-    if isinstance(found, ParseProblem):
-        return [found]
-    table, key, row = found
     if table == FILE_TABLE:
         return _workspace_file(key, row, state)
     if table not in (COMPOSER_INDEX.name, LEGACY_CHATS.name):

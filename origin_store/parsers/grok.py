@@ -17,7 +17,14 @@ from typing import Any
 import orjson
 
 from ..model import ParseProblem, Record, SessionFact
-from .base import FILE_TABLE, FileKind, Source, load_row, never_raises, nonempty_str, safe_time
+from .base import (
+    FILE_TABLE,
+    FileKind,
+    Source,
+    nonempty_str,
+    row_parser,
+    safe_time,
+)
 from .grok_build import UPDATES, decode_cwd
 from .grok_build_text import GENERATED_TITLE_RANK, MANUAL_TITLE_RANK, NAME, SUMMARY_TITLE_RANK
 from .grok_cli import DATABASE
@@ -45,18 +52,10 @@ def start_summary(relpath: str) -> dict[str, Any]:
     return state
 
 
-@never_raises
-def parse_summary(line: bytes, lineno: int, state: dict[str, Any]) -> list[Record]:
+@row_parser
+def parse_summary(table: str, key: str, row: dict[str, Any], state: dict[str, Any]) -> list[Record]:
     """One version of a session's `summary.json`: session facts only (its words that matter are
     in the update stream as well: summaries, recaps)."""
-    return _parse_summary(line, state)
-
-
-def _parse_summary(line: bytes, state: dict[str, Any]) -> list[Record]:
-    loaded = load_row(line)
-    if loaded is None or isinstance(loaded, ParseProblem):
-        return [] if loaded is None else [loaded]
-    table, _, row = loaded
     text = row.get("text")
     if table != FILE_TABLE or not isinstance(text, str):
         return []

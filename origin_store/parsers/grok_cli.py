@@ -27,9 +27,8 @@ from .base import (
     compact_json,
     image_placeholder,
     labelled,
-    load_row,
-    never_raises,
     nonempty_str,
+    row_parser,
     safe_time,
 )
 from .grok_build_text import GENERATED_TITLE_RANK, NAME
@@ -75,17 +74,9 @@ def start(relpath: str) -> dict[str, Any]:
     return {}
 
 
-@never_raises
-def parse(line: bytes, lineno: int, state: dict[str, Any]) -> list[Record]:
+@row_parser
+def parse(table: str, key: str, row: dict[str, Any], state: dict[str, Any]) -> list[Record]:
     """Never raises: a row shape from a newer grok-cli must not stop ingestion."""
-    return _parse(line)
-
-
-def _parse(line: bytes) -> list[Record]:
-    loaded = load_row(line)
-    if loaded is None or isinstance(loaded, ParseProblem):
-        return [] if loaded is None else [loaded]
-    table, _, row = loaded
     if table == "sessions":
         return _session(row)
     if table not in ("messages", "compactions"):

@@ -18,7 +18,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 
 from ..model import EventRecord, ParseProblem, Record, SessionFact
-from .base import FILE_TABLE, FileKind, StateFactory, build_events, load_row, safe_time
+from .base import FILE_TABLE, FileKind, StateFactory, build_events, row_parser, safe_time
 
 #: A memory file's session is named by the file alone; its title is the only one it ever has.
 TITLE_RANK = 30
@@ -151,14 +151,9 @@ def _place(path: str, rel: str) -> tuple[str, str]:
     return str(pure.parent), pure.name
 
 
-def parse(line: bytes, number: int, state: dict[str, Any]) -> list[Record]:
+@row_parser
+def parse(table: str, path: str, values: dict[str, Any], state: dict[str, Any]) -> list[Record]:
     """One version of a memory file: its event and its session's title (and cwd)."""
-    row = load_row(line)
-    if row is None:
-        return []
-    if isinstance(row, ParseProblem):
-        return [row]
-    table, path, values = row
     text = values.get("text")
     source = state.get("source")
     if table != FILE_TABLE or not path or not isinstance(text, str):

@@ -36,9 +36,8 @@ from .base import (
     Words,
     build_events,
     labelled,
-    load_row,
-    never_raises,
     nonempty_str,
+    row_parser,
 )
 from .zcode_parts import NAME, copied, part_records, row_time
 
@@ -137,19 +136,9 @@ def start(relpath: str) -> dict[str, Any]:
     return {}
 
 
-@never_raises
-def parse(line: bytes, number: int, state: dict[str, Any]) -> list[Record]:
+@row_parser
+def parse(table: str, key: str, row: dict[str, Any], state: dict[str, Any]) -> list[Record]:
     """Never raises: a row shaped by a newer ZCode must not stop ingestion."""
-    return _parse(line)
-
-
-def _parse(line: bytes) -> list[Record]:
-    loaded = load_row(line)
-    if loaded is None:
-        return []
-    if isinstance(loaded, ParseProblem):
-        return [loaded]
-    table, key, row = loaded
     if table == "part":
         return part_records(key, row)
     if table == "session":
