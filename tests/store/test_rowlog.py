@@ -241,3 +241,17 @@ def test_rows_are_appended_in_bounded_writes(tmp_path: Path, monkeypatch: pytest
     log = rowlog.refresh(tmp_path / "rows", "notesdb", NOTES_DB, db)
     keys = [orjson.loads(line)["key"] for line in log.read_bytes().splitlines()]
     assert keys == [f"n{i:03d}" for i in range(300)]
+
+
+def test_a_whole_file_too_large_is_reported_and_the_rest_is_ingested(
+    rows_env, monkeypatch: pytest.MonkeyPatch
+):
+    settings, agent, store, ingester = rows_env
+    monkeypatch.setattr(rowlog, "MAX_WHOLE_BYTES", 1024)
+    (agent / "MEMO.md").write_bytes(b"x" * 2048)  # no memory file is this big: not read
+    connection = create(agent / "chat.db")
+    note(connection, "a", "still here")
+    report = ingester.run()
+    assert report.events == 1 and text_of(store, "notesdb:a") == "still here"
+    assert len(report.errors) == 1 and "MEMO.md" in report.errors[0]
+    assert "2,048 bytes" in report.errors[0]
