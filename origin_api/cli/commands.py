@@ -13,6 +13,7 @@ from . import (
     server_cmds,
     setup_cmds,
     sync_cmds,
+    ui_cmds,
 )
 
 app = typer.Typer(
@@ -52,3 +53,4 @@ hub_cmds.register(app)
 setup_cmds.register(app)
 doctor_cmds.register(app)
 sync_cmds.register(app)
+ui_cmds.register(app)
