@@ -278,7 +278,19 @@ def read_line(
     if frame.lines == 1:
         reader = zstandard.ZstdDecompressor().stream_reader(io.BytesIO(data))
         return reader.read(limit).split(b"\n", 1)[0]
-    text = zstandard.ZstdDecompressor().decompress(data)
-    lines = text.split(b"\n")
+    lines = _split_frame(data)
     index = line - frame.first_line
     return lines[index] if 0 <= index < len(lines) else None
+
+
+def frame_lines(raw_root: Path, state: MirrorState, frame: Frame) -> list[bytes]:
+    """Every line of a sealed frame of many lines, decompressed once: for readers that want
+    many lines that sit together (a sync batch), where `read_line` would decompress the frame
+    once per line."""
+    with open(paths(raw_root, state["rel"])[0], "rb") as f:
+        f.seek(frame.offset)
+        return _split_frame(f.read(frame.length))
+
+
+def _split_frame(data: bytes) -> list[bytes]:
+    return zstandard.ZstdDecompressor().decompress(data).split(b"\n")

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import lmdb
+from zstandard import ZstdError
 
 from . import keys
 from . import mirror as mirrors
@@ -84,11 +85,56 @@ def read_mirror_text(
             return _stream_text(mirrors.paths(raw_root, state["rel"])[0], frame, keep)
         found = mirrors.read_line(raw_root, state, frame, line)
         if found is not None:
-            if found.isascii():
-                return found[:keep].decode("ascii"), len(found)
-            text = found.decode("utf-8", errors="replace")
-            return text[:keep], len(text)
+            return _decoded(found, keep)
     return None
+
+
+def _decoded(found: bytes, keep: int) -> tuple[str, int]:
+    if found.isascii():
+        return found[:keep].decode("ascii"), len(found)
+    text = found.decode("utf-8", errors="replace")
+    return text[:keep], len(text)
+
+
+class MirrorLines:
+    """`read_mirror_text` for many lines at once: a sync batch reads the raw lines of hundreds
+    of events that mostly sit in the same few frames, so each frame is decompressed once and
+    its lines kept while the next lines still come from it (a few frames at most)."""
+
+    KEPT_FRAMES = 4
+
+    def __init__(self, store: Store, home: Path, keep: int) -> None:
+        self.store, self.keep, self._home = store, keep, home
+        self._frames: dict[int, tuple[int, list[bytes]]] = {}  # mirror id: first line, lines
+
+    def text(self, mirror_id: int, line: int) -> tuple[str, int] | None:
+        kept = self._frames.get(mirror_id)
+        if kept is None or not 0 <= line - kept[0] < len(kept[1]):
+            kept = self._load(mirror_id, line)
+            if kept is None:
+                return read_mirror_text(self.store, self._home, mirror_id, line, self.keep)
+        first, lines = kept
+        return _decoded(lines[line - first], self.keep)
+
+    def _load(self, mirror_id: int, line: int) -> tuple[int, list[bytes]] | None:
+        """The lines of the sealed frame of many lines that holds `line`, or None (a line in the
+        tail, an oversized line, a mirror being sealed: read on its own)."""
+        located = locate(self.store, mirror_id, line)
+        if located is None:
+            return None
+        state, frame = located
+        if frame is None or frame.lines == 1 or line > state["sealed"]:
+            return None
+        try:
+            lines = mirrors.frame_lines(self._home / "raw", state, frame)
+        except (OSError, ZstdError):  # a concurrent seal, a damaged file
+            return None
+        if len(lines) < frame.lines or not 0 <= line - frame.first_line < frame.lines:
+            return None
+        if len(self._frames) >= self.KEPT_FRAMES and mirror_id not in self._frames:
+            del self._frames[next(iter(self._frames))]
+        self._frames[mirror_id] = kept = (frame.first_line, lines[: frame.lines])
+        return kept
 
 
 def locate(

@@ -11,12 +11,15 @@ from typing import Any
 import orjson
 
 from origin_store import Store
-from origin_store.reader import mirror_info, read_mirror_text
+from origin_store.reader import MirrorLines, mirror_info
 from origin_store.sync import RAW_CHARS, change_items, session_doc
 
 #: A batch ends once it holds this many items or bytes (a feed item is never split).
 BATCH_ITEMS = 500
 BATCH_BYTES = 512 * 1024
+#: A raw line is read after the feed's transaction ends, so its size is guessed while the batch
+#: is gathered: the JSON around an event's text. A batch over the hub's limit is cut smaller.
+RAW_GUESS = 600
 
 
 @dataclass(slots=True)
@@ -42,19 +45,24 @@ def next_batch(
     batch = Batch(after, after)
     sessions: dict[tuple[str, str], int] = {}
     lines: list[tuple[dict[str, Any], int, int]] = []
+    files: dict[int, str | None] = {}  # mirror id: original file
     with store.read() as txn:
         for seq, change in store.feed_since(txn, after):
             items = change_items(store, txn, seq, change, events=True)
             for item in items:
                 if item["kind"] == "event":
                     event = item.pop("event")
-                    mirror = mirror_info(store, txn, event["m"]) if event.get("m") else None
-                    item["original_file"] = mirror["original_file"] if mirror else None
+                    mirror_id = event.get("m") or 0
+                    if mirror_id not in files:
+                        mirror = mirror_info(store, txn, mirror_id) if mirror_id else None
+                        files[mirror_id] = mirror["original_file"] if mirror else None
+                    item["original_file"] = files[mirror_id]
                     lines.append((item, event.pop("m", 0), event["line"]))
                     for extra in ("device", "raw", "raw_chars", "original_file"):
                         event.pop(extra, None)
                     item["event"] = event
                     sessions.setdefault((event["source"], event["session"]), seq)
+                    batch.size += min(RAW_CHARS, len(event["text"]) + RAW_GUESS)
                 batch.size += len(orjson.dumps(item)) + 1
             batch.items += items
             batch.last = seq
@@ -64,10 +72,10 @@ def next_batch(
             doc = session_doc(store, txn, source, name)
             if doc is not None:
                 batch.items.append({"seq": seq, "kind": "session", "session": doc})
+    reader = MirrorLines(store, home, RAW_CHARS)
     for item, mirror_id, line in lines:
-        raw = read_mirror_text(store, home, mirror_id, line, RAW_CHARS) if mirror_id else None
+        raw = reader.text(mirror_id, line) if mirror_id else None
         item["raw"], item["raw_chars"] = (raw[0], raw[1]) if raw else (None, 0)
-        batch.size += len(item["raw"] or "")
     return batch
 
 

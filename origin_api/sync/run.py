@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -121,34 +122,41 @@ def _push(
     deadline: float | None,
     progress: Progress | None,
 ) -> None:
+    """Batches go out in feed order, each acknowledged before the cursor moves; the next batch
+    is read from the store while the hub applies the one before (the two take about as long)."""
     store = origin.store
     budget = BATCH_BYTES
     with store.read() as txn:
         start = store.meta_get(txn, PUSHED) or 0
         total = max(0, store.feed_last(txn) - start)
-    while True:
-        if deadline is not None and time.monotonic() > deadline:
-            report.complete = False
-            return
-        with store.read() as txn:
-            after = store.meta_get(txn, PUSHED) or 0
-        batch = next_batch(store, origin.home, after, max_bytes=budget)
-        if batch.last == after:
-            return
-        try:
-            answer = client.push(batch.body())
-        except SyncError as error:
-            if error.status == 413 and budget > MIN_BATCH_BYTES:
-                budget //= 4
-                continue
-            raise
-        acknowledged = answer.get("acknowledged")
-        if acknowledged != batch.last:
-            raise SyncError(f"the hub acknowledged {acknowledged!r}, not {batch.last}")
-        store.write(partial(_advance, store, key=PUSHED, value=batch.last), durable=True)
-        report.pushed += len(batch.items)
-        if progress is not None:
-            progress(batch.last - start, total)
+    build = partial(next_batch, store, origin.home)
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="origin-sync-batch") as reader:
+        ahead = reader.submit(build, start, max_bytes=budget)
+        while True:
+            batch = ahead.result()
+            if batch.last == batch.after:
+                return
+            if deadline is not None and time.monotonic() > deadline:
+                report.complete = False
+                return
+            ahead = reader.submit(build, batch.last, max_bytes=budget)
+            try:
+                answer = client.push(batch.body())
+            except SyncError as error:
+                ahead.cancel()
+                if error.status == 413 and budget > MIN_BATCH_BYTES:
+                    budget //= 4
+                    ahead = reader.submit(build, batch.after, max_bytes=budget)
+                    continue
+                raise
+            acknowledged = answer.get("acknowledged")
+            if acknowledged != batch.last:
+                ahead.cancel()
+                raise SyncError(f"the hub acknowledged {acknowledged!r}, not {batch.last}")
+            store.write(partial(_advance, store, key=PUSHED, value=batch.last), durable=True)
+            report.pushed += len(batch.items)
+            if progress is not None:
+                progress(batch.last - start, total)
 
 
 def _pull(origin: Origin, client: HubClient, report: SyncReport, deadline: float | None) -> None:

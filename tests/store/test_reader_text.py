@@ -85,3 +85,26 @@ def test_a_line_in_a_frame_of_its_own_is_streamed_exactly(plain_env, monkeypatch
         frame = _frame_for(store, txn, mid, 1)
     assert frame is not None and frame.lines == 1
     _check(store, settings.home, mid, originals, keeps=(0, 1, 3, 4_000, 20_000, 10**7))
+
+
+def test_many_lines_at_once_read_as_each_alone(plain_env) -> None:
+    """MirrorLines (a sync batch's reader) gives what read_mirror_text gives, line by line, in
+    any order: frames of many lines, an oversized line's frame of its own, the tail, and lines
+    that do not exist."""
+    settings, logs, store, ingester = plain_env
+    a, b = logs / "a.jsonl", logs / "b.jsonl"
+    big = b'{"id": "big", "text": "' + ("数据库 ✓ " * 60_000).encode() + b'"}\n'
+    a.write_bytes(b"".join([line(i, "数据 payload " * 40) for i in range(2500)] + [big]))
+    b.write_bytes(b"".join(_lines(["short", "数据库" * 30])))
+    ingester.run()
+    with a.open("ab") as f:  # lines after the last seal stay in the tail
+        f.write(b"".join(_lines(["tail line"])))
+    ingester.run()
+    many = reader.MirrorLines(store, settings.home, 300)
+    wanted = [(_mirror(store, a), n) for n in (*range(1, 2505), 1, 2503, 9999)]
+    wanted += [(_mirror(store, b), n) for n in (1, 2, 3, 4, 0)]
+    wanted += [(_mirror(store, a), n) for n in (1200, 7, 2501)]
+    for mid, number in wanted:
+        expected = read_mirror_text(store, settings.home, mid, number, 300)
+        assert many.text(mid, number) == expected, (mid, number)
+    assert len(many._frames) <= many.KEPT_FRAMES
