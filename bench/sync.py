@@ -337,7 +337,8 @@ def table(r: dict[str, Any]) -> list[str]:
 
 
 def _child_first(cap_s: float) -> dict[str, Any]:
-    """The first sync, timed; past the cap the rest of the feed is marked pushed on this copy."""
+    """The first sync, timed; past the cap the rest of the feed is marked pushed on this copy
+    and the pull is finished, untimed."""
     from origin_api.runtime import Origin
     from origin_api.sync import sync_now
     from origin_api.sync.run import PUSHED
@@ -359,6 +360,8 @@ def _child_first(cap_s: float) -> dict[str, Any]:
             )
         if pushed < last:
             store.write(lambda txn: store.meta_put(txn, PUSHED, last), durable=True)
+        if not sync.complete:  # untimed: the pull the cap cut off, so the next sync is only new
+            sync_now(origin)
     return {
         "events": events,
         "device_events": device_events,
