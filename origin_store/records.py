@@ -92,7 +92,8 @@ class MirrorDoc(TypedDict):
 
 class FeedItem(TypedDict):
     """One change (`feed`): t is event (announced once, when it is first stored), entry, hide,
-    unhide or update (events replaced by a newer version of the row they came from)."""
+    unhide, update (events replaced by a newer version of the row they came from) or session
+    (`<source>:<session>` retitled or described anew without a new event)."""
 
     t: str
     id: NotRequired[str]

@@ -48,6 +48,12 @@ def next_batch(
     files: dict[int, str | None] = {}  # mirror id: original file
     with store.read() as txn:
         for seq, change in store.feed_since(txn, after):
+            if change["t"] == "session":  # described anew: sent with the sessions below
+                source, _, name = change["id"].partition(":")
+                sessions.setdefault((source, name), seq)
+                batch.last = seq
+                batch.size += RAW_GUESS
+                continue
             items = change_items(store, txn, seq, change, events=True)
             for item in items:
                 if item["kind"] == "event":

@@ -21,6 +21,9 @@ from .batch import Batch, Pending
 _COMPARED = ("text", "text_chars", "label", "time", "session", "role", "kind", "cwd")
 #: Characters of a problem's detail that are kept.
 PROBLEM_DETAIL_CHARS = 500
+#: What a session says beyond its events: a change to one of these with no new event is
+#: announced in the feed on its own (a title that came later still reaches the hub).
+_DESCRIBED = ("title", "prompt", "cwd", "project", "parent")
 
 
 class _Commit:
@@ -33,6 +36,8 @@ class _Commit:
         self.dbs: dict[str, Any] = store.dbs
         self.source = source
         self.sessions: dict[bytes, SessionDoc] = {}
+        self.described: dict[bytes, tuple[Any, ...]] = {}  # as each session was read
+        self.with_events: set[str] = set()  # sessions announced by a new event already
 
     def session(self, name: str) -> SessionDoc:
         key = keys.session_key(self.source, name)
@@ -41,6 +46,7 @@ class _Commit:
             raw = raw_get(self.txn, key, self.dbs["sessions"])
             found = loads(raw) if raw else new_session(self.source, name)
             self.sessions[key] = found
+            self.described[key] = tuple(found.get(f) for f in _DESCRIBED) if raw else ()
         return found
 
     def merge_facts(self, facts: list[SessionFact]) -> None:
@@ -98,6 +104,7 @@ class _Commit:
             sess["events"] += 1
             widen(sess, record["time"])
             feed.append(feed_item)
+            self.with_events.add(record["session"])
         if feed:
             self.store.feed_append(self.txn, feed)
         if upsert:
@@ -139,10 +146,17 @@ class _Commit:
     def put_rest(self, batch: Batch, file_key: bytes, cursor: Cursor) -> None:
         """Sessions, frames, problems and the cursor."""
         txn, dbs = self.txn, self.dbs
+        described: list[FeedItem] = []
         for key, sess in self.sessions.items():
             txn.put(key, dumps(sess), db=dbs["sessions"])
             if sess["cwd"]:
                 txn.put(sess["cwd"].encode(), b"", db=dbs["cwds"])
+            if sess["session"] not in self.with_events and self.described[key] != tuple(
+                sess.get(f) for f in _DESCRIBED
+            ):
+                described.append({"t": "session", "id": f"{self.source}:{sess['session']}"})
+        if described:
+            self.store.feed_append(txn, described)
         for frame in batch.frames:
             txn.put(
                 keys.mirror_line_key(batch.mirror_id, frame.first_line),
