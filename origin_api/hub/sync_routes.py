@@ -162,11 +162,16 @@ class SyncEndpoint:
         device = grant.token
         store = self.store
 
+        partial = batch.get("partial", False)
+        if type(partial) is not bool:
+            raise Refusal(400, "partial must be true or false.")
+
         def work(txn: Any) -> int:
             applied = apply_items(store, txn, items, device)
-            store.meta_put(
-                txn, f"sync.device.{device}", {"pushed": last, "time": int(time.time() * 1000)}
-            )
+            if not partial:  # the device moves on only once the batch's last part is in
+                store.meta_put(
+                    txn, f"sync.device.{device}", {"pushed": last, "time": int(time.time() * 1000)}
+                )
             return applied
 
         applied = await anyio.to_thread.run_sync(lambda: store.write(work, durable=True))

@@ -29,8 +29,26 @@ class Batch:
     items: list[dict[str, Any]] = field(default_factory=list)
     size: int = 0
 
-    def body(self) -> dict[str, Any]:
-        return {"after": self.after, "last": self.last, "items": self.items}
+    def bodies(self, max_bytes: int) -> list[dict[str, Any]]:
+        """The batch as requests of at most about `max_bytes` each. Usually one; more when one
+        feed item stands for more than that (an `update` of thousands of events): every part
+        names the same `after` and `last`, all but the last are `partial`, and the device moves
+        its cursor only once the last is acknowledged, so a cut part is sent again whole."""
+        parts: list[list[dict[str, Any]]] = [[]]
+        size = 0
+        for item in self.items:
+            length = len(orjson.dumps(item)) + 1
+            if parts[-1] and size + length > max_bytes:
+                parts.append([])
+                size = 0
+            parts[-1].append(item)
+            size += length
+        bodies: list[dict[str, Any]] = [
+            {"after": self.after, "last": self.last, "items": part} for part in parts
+        ]
+        for body in bodies[:-1]:
+            body["partial"] = True
+        return bodies
 
 
 def next_batch(

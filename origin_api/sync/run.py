@@ -141,7 +141,11 @@ def _push(
                 return
             ahead = reader.submit(build, batch.last, max_bytes=budget)
             try:
-                answer = client.push(batch.body())
+                for body in batch.bodies(budget):
+                    answer = client.push(body)
+                    acknowledged = answer.get("acknowledged")
+                    if acknowledged != batch.last:
+                        raise SyncError(f"the hub acknowledged {acknowledged!r}, not {batch.last}")
             except SyncError as error:
                 ahead.cancel()
                 if error.status == 413 and budget > MIN_BATCH_BYTES:
@@ -149,10 +153,6 @@ def _push(
                     ahead = reader.submit(build, batch.after, max_bytes=budget)
                     continue
                 raise
-            acknowledged = answer.get("acknowledged")
-            if acknowledged != batch.last:
-                ahead.cancel()
-                raise SyncError(f"the hub acknowledged {acknowledged!r}, not {batch.last}")
             store.write(partial(_advance, store, key=PUSHED, value=batch.last), durable=True)
             report.pushed += len(batch.items)
             if progress is not None:

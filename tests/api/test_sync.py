@@ -193,6 +193,31 @@ def test_small_bodies_are_sent_in_smaller_batches(tmp_path: Path) -> None:
             assert _event_ids(small.origin) == _event_ids(origin)
 
 
+def test_one_feed_item_larger_than_a_request_goes_in_parts(tmp_path: Path) -> None:
+    """A rewritten database can replace thousands of events in one `update` feed item: it goes
+    in parts under the hub's body limit, and the cursor moves once the last is in."""
+    with running_hub(tmp_path / "hub", ingest=False, ORIGIN_HUB_MAX_BODY="40000") as small:
+        settings = Settings.from_env(fixture_env(tmp_path / "dev", copy=True))
+        connection = hub_connection.Connection(small.url, "laptop", False, small.tokens["laptop"])
+        hub_connection.save(settings.home, connection)
+        with Origin.open(settings) as origin:
+            origin.ingest()
+            store = origin.store
+            ids = sorted(_event_ids(origin))
+
+            def rewritten(txn: Any) -> int:
+                store.meta_put(txn, "sync.pushed", store.feed_last(txn))  # as if all were sent
+                return store.feed_append(txn, [{"t": "update", "ids": ids}])
+
+            seq = store.write(rewritten)
+            report = sync_now(origin)
+            assert small.origin is not None
+            assert _event_ids(small.origin) == set(ids)
+            assert report.pushed >= len(ids) and cursors(origin)["pushed"] >= seq
+            with small.origin.store.read() as txn:
+                assert small.origin.store.meta_get(txn, "sync.device.laptop")["pushed"] == seq
+
+
 def test_entries_and_forgets_reach_the_hub_and_come_back(device: Origin, hub: Hub) -> None:
     assert hub.origin is not None
     version = _remember(device, "the deploy key rotates monthly")
