@@ -325,7 +325,7 @@ def apply_version(store: Store, txn: lmdb.Transaction, version: dict[str, Any]) 
         if tombstone is not None and tombstone["restored"] is None:
             tombstone["entries"].append(version["id"])
             store.put(txn, "tombstones", tombstone["id"].encode(), tombstone)
-            _hide(store, txn, tombstone["id"], [version["id"]])
+            _hide(store, txn, tombstone["id"], [version["id"]], False)
             break
     return True
 
@@ -349,7 +349,11 @@ def apply_tombstone(store: Store, txn: lmdb.Transaction, doc: dict[str, Any]) ->
         more = _other_versions(store, txn, new_entries, set(mine["entries"]))
         mine["entries"] += more
         new_entries += more
-        _hide(store, txn, doc["id"], new_entries + new_events)
+        # Announced even when nothing more is hidden here (another forget hides it all
+        # already): a device that pulls from this store must still get this tombstone.
+        _hide(
+            store, txn, doc["id"], new_entries + new_events, fresh or bool(new_entries + new_events)
+        )
     if restoring:
         mine["restored"] = doc["restored"]
         entries.unhide(store, txn, mine)
@@ -371,10 +375,12 @@ def _other_versions(
     ]
 
 
-def _hide(store: Store, txn: lmdb.Transaction, tombstone: str, ids: list[str]) -> None:
+def _hide(
+    store: Store, txn: lmdb.Transaction, tombstone: str, ids: list[str], announce: bool
+) -> None:
     hidden = store.dbs["hidden"]
     new = [i for i in ids if txn.get(i.encode(), db=hidden) is None]
-    if not new:
+    if not new and not announce:
         return
     for item in new:
         txn.put(item.encode(), tombstone.encode(), db=hidden)

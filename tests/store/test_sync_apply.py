@@ -8,11 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from origin_store import Store
 from origin_store import entries as E
+from origin_store.db import loads
+from origin_store.lmdbio import pairs
 from origin_store.sync import (
     PULL_KINDS,
     PUSH_KINDS,
@@ -309,9 +311,22 @@ def _forget(place: Place, root: str) -> None:
     store.write(work)
 
 
+def _restore(place: Place) -> None:
+    """`origin restore` of the oldest forget still in force on this store, if any."""
+    store = place.store
+
+    def work(txn: Any) -> None:
+        for key, value in pairs(txn.cursor(db=store.dbs["tombstones"])):
+            if not loads(value)["restored"]:
+                E.restore(store, txn, key.decode())
+                return
+
+    store.write(work)
+
+
 OPS = st.lists(
     st.tuples(
-        st.sampled_from(["correct", "forget", "sync"]),
+        st.sampled_from(["correct", "forget", "restore", "sync"]),
         st.integers(0, 1),
         st.integers(1_700_000_000_000, 1_700_000_000_004),  # few times: ties happen
     ),
@@ -323,6 +338,16 @@ OPS = st.lists(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(ops=OPS)
+# Both devices forget; B's forget reaches the hub first and B restores it: A's forget, which hides
+# nothing more on the hub, must still reach B.
+@example(
+    ops=[
+        ("forget", 0, 1_700_000_000_000),
+        ("forget", 1, 1_700_000_000_000),
+        ("sync", 1, 1_700_000_000_000),
+        ("restore", 1, 1_700_000_000_000),
+    ]
+)
 def test_any_interleaving_converges(tmp_path_factory: pytest.TempPathFactory, ops: list) -> None:
     base = tmp_path_factory.mktemp("converge")
     hub, a, b = Place(base / "hub"), Place(base / "a"), Place(base / "b")
@@ -338,9 +363,11 @@ def test_any_interleaving_converges(tmp_path_factory: pytest.TempPathFactory, op
                 _correct(device, first["root"], created)
             elif op == "forget":
                 _forget(device, first["root"])
+            elif op == "restore":
+                _restore(device)
             else:
                 _sync(device, hub)
-        for _ in range(4):  # until a round changes nothing anywhere
+        for _ in range(6):  # until a round changes nothing anywhere
             before = [_feed(place.store) for place in (hub, a, b)]
             for device in devices:
                 _sync(device, hub)
