@@ -12,7 +12,7 @@ from typing import Any
 import typer
 
 from ..runtime import Origin
-from ..service import Caller, call
+from ..service import Caller, device_call
 from .lean import joined, plural
 from .output import console, edge, indented, print_json, text
 
@@ -32,7 +32,10 @@ def register(app: typer.Typer) -> None:
 def _call(tool: str, args: dict[str, Any]) -> Any:
     with edge(), Origin.open() as origin:
         given = {k: v for k, v in args.items() if v is not None}
-        return call(origin, tool, given, Caller("user", origin.settings.device))
+        result, note = device_call(origin, tool, given, Caller("user", origin.settings.device))
+    if note:
+        typer.echo(note, err=True)
+    return result
 
 
 def timeline(

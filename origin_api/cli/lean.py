@@ -100,13 +100,16 @@ def run(args: list[str]) -> bool:
 
     from ..errors import OriginError
     from ..runtime import Origin
-    from ..service import Caller, call
+    from ..service import Caller, device_call
 
     try:
         with Origin.open() as origin:
-            result = call(origin, tool, tool_args, Caller("user", origin.settings.device))
+            caller = Caller("user", origin.settings.device)
+            result, note = device_call(origin, tool, tool_args, caller)
     except (OriginError, StoreError, SearchError):
         return False  # typer runs it again and reports the error its way
+    if note:
+        sys.stderr.write(note + "\n")
     if as_json:
         sys.stdout.write(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode() + "\n")
     else:

@@ -14,7 +14,7 @@ from origin_store.model import ENTRY_KINDS
 
 from .. import admin
 from ..runtime import Origin
-from ..service import Caller, call
+from ..service import Caller, device_call
 from .lean import entry_lines, forget_lines, get_lines, joined, restore_lines
 from .output import console, edge, print_json, text
 
@@ -46,7 +46,10 @@ def _run(tool: str, args: dict[str, Any]) -> Any:
     """One tool called as the user of this device; arguments left out are None."""
     with edge(), Origin.open() as origin:
         given = {k: v for k, v in args.items() if v is not None}
-        return call(origin, tool, given, _caller(origin))
+        result, note = device_call(origin, tool, given, _caller(origin))
+    if note:
+        typer.echo(note, err=True)
+    return result
 
 
 def _answer(result: Any, json: bool, lines: Callable[[Any], list[str]]) -> None:

@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import not_found
+import orjson
+
+from ..errors import OriginError, not_found
 from ..params import validate
 from ..runtime import Origin
 from ..tools import BY_NAME
@@ -53,4 +55,20 @@ def call(origin: Origin, tool: str, args: Any, caller: Caller, *, merged: bool =
     return handler(origin, caller=caller, **checked)
 
 
-__all__ = ["HANDLERS", "Caller", "Noted", "Relayed", "call", "refresh"]
+def device_call(origin: Origin, tool: str, args: Any, caller: Caller) -> tuple[Any, str | None]:
+    """A person's command on this device: the tool's payload as `origin mcp` would answer it
+    (merged with the hub when connected, the hub's when a relay), and the Note to show beside
+    it when the hub was not consulted."""
+    result = call(origin, tool, args, caller, merged=True)
+    if isinstance(result, Noted):
+        return result.payload, result.note
+    if isinstance(result, Relayed):
+        content = result.result.get("content") or [{}]
+        text = str(content[0].get("text", ""))
+        if result.result.get("isError"):
+            raise OriginError(text, "upstream_failure")
+        return orjson.loads(text), None
+    return result, None
+
+
+__all__ = ["HANDLERS", "Caller", "Noted", "Relayed", "call", "device_call", "refresh"]
