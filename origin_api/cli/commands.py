@@ -10,6 +10,8 @@ from . import (
     doctor_cmds,
     hub_cmds,
     memory_cmds,
+    record_cmds,
+    redact_cmds,
     server_cmds,
     setup_cmds,
     sync_cmds,
@@ -54,3 +56,5 @@ setup_cmds.register(app)
 doctor_cmds.register(app)
 sync_cmds.register(app)
 ui_cmds.register(app)
+redact_cmds.register(app)
+record_cmds.register(app)
