@@ -16,7 +16,8 @@ from typing import Any
 import lmdb
 
 from . import entries, keys
-from .db import Store, dumps, event_feed_item
+from .codec import Encoder
+from .db import Store, event_feed_item
 from .entries import get_entry, lineage, put_version
 from .lmdbio import raw_get
 from .model import EVENT_KINDS, ROLES, new_session, widen
@@ -213,6 +214,19 @@ def check_items(items: Any, kinds: frozenset[str]) -> list[dict[str, Any]]:
 # -- applying ----------------------------------------------------------------------------------
 
 
+def prepare_items(store: Store, items: list[dict[str, Any]]) -> None:
+    """Before the write transaction that applies `items`: the dictionaries their events are
+    kept with (a hub keeps pushed events compressed, as ingest does; a record with its raw line
+    kept plain would often outgrow an LMDB page)."""
+    from .migrate import recompress
+
+    for source in sorted({i["event"]["source"] for i in items if i["kind"] == "event"}):
+        store.codec.prepare(source)
+    if store.codec.recompress_due:  # a first dictionary: the records kept plain before it
+        store.codec.recompress_due = False
+        recompress(store)
+
+
 def apply_items(
     store: Store, txn: lmdb.Transaction, items: list[dict[str, Any]], device: str | None = None
 ) -> int:
@@ -230,6 +244,7 @@ class _Applier:
         self.txn = txn
         self.device = device
         self.sessions: dict[bytes, SessionDoc] = {}
+        self.encoders: dict[str, Encoder] = {}
 
     def apply(self, item: dict[str, Any]) -> bool:
         handler: Callable[[dict[str, Any]], bool] = {
@@ -280,8 +295,11 @@ class _Applier:
         sess_events = store.dbs["sess_events"]
         value = keys.session_event_value(record["time"], key)
         sess = self.session(record["source"], record["session"])
+        encode = self.encoders.get(record["source"])
+        if encode is None:
+            encode = self.encoders[record["source"]] = store.codec.encoder(record["source"])
         if old_raw is None:
-            store.put_event_value(txn, key, dumps(record))
+            store.put_event_value(txn, key, encode(record))
             txn.put(keys.session_key(record["source"], record["session"]), value, db=sess_events)
             if not hidden:
                 sess["events"] += 1
@@ -291,7 +309,7 @@ class _Applier:
         old = store.codec.decode(txn, key, old_raw)
         if hidden or all(old.get(f) == record.get(f) for f in _COMPARED):
             return False  # the same event again, or forgotten: its content is not stored again
-        store.put_event_value(txn, key, dumps(record))
+        store.put_event_value(txn, key, encode(record))
         old_key = keys.session_key(old["source"], old["session"])
         txn.delete(old_key, keys.session_event_value(old["time"], key), db=sess_events)
         txn.put(keys.session_key(record["source"], record["session"]), value, db=sess_events)
@@ -451,6 +469,7 @@ __all__ = [
     "BatchRefused",
     "apply_items",
     "apply_tombstone",
+    "prepare_items",
     "apply_version",
     "change_items",
     "check_items",

@@ -22,7 +22,14 @@ from litestar.types import Scope as LScope
 from litestar.types import Send as LSend
 
 from origin_store import Store
-from origin_store.sync import PUSH_KINDS, BatchRefused, apply_items, check_items, pull_items
+from origin_store.sync import (
+    PUSH_KINDS,
+    BatchRefused,
+    apply_items,
+    check_items,
+    prepare_items,
+    pull_items,
+)
 
 from ..runtime import Origin
 from ..settings import Settings
@@ -174,7 +181,11 @@ class SyncEndpoint:
                 )
             return applied
 
-        applied = await anyio.to_thread.run_sync(lambda: store.write(work, durable=True))
+        def apply() -> int:
+            prepare_items(store, items)
+            return store.write(work, durable=True)
+
+        applied = await anyio.to_thread.run_sync(apply)
         return {"acknowledged": last, "applied": applied}
 
     def _too_large(self) -> Refusal:

@@ -40,8 +40,9 @@ class HubClient:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def push(self, batch: dict[str, Any]) -> dict[str, Any]:
-        return self._send("POST", "/sync/push", content=orjson.dumps(batch))
+    def push(self, body: bytes) -> dict[str, Any]:
+        """One batch, already serialized (`Batch.bodies`)."""
+        return self._send("POST", "/sync/push", content=body)
 
     def pull(self, after: int, limit: int) -> dict[str, Any]:
         return self._send("GET", "/sync/pull", params={"after": after, "limit": limit})

@@ -149,7 +149,7 @@ def _push(
             except SyncError as error:
                 ahead.cancel()
                 if error.status == 413 and budget > MIN_BATCH_BYTES:
-                    budget //= 4
+                    budget //= 2
                     ahead = reader.submit(build, batch.after, max_bytes=budget)
                     continue
                 raise
