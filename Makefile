@@ -60,11 +60,11 @@ types: $(STAMP)
 
 ## The whole suite (unit, property and end-to-end tests).
 test: $(STAMP)
-	$(BIN)/pytest -q -m "not clients"
+	$(BIN)/pytest -q -m "not clients and not browser"
 
 ## The fast suite only (no subprocess end-to-end tests).
 test-fast: $(STAMP)
-	$(BIN)/pytest -q -m "not e2e"
+	$(BIN)/pytest -q -m "not e2e and not browser"
 
 ## Benchmarks at 1M events against SQLite FTS5 (BENCH_ARGS=--quick for 100k, --events N for any size).
 bench: $(STAMP)
@@ -87,3 +87,13 @@ test-clients: $(STAMP)
 	@echo "Installing $(CLIENTS_NPM) from npm into .clients/ (about 15 s; faster once cached)"
 	npm install --prefix .clients --no-audit --no-fund --loglevel=error $(CLIENTS_NPM)
 	$(BIN)/pytest -q -m clients tests/clients
+
+.PHONY: test-ui
+
+## The admin UI in headless Chromium (Playwright from PyPI; Debian's chromium, apt-get install chromium).
+test-ui: $(STAMP)
+	@test -x /usr/bin/chromium || { echo "make test-ui needs Debian's chromium: apt-get install -y chromium"; exit 2; }
+	@$(BIN)/python -c "import playwright" 2>/dev/null || { echo "Installing Playwright (the browser extra) into $(VENV)"; \
+		PYTHONWARNINGS="ignore:Compat editable installs" \
+		$(BIN)/pip install --quiet -e '.[dev,browser]' --config-settings editable_mode=compat; }
+	$(BIN)/pytest -q -m browser tests/ui

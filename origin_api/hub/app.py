@@ -1,10 +1,12 @@
-"""The hub's Litestar app: `POST /mcp` (and `/mcp/readonly`) over the one tool table, `GET /health`.
+"""The hub's Litestar app: `POST /mcp` (and `/mcp/readonly`) over the one tool table, `GET /health`,
+and the admin UI under `/ui/` (`/` leads there).
 
 Everything MCP goes through the SDK's `StreamableHTTPSessionManager` (stateless, JSON responses)
 around `mcp.sdk.build_server`, so the hub lists and runs exactly what `origin mcp` does. This
 module wires the pieces: what every request meets first (`edge`), who may call (`auth`), the
 HTTP conventions of `/mcp` (`transport`), and the hub's own freshness (it ingests its
-machine's agent logs like any device).
+machine's agent logs like any device). The admin UI (`origin_api.ui`) is a router of its own,
+behind its own sign-in, on the same host names.
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ from ..runtime import Origin
 from ..service import Caller
 from ..settings import Settings
 from ..tools import BY_NAME
+from ..ui.app import create_router, root
+from ..ui.core import Ui
+from ..ui.errors import not_found as ui_not_found
 from . import transport
 from .auth import SCOPE_KEY, Grant, RateLimiter, parse_rate
 from .edge import HubApp
@@ -115,7 +120,14 @@ def create_app(
 
     app = HubApp(
         hub_names=names,
-        route_handlers=[mcp, health, sync_route(origin, settings, names, toucher.used)],
+        pages=ui_not_found,
+        route_handlers=[
+            mcp,
+            health,
+            sync_route(origin, settings, names, toucher.used),
+            create_router(Ui(origin), names),
+            root,
+        ],
         lifespan=[lifespan],
         openapi_config=None,
         logging_config=None,

@@ -23,7 +23,7 @@ import re
 import sys
 import time
 import traceback
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 from litestar import Litestar, Request, Response
@@ -45,6 +45,10 @@ from .transport import REQUEST_ID_KEY, error_body, new_request_id, refuse, with_
 
 #: A request as Litestar's exception handlers receive it (the hub reads only its scope and URL).
 AnyRequest = Request[Any, Any, Any]
+#: How the admin UI answers a refusal under `/ui/` that no route of its own saw (an unknown
+#: page): as a page, where every other path gets the hub's JSON.
+PageErrors = Callable[[AnyRequest, HTTPException], Response[Any]]
+UI_PREFIX = "/ui"
 
 #: A Host header's bytes: RFC 3986 host characters and a port, nothing else (no userinfo, no
 #: spaces, nothing beyond ASCII). A stricter form of the check Litestar's router makes.
@@ -58,10 +62,13 @@ _BARE = re.compile(r"[!#-~]+")
 class HubApp(Litestar):
     """Litestar with the hub's edge in front of the router (see the module's docstring)."""
 
-    __slots__ = ("hub_names",)
+    __slots__ = ("hub_names", "pages")
 
-    def __init__(self, *, hub_names: frozenset[str], **config: Any) -> None:
+    def __init__(
+        self, *, hub_names: frozenset[str], pages: PageErrors | None = None, **config: Any
+    ) -> None:
         self.hub_names = hub_names
+        self.pages = pages
         handlers: ExceptionHandlersMap = {HTTPException: _http_error, Exception: _bug}
         super().__init__(exception_handlers=handlers, **config)
         log_requests()
@@ -185,10 +192,20 @@ def check_host_syntax(headers: Iterable[tuple[bytes, bytes]], *, any_host: bool)
     )
 
 
-def _http_error(request: AnyRequest, exc: HTTPException) -> Response[bytes]:
-    """Litestar's own refusals (no route, a method the route does not take) in the hub's shape."""
+def _http_error(request: AnyRequest, exc: HTTPException) -> Response[Any]:
+    """Litestar's own refusals (no route, a method the route does not take) in the hub's shape,
+    or as the admin UI's page under /ui/."""
+    path = request.url.path
+    pages = getattr(request.app, "pages", None)
+    if pages is not None and (path == UI_PREFIX or path.startswith(UI_PREFIX + "/")):
+        if isinstance(exc, NotFoundException):
+            exc = NotFoundException(f"There is no page {path} in the admin UI.")
+        return pages(request, exc)  # type: ignore[no-any-return]
     if isinstance(exc, NotFoundException):
-        message = f"Not found: {request.url.path}. The hub serves POST /mcp, POST /mcp/readonly and GET /health."
+        message = (
+            f"Not found: {request.url.path}. The hub serves POST /mcp, POST /mcp/readonly, "
+            "GET /health and the admin UI at /ui/."
+        )
     elif isinstance(exc, MethodNotAllowedException):
         allowed = (exc.headers or {}).get("allow", "")
         message = f"{request.method} is not allowed on {request.url.path}" + (
