@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import struct
 import threading
-from random import random as _random
 from typing import TYPE_CHECKING, Any, cast
 
 import lmdb
@@ -87,6 +86,16 @@ class _Local(threading.local):
         self.decompressors: dict[int, zstandard.ZstdDecompressor] = {}
 
 
+def _uniform() -> float:
+    """random.random, imported when first needed: `random` imports hashlib (OpenSSL), ~3 ms of
+    every fresh process's start, which only a sampling ingest uses."""
+    global _uniform
+    from random import random
+
+    _uniform = random
+    return random()
+
+
 class _Source:
     """What this process knows of one source: its dictionary now, and its sample."""
 
@@ -108,7 +117,7 @@ class _Source:
             sample.append(body)
             self.sample_bytes += len(body)
             return
-        at = int(_random() * self.seen)
+        at = int(_uniform() * self.seen)
         if at < SAMPLE_EVENTS:
             self.sample_bytes += len(body) - len(sample[at])
             sample[at] = body
