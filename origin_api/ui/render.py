@@ -4,7 +4,7 @@ Autoescape is on for every template, whatever its name: event texts are hostile 
 line can hold `<script>` or `"><img onerror=…>`), and everything but what a filter below marks
 safe after escaping it is escaped. Every page also carries headers that would stop a script
 that got through anyway: a Content-Security-Policy allowing only the UI's own files (no inline
-script, nothing from another site), no framing, no sniffing, no referrer, no caching.
+script, nothing from another site), no framing, no sniffing, no referrer to other sites, no caching.
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ HEADERS = {
     ),
     "x-content-type-options": "nosniff",
     "x-frame-options": "DENY",
-    "referrer-policy": "no-referrer",
+    # same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on its forms.
+    "referrer-policy": "same-origin",
     "cache-control": "no-store",
 }
 
@@ -54,7 +55,7 @@ def session_url(source: str, session: str, page: int = 1, **more: Any) -> str:
     args: dict[str, Any] = {"source": source, "id": session}
     if page != 1:
         args["page"] = page
-    args.update({k: v for k, v in more.items() if v not in (None, "", False)})
+    args.update({k: 1 if v is True else v for k, v in more.items() if v not in (None, "", False)})
     return "/ui/session?" + urlencode(args)
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from helpers import fixture_env
-from ui_support import PASSWORD, Client, write_ui_sessions
+from ui_support import PASSWORD, Client, sign_in_page, write_ui_sessions
 
 from origin_api import admin
 from origin_api.hub import create_app, start_in_thread
@@ -108,13 +108,6 @@ def page(browser: Any) -> Iterator[Any]:
     opened.set_default_timeout(10_000)
     yield opened
     context.close()
-
-
-def sign_in_page(page: Any, base: str, secret: str = PASSWORD) -> None:
-    page.goto(base + "/ui/")
-    page.fill("#secret", secret)
-    page.click("button[type=submit]")
-    page.wait_for_url("**/ui/search**")
 
 
 @pytest.fixture

@@ -8,7 +8,14 @@ from ui_support import PASSWORD, Client, csrf_in
 from origin_api.runtime import Origin
 from origin_api.ui.password import check_password, has_password, set_password
 
-PAGES = ["/ui/search", "/ui/search?q=release", "/ui/search/hits?q=x"]
+PAGES = [
+    "/ui/search",
+    "/ui/search?q=release",
+    "/ui/search/hits?q=x",
+    "/ui/timeline",
+    "/ui/session?id=x",
+    "/ui/raw?id=x",
+]
 
 
 @pytest.mark.parametrize("path", PAGES)

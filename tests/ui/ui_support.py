@@ -113,3 +113,10 @@ class Client(TestClient[Any]):
         if response.status_code == 200:
             self.csrf = csrf_in(response.text)
         return response
+
+
+def sign_in_page(page: Any, base: str, secret: str = PASSWORD) -> None:
+    page.goto(base + "/ui/")
+    page.fill("#secret", secret)
+    page.click("button[type=submit]")
+    page.wait_for_url("**/ui/search**")

@@ -1,0 +1,105 @@
+"""The timeline, a session's events page by page, and the raw line behind an event.
+
+The timeline is the `timeline` tool's answer; a session's page is read a page at a time
+(`ui.reads`), since the tool lists only a session's first events; the raw line is the
+`sources` tool's answer, beside the event as `get` gives it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Request, Response, get
+
+from origin_store.parsers.registry import SOURCES
+
+from ...errors import OriginError
+from ..guard import ui_of
+from ..reads import PAGE_SIZE, session_page
+from ..render import render
+
+AnyRequest = Request[Any, Any, Any]
+#: The timeline's ranges: (value of `since`, label). "all" is every session there is.
+RANGES = (("24h", "day"), ("7d", "week"), ("30d", "month"), ("365d", "year"), ("all", "all time"))
+DEFAULT_RANGE = "30d"
+#: The most sessions one timeline page lists (the tool's own maximum is 500).
+TIMELINE_LIMIT = 200
+#: Event kinds shown folded (a click away) in a session: what the agent's tools did.
+FOLDED = frozenset({"tool_use", "tool_result", "meta", "system"})
+
+
+def _param(request: AnyRequest, name: str) -> str:
+    return str(request.query_params.get(name) or "").strip()
+
+
+@get("/timeline", sync_to_thread=True)
+def timeline(request: AnyRequest) -> Response[str]:
+    since = _param(request, "since") or DEFAULT_RANGE
+    args: dict[str, Any] = {
+        "since": "1970-01-01" if since == "all" else since,
+        "limit": TIMELINE_LIMIT,
+    }
+    for name in ("source", "project", "until"):
+        if value := _param(request, name):
+            args[name] = value
+    error = ""
+    sessions: list[dict[str, Any]] = []
+    try:
+        sessions = ui_of(request).read("timeline", **args)["sessions"]
+    except OriginError as failed:
+        error = failed.message
+    return render(
+        request,
+        "timeline.html",
+        status=400 if error else 200,
+        sessions=sessions,
+        error=error,
+        since=since,
+        ranges=RANGES,
+        sources=tuple(SOURCES),
+        source=args.get("source", ""),
+        project=args.get("project", ""),
+        until=args.get("until", ""),
+        projects=sorted({s["project"] for s in sessions if s.get("project")}),
+        limit=TIMELINE_LIMIT,
+    )
+
+
+@get("/session", sync_to_thread=True)
+def session(request: AnyRequest) -> Response[str]:
+    """`/ui/session?source=…&id=…&page=N`; `messages=1` leaves the tools' events out."""
+    session_id = _param(request, "id")
+    if not session_id:
+        raise OriginError("Which session? /ui/session?id=<session id>&source=<source>.")
+    page_arg = _param(request, "page")
+    messages = bool(_param(request, "messages"))
+    found = session_page(
+        ui_of(request).origin,
+        session_id,
+        _param(request, "source") or None,
+        int(page_arg) if page_arg.isdigit() else 1,
+        include_tools=not messages,
+    )
+    return render(
+        request,
+        "session.html",
+        found=found,
+        messages=messages,
+        folded=FOLDED,
+        page_size=PAGE_SIZE,
+    )
+
+
+@get("/raw", sync_to_thread=True)
+def raw(request: AnyRequest) -> Response[str]:
+    """The original log line(s) behind an event (or an entry's cited events)."""
+    item_id = _param(request, "id")
+    if not item_id:
+        raise OriginError("Which event? /ui/raw?id=<event id>.")
+    ui = ui_of(request)
+    event = None if item_id.startswith("ent_") else ui.read("get", id=item_id)
+    lines = ui.read("sources", id=item_id)
+    return render(request, "raw.html", item_id=item_id, event=event, lines=lines)
+
+
+ROUTES = [timeline, session, raw]

@@ -1,0 +1,88 @@
+"""A session's events a page at a time, for the session view.
+
+The `timeline` tool lists a session's first events (at most 500) and has no paging; a session
+of 5,000 events must still open, so its view reads one page from the store with the parts the
+tool is made of: the session's event index, the same visibility rule (what a forget hides is
+left out) and the same event view, with the timeline's cut. Nothing here searches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from origin_store import entries as store_entries
+from origin_store.parsers.registry import SOURCES
+from origin_store.reader import get_event, get_session, session_event_ids
+
+from ..errors import not_found
+from ..runtime import Origin
+from ..service.common import TIMELINE_TEXT
+from ..service.views import event_view, session_view
+
+#: Events on one page of a session.
+PAGE_SIZE = 200
+
+
+@dataclass(frozen=True)
+class SessionPage:
+    session: dict[str, Any]
+    events: list[dict[str, Any]]  # each with `cited_by`: the entries citing it
+    page: int
+    pages: int
+    total: int
+
+    @property
+    def first(self) -> int:
+        """The position in the session of this page's first event (1-based)."""
+        return (self.page - 1) * PAGE_SIZE + 1
+
+
+def session_page(
+    origin: Origin,
+    session: str,
+    source: str | None,
+    page: int,
+    *,
+    include_tools: bool = True,
+    size: int = PAGE_SIZE,
+) -> SessionPage:
+    """Page `page` (1-based; past the end is the last) of a session's visible events, oldest
+    first; without `include_tools`, messages only (as the timeline tool without it)."""
+    store = origin.store
+    with store.read() as txn:
+        found = None
+        for candidate in [source] if source else list(SOURCES):
+            found = get_session(store, txn, candidate, session)
+            if found is not None:
+                break
+        if found is None:
+            raise not_found(f"Unknown session {session}.")
+        hidden = store_entries.anything_hidden(store, txn)
+        ids = [
+            event_id
+            for event_id in session_event_ids(store, txn, found["source"], session)
+            if not hidden or not store_entries.is_hidden(store, txn, event_id)
+        ]
+        if not include_tools:  # the kind is in the record: every event is read once
+            kept = []
+            for event_id in ids:
+                event = get_event(store, txn, event_id)
+                if event is not None and event["kind"] == "message":
+                    kept.append(event_id)
+            ids = kept
+        pages = max(1, -(-len(ids) // size))
+        page = min(max(1, page), pages)
+        events = []
+        for event_id in ids[(page - 1) * size : page * size]:
+            event = get_event(store, txn, event_id)
+            if event is None:
+                continue
+            view = event_view(event, TIMELINE_TEXT)
+            view["cited_by"] = [
+                entry_id
+                for entry_id in store_entries.citing_entries(store, txn, event_id)
+                if not hidden or not store_entries.is_hidden(store, txn, entry_id)
+            ]
+            events.append(view)
+        return SessionPage(session_view(origin, txn, found), events, page, pages, len(ids))
