@@ -11,7 +11,6 @@ signed in over HTTP, and (for the `browser` tests only) headless Chromium driven
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +18,14 @@ from typing import Any
 
 import pytest
 from helpers import fixture_env
-from ui_support import PASSWORD, Client, sign_in_page, write_ui_sessions
+from ui_support import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    PASSWORD,
+    Client,
+    sign_in_page,
+    write_ui_sessions,
+)
 
 from origin_api import admin
 from origin_api.hub import create_app, start_in_thread
@@ -27,19 +33,6 @@ from origin_api.hub.server import RunningHub
 from origin_api.runtime import Origin
 from origin_api.ui.password import set_password
 from origin_store import Settings
-
-CHROMIUM = os.environ.get("ORIGIN_TEST_CHROMIUM", "/usr/bin/chromium")
-#: The network is closed: nothing in the browser may try to reach it.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 @dataclass

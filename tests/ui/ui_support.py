@@ -4,6 +4,7 @@ hostile text and Chinese, and one of 5,000 events, written in Claude Code's own 
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,18 @@ HOSTILE_EVENT = "claude-code:5c0ffee0-0000-4000-8000-0000000000a1"
 LONG_SESSION = "10000000-0000-4000-8000-000000000001"
 LONG_EVENTS = 5_000
 PROJECT_DIR = "projects/-home-dev-ui-tests"
+CHROMIUM = os.environ.get("ORIGIN_TEST_CHROMIUM", "/usr/bin/chromium")
+#: The network is closed: nothing in the browser may try to reach it.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def _line(session: str, n: int, role: str, content: Any, minute: int) -> str:
