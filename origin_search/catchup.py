@@ -19,7 +19,10 @@ from .index import IndexWriter, SearchIndex
 
 INDEXED_SEQ = "indexed_seq"
 _READ_BATCH = 5_000
-_COMMIT_DOCS = 200_000
+#: The writer holds what it was given until a commit (about 2 KB a document at 1M events,
+#: beside its 128 MB heap): committing every 50,000 keeps a full build's anonymous memory near
+#: 300 MB whatever the archive's size (every 200,000: 700 MB), and costs no measurable time.
+_COMMIT_DOCS = 50_000
 
 #: An index document: id, doc, kind, role, source, project, session, time, valid_to, text, seq.
 Doc = dict[str, Any]
