@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from litestar import Request, post
+from litestar.response import Redirect
 from ui_support import PASSWORD, Client, csrf_in
 
+from origin_api.hub.edge import HubApp
 from origin_api.runtime import Origin
+from origin_api.ui.app import create_router
+from origin_api.ui.core import Ui
+from origin_api.ui.guard import log_write, write_author
 from origin_api.ui.password import check_password, has_password, set_password
 
 PAGES = [
@@ -145,3 +153,33 @@ def test_the_password_is_kept_hashed_and_private(tmp_path):
     assert not check_password(home, "a long enough secreT")
     with pytest.raises(Exception, match="8 to 1024 characters"):
         set_password(home, "short")
+
+
+def test_every_write_is_logged_with_its_author(
+    ui_origin: Origin, capsys: pytest.CaptureFixture[str]
+):
+    """A page's write calls `log_write`: one stderr line with the author and what changed."""
+    seen: list[str] = []
+
+    @post("/probe", sync_to_thread=False)
+    def probe(request: Request[Any, Any, Any]) -> Redirect:
+        seen.append(write_author(request))
+        log_write(request, "probe", "id=ent_1\nforged=line")
+        return Redirect("/ui/search", status_code=303)
+
+    names = frozenset({"127.0.0.1"})
+    router = create_router(Ui(ui_origin), names)
+    router.register(probe)
+    with Client(HubApp(hub_names=names, route_handlers=[router]), base_url="http://127.0.0.1") as c:
+        c.sign_in()
+        capsys.readouterr()
+        assert (
+            c.post("/ui/probe", data={"_csrf": c.csrf}, follow_redirects=False).status_code == 303
+        )
+    assert seen == ["user@testbox"]
+    lines = [line for line in capsys.readouterr().err.splitlines() if "ui write" in line]
+    assert len(lines) == 1
+    assert (
+        "ui write probe author=user@testbox via=password client=testclient id=ent_1 forged=line"
+        in lines[0]
+    )
