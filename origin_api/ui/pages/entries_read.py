@@ -1,0 +1,96 @@
+"""The entries list, a page at a time, and what the entry view derives from `get`'s history.
+
+No tool lists entries page by page (`search` without a query gives the newest 100 at most), so
+the list reads the store with the parts the tools are made of: each entry's lineage decides
+its current version by the same rule, a forget hides it by the same mark, and each row is the
+same `entry_view` the tools return. On a device connected to a hub it lists this device's
+entries; an entry only the hub has still opens by id (`get` asks the hub).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from origin_store import entries as store_entries
+from origin_store.lmdbio import pairs
+
+from ...runtime import Origin
+from ...service.views import entry_view
+
+#: Entries on one page of the list.
+PAGE_SIZE = 50
+
+
+@dataclass(frozen=True)
+class EntryPage:
+    entries: list[dict[str, Any]]  # entry views, newest first, each with `ended`
+    page: int
+    pages: int
+    total: int
+    projects: list[str]  # every project of a current entry, for the filter
+
+
+def entry_page(
+    origin: Origin,
+    *,
+    kind: str | None = None,
+    project: str | None = None,
+    page: int = 1,
+    size: int = PAGE_SIZE,
+) -> EntryPage:
+    """Page `page` (1-based; past the end is the last) of the current, visible entries, newest
+    first. An entry whose validity has ended is listed (marked `ended`): search leaves it out,
+    and this is where a person finds it again."""
+    store = origin.store
+    now = store_entries.now_ms()
+    found: list[tuple[int, str, dict[str, Any]]] = []
+    projects: Counter[str] = Counter()
+    with store.read() as txn:
+        hidden = store_entries.anything_hidden(store, txn)
+        for key, _ in pairs(txn.cursor(db=store.dbs["roots"])):
+            line = store_entries.lineage(store, txn, key.decode())
+            current = next((v for v in line.versions if v["id"] == line.current), None)
+            if current is None:
+                continue
+            if hidden and store_entries.is_hidden(store, txn, current["id"]):
+                continue
+            if current.get("project"):
+                projects[current["project"]] += 1
+            if kind and current["kind"] != kind or project and current.get("project") != project:
+                continue
+            view = entry_view(current, line)
+            ended = current.get("valid_to")
+            view["ended"] = ended is not None and ended <= now
+            found.append((current["created"], current["id"], view))
+    found.sort(key=lambda item: (item[0], item[1]), reverse=True)
+    pages = max(1, -(-len(found) // size))
+    page = min(max(1, page), pages)
+    shown = [view for _, _, view in found[(page - 1) * size : page * size]]
+    return EntryPage(shown, page, pages, len(found), sorted(projects))
+
+
+def marked_history(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`get`'s history, oldest first, with what the page shows of each version: `concurrent`
+    (superseded without anyone correcting it: it lost to a concurrent correction), `fork`
+    (another version corrects the same one) and `corrected_by` (the versions correcting it).
+    Derived from the history alone, by the rule the store applies: a version nobody corrects is
+    a head, and every head but the current version lost to a concurrent correction."""
+    corrected_by: dict[str, list[str]] = {}
+    for version in history:
+        if version.get("supersedes"):
+            corrected_by.setdefault(version["supersedes"], []).append(version["id"])
+    out = []
+    for version in history:
+        parent: str = version.get("supersedes") or ""
+        out.append(
+            {
+                **version,
+                "concurrent": version["status"] == "superseded"
+                and version["id"] not in corrected_by,
+                "fork": bool(parent) and len(corrected_by.get(parent, [])) > 1,
+                "corrected_by": corrected_by.get(version["id"], []),
+            }
+        )
+    return out

@@ -1,0 +1,91 @@
+"""The forgets as the store records them: tombstones, what each hid, and what still hides.
+
+No tool lists forgets (the contract leaves undoing them to the user, from `origin restore` or
+this UI), so these read the store's tombstones directly. What a tombstone hid is shown by id
+only, never by text: a forget is often of something that should not be on a screen (a pasted
+key), and its ids are enough to restore it and then open it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import lmdb
+
+from origin_store import entries as store_entries
+from origin_store.db import Store, loads
+from origin_store.lmdbio import pairs, raw_get
+
+from ...runtime import Origin
+from ...timeargs import render
+
+#: Tombstones on one page of the forgets list.
+PAGE_SIZE = 100
+#: The most ids of each kind a tombstone's page lists (an entry citing thousands of events).
+MAX_IDS = 500
+
+
+@dataclass(frozen=True)
+class ForgetPage:
+    tombstones: list[dict[str, Any]]  # newest first, as `_view` shows them
+    page: int
+    pages: int
+    total: int
+
+
+def _view(record: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": record["id"],
+        "target": record.get("target"),
+        "reason": record.get("reason") or "",
+        "author": record.get("author") or "",
+        "created": render(record.get("created")),
+        "restored": render(record.get("restored")),
+        "entries": len(record.get("entries") or []),
+        "events": len(record.get("events") or []),
+    }
+
+
+def forget_page(origin: Origin, page: int = 1, size: int = PAGE_SIZE) -> ForgetPage:
+    """Page `page` (1-based; past the end is the last) of the tombstones, newest first."""
+    store = origin.store
+    with store.read() as txn:
+        records = [loads(value) for _, value in pairs(txn.cursor(db=store.dbs["tombstones"]))]
+    records.sort(key=lambda r: (r.get("created") or 0, r["id"]), reverse=True)
+    pages = max(1, -(-len(records) // size))
+    page = min(max(1, page), pages)
+    shown = [_view(r) for r in records[(page - 1) * size : page * size]]
+    return ForgetPage(shown, page, pages, len(records))
+
+
+def tombstone(origin: Origin, tombstone_id: str) -> dict[str, Any] | None:
+    """One tombstone with the ids it hid, each with the forget hiding it now (None: visible
+    again; another tombstone's id: still hidden by that one)."""
+    store = origin.store
+    with store.read() as txn:
+        record = store.get(txn, "tombstones", tombstone_id.encode())
+        if record is None:
+            return None
+        view = _view(record)
+
+        def states(ids: list[str]) -> list[dict[str, Any]]:
+            return [{"id": i, "hidden_by": _mark(txn, store, i)} for i in ids[:MAX_IDS]]
+
+        view["entry_ids"] = states(record.get("entries") or [])
+        view["event_ids"] = states(record.get("events") or [])
+    return view
+
+
+def _mark(txn: lmdb.Transaction, store: Store, item_id: str) -> str | None:
+    mark = raw_get(txn, item_id.encode(), store.dbs["hidden"])
+    return None if mark is None else mark.decode()
+
+
+def hiding_tombstone(origin: Origin, item_id: str) -> str | None:
+    """The forget that hides this entry or event now, if one does."""
+    store = origin.store
+    with store.read() as txn:
+        if not store_entries.is_hidden(store, txn, item_id):
+            return None
+        return _mark(txn, store, item_id)
