@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from origin_store import Store
 from origin_store.reader import event_ids_at
 
-from .catchup import INDEXED_SEQ, CatchUp, Doc, catch_up, unindexed_tail
+from .catchup import CatchUp, Doc, catch_up, reset, unindexed_tail
 from .errors import QueryError
 from .filters import Filters
 from .index import ANY, SearchIndex
@@ -80,7 +80,7 @@ class Searcher:
             writer.commit()
         finally:
             writer.close()
-        self.store.write(lambda txn: self.store.meta_put(txn, INDEXED_SEQ, 0))
+        self.store.write(lambda txn: reset(self.store, txn))
         return self.catch_up()
 
     def snapshot(self) -> Snapshot:

@@ -151,3 +151,31 @@ def test_fresh_documents_come_first_each_once(searcher: Searcher) -> None:
             found[2],
         ]
         assert searcher.find([], Filters(), 20) == []
+
+
+def test_a_commit_whose_position_was_not_recorded_is_not_indexed_twice(searcher: Searcher) -> None:
+    """Killed between the writer's commit and recording INDEXED_SEQ: the next catch-up indexes
+    those events again, and replaces them (INDEXING_SEQ says they may be there) rather than
+    adding them twice; events past that position are only added."""
+    from origin_search.catchup import INDEXED_SEQ, INDEXING_SEQ
+
+    store = searcher.store
+    _fill(store)
+    searcher.catch_up()
+    count = searcher.index.count()
+    with store.read() as txn:
+        assert store.meta_get(txn, INDEXING_SEQ) == store.meta_get(txn, INDEXED_SEQ) > 0
+    store.write(lambda txn: store.meta_put(txn, INDEXED_SEQ, 0))  # the kill
+
+    def more(txn: Any) -> None:
+        event = _event(9, T - 5)
+        store.put(txn, "events", b"ev9", event)
+        store.feed_append(txn, [{"t": "event", "id": "ev9"}])
+
+    store.write(more)
+    searcher.catch_up()
+    assert searcher.index.count() == count + 1
+    found = searcher.find(clauses("boundary event"), Filters(doc="event"), 20)
+    assert sorted(found) == ["ev1", "ev2", "ev3", "ev4", "ev5", "ev9"]
+    searcher.rebuild()
+    assert searcher.index.count() == count + 1
