@@ -14,7 +14,7 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from . import corpus, fts5, origin_run, queries, sources, summary
+from . import corpus, fts5, origin_run, queries, sources, summary, ui_page
 from . import sync as sync_section
 
 CACHE = corpus.CACHE_ROOT
@@ -58,6 +58,9 @@ def main() -> None:
         if load is not None:
             results["hub"] = load
 
+    if not args.no_ui:
+        results["ui"] = ui_page.report(home, mix, section)
+
     if not args.no_sources:
         results["sources"] = sources.report(events // 10, section)
 
@@ -93,6 +96,7 @@ def _parse_args() -> argparse.Namespace:
         "--sources-only", action="store_true", help="only the ingest rates per source"
     )
     parser.add_argument("--no-sync", action="store_true", help="skip the device-to-hub sync")
+    parser.add_argument("--no-ui", action="store_true", help="skip the admin UI's search page")
     parser.add_argument(
         "--sync-only",
         action="store_true",
