@@ -62,7 +62,7 @@ def test_forget_hides_from_search_lists_the_tombstone_and_restore_brings_it_back
     assert shown(said.reply_id) in gone  # the reply cited nothing: it stays
     listed = signed_in.get("/ui/forgets").text
     row = listed[listed.index(tombstone) :].split("</tr>")[0]
-    assert "It named where the key lives." in row and "1 entries, 1 events" in row
+    assert "It named where the key lives." in row and "1 entry, 1 event" in row
     assert entry_id in row  # the target
     hidden = signed_in.get(f"/ui/entries/{entry_id}")
     assert hidden.status_code == 404 and f"/ui/forgets/{tombstone}" in hidden.text
