@@ -18,6 +18,7 @@ from test_entries_support import (
 from ui_support import HOSTILE_EVENT, IMG, SCRIPT, Client
 
 from origin_api.runtime import Origin
+from origin_api.ui.pages.entries_read import entry_page
 from origin_api.ui.render import raw_url, session_url
 from origin_store import entries as store_entries
 
@@ -232,3 +233,26 @@ def test_the_pages_need_a_session(client: Client):
     for path in ("/ui/entries", "/ui/entries/ent_0123456789ab", "/ui/remember"):
         response = client.get(path, follow_redirects=False)
         assert response.status_code == 303 and response.headers["location"].startswith("/ui/login")
+
+
+def test_the_list_is_read_a_page_at_a_time(signed_in: Client, ui_origin: Origin):
+    said = say(ui_origin)
+    project = "paged-" + said.marker
+    made = [remember(signed_in, said, f"Paged entry {n}.", project=project) for n in range(3)]
+    first = entry_page(ui_origin, project=project, size=2)
+    assert (first.page, first.pages, first.total) == (1, 2, 3)
+    assert [e["id"] for e in first.entries] == [made[2], made[1]]
+    last = entry_page(ui_origin, project=project, size=2, page=9)  # past the end: the last
+    assert last.page == 2 and [e["id"] for e in last.entries] == [made[0]]
+    assert project in first.projects
+    page = signed_in.get("/ui/entries", params={"project": project}).text
+    assert "3 current entries, newest first." in page
+
+
+def test_correcting_an_event_is_refused_in_the_tools_words(signed_in: Client, ui_origin: Origin):
+    said = say(ui_origin)
+    response = signed_in.post(
+        f"/ui/entries/{said.event_id}/correct", data={"_csrf": signed_in.csrf, "text": "x"}
+    )
+    assert response.status_code == 400
+    assert f"{said.event_id} is an event; only entries can be corrected." in response.text

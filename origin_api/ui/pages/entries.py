@@ -115,6 +115,8 @@ def correct(request: AnyRequest, entry_id: FromPath[str], data: Form) -> Respons
     try:
         out = ui.call("correct", correct_args(entry_id, data), Caller("user", ui.device))
     except OriginError as failed:
+        if not entry_id.startswith("ent_"):
+            raise  # an event's id: the tool's message, on the error page
         return _entry(
             request,
             entry_id,
