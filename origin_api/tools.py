@@ -1,4 +1,4 @@
-"""The seven tools of the contract, declared once for every front door.
+"""The eight tools of the contract, declared once for every front door.
 
 Each tool has a description, its parameters (which give the JSON Schema and validate calls) and
 annotations. The stdio server and the hub both list and call tools from this table only.
@@ -12,7 +12,8 @@ from typing import Any
 from origin_store.model import ENTRY_KINDS
 from origin_store.parsers.registry import SOURCES
 
-from .params import Param, input_schema
+from .errors import invalid
+from .params import Param, input_schema, validate
 
 TIME = "A time: 30m, 24h, 7d or 2w back from now, a date such as 2026-10-20, or ISO 8601."
 
@@ -33,7 +34,54 @@ treat them as copies of those files, not as independent evidence.
 - When an entry is wrong or out of date, `correct` it (its current version) instead of adding a \
 contradicting one.
 - Use `forget` only when the user asks for something to be forgotten, and pass the user's reason.
+- If Origin cannot read your session log (you run in the cloud, or reach Origin over HTTP), \
+record what you did with `ingest` as you go: decisions and why, commands and their outcome, \
+commits, files changed, each with the workspace path, so that it can be searched and cited later. \
+Agents whose local session logs Origin reads (Claude Code, Codex, Cursor and others on this \
+machine) need not.
+- When the user has paused recording, `ingest` answers that the event was suppressed and \
+`remember` and `correct` refuse: tell the user instead of retrying.
 """
+
+#: Source names the filters take besides the agents': those recorded with `ingest`.
+SOURCE_FILTER = (
+    "An agent whose logs Origin reads ({agents}), or a source recorded with ingest (its name as "
+    "given there: case, spaces and punctuation do not matter)."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class StringList(Param):
+    """A list of short strings (`ingest`'s tags): none blank, at most `max_items`."""
+
+    max_items: int = 50
+
+    def schema(self) -> dict[str, Any]:
+        return {
+            "type": "array",
+            "description": self.description,
+            "maxItems": self.max_items,
+            "items": {"type": "string", "minLength": 1, "maxLength": self.max_length},
+        }
+
+    def check(self, value: Any) -> list[str] | None:
+        if value is None:
+            return None
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            raise invalid(f"{self.name} must be a list of strings.")
+        if len(value) > self.max_items:
+            raise invalid(f"{self.name} takes at most {self.max_items} items; got {len(value)}.")
+        for item in value:
+            if not item.strip():
+                raise invalid(f"{self.name} must not hold an empty string.")
+            if self.max_length is not None and len(item) > self.max_length:
+                raise invalid(
+                    f"{self.name} items have at most {self.max_length} characters; "
+                    f"{item[:40]!r}… has {len(item):,}."
+                )
+            if "\x00" in item:
+                raise invalid(f"{self.name} must not contain NUL characters.")
+        return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +96,18 @@ class ToolSpec:
 
     def input_schema(self) -> dict[str, Any]:
         return input_schema(self.params)
+
+    def validate(self, args: Any) -> dict[str, Any]:
+        """Arguments checked against the parameters, defaults filled in; lists of strings
+        (`StringList`) are checked here, the rest by `params.validate`."""
+        lists = [p for p in self.params if isinstance(p, StringList)]
+        if not lists or not isinstance(args, dict):
+            return validate(self.name, self.params, args)
+        rest = {k: v for k, v in args.items() if k not in {p.name for p in lists}}
+        checked = validate(self.name, self.params, rest)
+        for p in lists:
+            checked[p.name] = p.check(args.get(p.name))
+        return checked
 
     def annotations(self) -> dict[str, Any]:
         return {
@@ -109,7 +169,13 @@ TOOLS: tuple[ToolSpec, ...] = (
                 min_length=1,
                 max_length=100,
             ),
-            Param("source", "string", "Events of this source only.", enum=tuple(SOURCES)),
+            Param(
+                "source",
+                "string",
+                "Events of this source only. " + SOURCE_FILTER.format(agents=", ".join(SOURCES)),
+                min_length=1,
+                max_length=100,
+            ),
             Param(
                 "project",
                 "string",
@@ -158,8 +224,10 @@ TOOLS: tuple[ToolSpec, ...] = (
             Param(
                 "source",
                 "string",
-                "Sessions of this source only; with session, the source of that session.",
-                enum=tuple(SOURCES),
+                "Sessions of this source only; with session, the source of that session. "
+                + SOURCE_FILTER.format(agents=", ".join(SOURCES)),
+                min_length=1,
+                max_length=100,
             ),
             Param(
                 "project", "string", "Sessions of this project only.", min_length=1, max_length=500
@@ -361,6 +429,63 @@ TOOLS: tuple[ToolSpec, ...] = (
         read_only=False,
         destructive=True,
         meta={"origin/requiresConfirmation": True},
+    ),
+    ToolSpec(
+        "ingest",
+        "Record an event",
+        "Record one event of your own work (a decision, a command and its outcome, a commit, a "
+        "file changed, a conversation) when Origin cannot read your session log: it is stored "
+        "like the events of agents' logs, found by search and citable by remember at once. "
+        "Answers `Recorded [<source>]: <title or the first 60 characters>`, with the event's id "
+        "in the structured result; while the user has paused recording, `(ephemeral mode: event "
+        "suppressed)` and nothing is stored.",
+        (
+            Param(
+                "content",
+                "string",
+                "What happened, in a few self-contained sentences.",
+                required=True,
+                min_length=1,
+                max_length=100_000,
+            ),
+            Param(
+                "workspace",
+                "string",
+                "The absolute path of the repository or workspace it belongs to; its git root's "
+                "last component (or its own) is the project.",
+                required=True,
+                min_length=1,
+                max_length=4_096,
+            ),
+            Param(
+                "source",
+                "string",
+                "Who records: your agent's name, such as claude or copilot. Folded to a-z, 0-9 and "
+                "-, at most 40 characters; an agent whose logs Origin reads gets -recorded.",
+                default="mcp",
+                min_length=1,
+                max_length=100,
+            ),
+            Param(
+                "kind",
+                "string",
+                "conversation, agent, command, commit, file or decision; another word is kept as "
+                "given.",
+                default="conversation",
+                min_length=1,
+                max_length=100,
+            ),
+            Param("title", "string", "A short title.", min_length=1, max_length=500),
+            StringList("tags", "strings", "Free-form tags, such as architecture.", max_length=100),
+            Param(
+                "session",
+                "string",
+                "Your session's id; by default one session per source, workspace and day.",
+                min_length=1,
+                max_length=500,
+            ),
+        ),
+        read_only=False,
     ),
 )
 

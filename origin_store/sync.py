@@ -46,10 +46,19 @@ class BatchRefused(ValueError):
 # -- checking ----------------------------------------------------------------------------------
 
 
+class _Known(frozenset[str]):
+    """The agents' names, and any recorded source id (the `ingest` tool's: a device's journal)."""
+
+    def __contains__(self, name: object) -> bool:
+        from .parsers.journal import is_recorded_id
+
+        return super().__contains__(name) or (isinstance(name, str) and is_recorded_id(name))
+
+
 def _known_sources() -> frozenset[str]:
     from .parsers.registry import SOURCES  # the parsers only when a batch is checked
 
-    return frozenset(SOURCES)
+    return _Known(SOURCES)
 
 
 def _text(value: Any, limit: int = NAME_CHARS, *, null: bool = True) -> bool:
@@ -66,7 +75,10 @@ def _check_event(item: dict[str, Any], sources: frozenset[str]) -> str | None:
         return "event must be an object"
     event_id, source = event.get("id"), event.get("source")
     if source not in sources:
-        return f"source must be one of {', '.join(sorted(sources))}"
+        return (
+            f"source must be one of {', '.join(sorted(sources))}, or a recorded source id "
+            "(a-z, 0-9 and -, at most 40 characters)"
+        )
     if (
         not isinstance(event_id, str)
         or not event_id.startswith(f"{source}:")

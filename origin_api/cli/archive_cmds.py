@@ -12,6 +12,7 @@ import typer
 from .. import admin
 from .. import register as reg
 from ..runtime import Origin
+from ..service import recording
 from ..settings import Settings
 from ..timeargs import render
 from .output import console, edge, human_bytes, print_json, run_with_progress, text
@@ -81,10 +82,19 @@ def status(json: bool = typer.Option(False, "--json", help="Print the status as 
     with edge(), Origin.open() as origin:
         info = admin.status(origin)
         info["hub"] = _hub(origin)
+        info["paused"] = recording.shown(recording.in_force(origin))
         if json:
             print_json(info)
             return
         console.print(f"[bold]Origin[/bold] at {origin.home}")
+        paused = info["paused"]
+        if paused is not None:
+            until = f" until {paused['until']}" if paused["until"] else " until `origin resume`"
+            why = f" ({text(paused['reason'])})" if paused["reason"] else ""
+            console.print(
+                f"  [yellow]recording paused[/yellow] since {paused['since']}{until}{why}: "
+                "nothing new is recorded"
+            )
         forgotten = info.get("forgotten_events") or 0
         console.print(
             f"  {info['events']:,} events in {info['sessions']:,} sessions from {info['files']:,} files"

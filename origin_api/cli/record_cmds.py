@@ -4,7 +4,65 @@ from __future__ import annotations
 
 import typer
 
+from ..runtime import Origin
+from ..service import recording
+from .output import console, edge, print_json, text
+
 
 def register(app: typer.Typer) -> None:
-    """Nothing yet: pause and resume register here."""
-    del app
+    app.command()(pause)
+    app.command()(resume)
+
+
+def _when(info: dict[str, str | None]) -> str:
+    until = f" until {info['until']}" if info["until"] else " until `origin resume`"
+    reason = f" ({info['reason']})" if info["reason"] else ""
+    return f"since {info['since']}{until}{reason}"
+
+
+def pause(
+    duration: str | None = typer.Option(
+        None, "--for", help="End the pause by itself after this long: 90s, 30m, 1h, 2d."
+    ),
+    reason: str | None = typer.Option(None, "--reason", help="Why, shown by origin status."),
+    json: bool = typer.Option(False, "--json", help="Print the pause as JSON."),
+) -> None:
+    """Stop recording on this device until `origin resume` (or for --for): agents' `ingest` is
+    suppressed, `remember` and `correct` refuse, and new log lines are not ingested. Every
+    `origin mcp` and the hub over this home see it at once."""
+    with edge(), Origin.open() as origin:
+        for_ms = recording.duration_ms(duration) if duration is not None else None
+        made = recording.shown(recording.pause(origin, for_ms=for_ms, reason=reason))
+        assert made is not None
+        if json:
+            print_json({"paused": made})
+            return
+        console.print(f"Recording is [bold]paused[/bold] {text(_when(made))}.")
+        console.print(
+            "  Agents' ingest calls are suppressed, remember and correct refuse, and new log "
+            "lines are left unread; `origin resume` starts recording again."
+        )
+
+
+def resume(
+    backfill: bool = typer.Option(
+        False, "--backfill", help="Also ingest what the agents wrote during the pause."
+    ),
+    json: bool = typer.Option(False, "--json", help="Print the pause that ended as JSON."),
+) -> None:
+    """Start recording again. What agents wrote to their logs during the pause stays out of the
+    archive unless --backfill."""
+    with edge(), Origin.open() as origin:
+        ended = recording.shown(recording.resume(origin, backfill=backfill))
+        if json:
+            print_json({"resumed": ended, "backfill": backfill})
+            return
+        if ended is None:
+            console.print("Recording was not paused; nothing to resume.")
+            return
+        console.print(f"Recording [bold]resumed[/bold]; it was paused {text(_when(ended))}.")
+        console.print(
+            "  What the agents wrote during the pause will be ingested with the next pass."
+            if backfill
+            else "  What the agents wrote during the pause is left out (--backfill ingests it)."
+        )

@@ -14,6 +14,7 @@ from ..settings import Settings
 from .archive import Counts, agents, counts, demo_archive, index, open_archive, status
 from .clients import clients, hub
 from .findings import LEVELS, Diagnosis, Finding, Level, Watched
+from .recording import recording
 
 __all__ = [
     "LEVELS",
@@ -42,6 +43,8 @@ def diagnose(
     origin, archive = open_archive(settings)
     try:
         found = agents(settings, origin, watched) + archive
+        if origin is not None:
+            found += [recording(settings)]
         if origin is not None:
             found += [index(origin)]
         if demo is not None:

@@ -15,7 +15,7 @@ import orjson
 
 from ..errors import OriginError
 from ..runtime import Origin
-from ..service import Caller, Noted, Relayed, call
+from ..service import Caller, Noted, Relayed, Said, call
 
 NAME = "origin"
 TITLE = "Origin"
@@ -50,10 +50,17 @@ def tool_result(
 ) -> dict[str, Any]:
     """One JSON text item; errors carry the readable message (and the hub's structured data).
     A connected device's answer without its hub adds the Note as a second text item; a relay's
-    is the hub's result as the hub gave it."""
+    is the hub's result as the hub gave it; an answer in words (`ingest`) is its text, with its
+    data as structured content."""
     if error is None:
         if isinstance(payload, Relayed):
             return payload.result
+        if isinstance(payload, Said):
+            return {
+                "content": [{"type": "text", "text": payload.text}],
+                "structuredContent": payload.data,
+                "isError": False,
+            }
         content = [{"type": "text", "text": orjson.dumps(_payload(payload)).decode()}]
         if isinstance(payload, Noted):
             content.append({"type": "text", "text": payload.note})

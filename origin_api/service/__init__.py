@@ -1,4 +1,4 @@
-"""The seven tools' semantics, written once: plain functions over an open `Origin`.
+"""The eight tools' semantics, written once: plain functions over an open `Origin`.
 
 Every front door (stdio MCP, the hub, the CLI's tool commands) validates with `tools.TOOLS`,
 calls `call()`, and turns `OriginError` into its own form. Nothing here knows about transports;
@@ -13,11 +13,12 @@ from typing import Any
 import orjson
 
 from ..errors import OriginError, not_found
-from ..params import validate
 from ..runtime import Origin
 from ..tools import BY_NAME
-from .common import Caller, Noted, Relayed, refresh
+from .common import Caller, Noted, Relayed, Said, refresh
 from .reading import get, search, sources, timeline
+from .record import ingest
+from .recording import RECORDING, SUPPRESSED, in_force, refusal, shown
 from .writing import correct, forget, remember
 
 HANDLERS: dict[str, Callable[..., Any]] = {
@@ -28,6 +29,7 @@ HANDLERS: dict[str, Callable[..., Any]] = {
     "remember": remember,
     "correct": correct,
     "forget": forget,
+    "ingest": ingest,
 }
 
 
@@ -41,18 +43,29 @@ def call(origin: Origin, tool: str, args: Any, caller: Caller, *, merged: bool =
     if hub is not None and hub.relay:
         from .merge import relay
 
+        if tool in RECORDING and (paused := in_force(origin)) is not None:
+            return _paused(tool, paused)
         timeout = origin.settings.hub_request_timeout_ms / 1000
         return relay(hub, tool, args, caller, timeout)
     spec = BY_NAME.get(tool)
     if spec is None:
         raise not_found(f"Unknown tool {tool!r}; Origin's tools are {', '.join(BY_NAME)}.")
-    checked = validate(tool, spec.params, args)
+    checked = spec.validate(args)
+    if tool in RECORDING and (paused := in_force(origin)) is not None:
+        return _paused(tool, paused)
     handler: Callable[..., Any] = HANDLERS[tool]
     if hub is not None:
         from .merge import connected
 
         return connected(origin, hub, tool, args, checked, caller, handler)
     return handler(origin, caller=caller, **checked)
+
+
+def _paused(tool: str, paused: Any) -> Said:
+    """While recording is paused: `ingest`'s answer, or the refusal of `remember`/`correct`."""
+    if tool != "ingest":
+        raise refusal(tool, paused)
+    return Said(SUPPRESSED, {"recorded": False, "paused": shown(paused)})
 
 
 def device_call(origin: Origin, tool: str, args: Any, caller: Caller) -> tuple[Any, str | None]:
@@ -71,4 +84,4 @@ def device_call(origin: Origin, tool: str, args: Any, caller: Caller) -> tuple[A
     return result, None
 
 
-__all__ = ["HANDLERS", "Caller", "Noted", "Relayed", "call", "device_call", "refresh"]
+__all__ = ["HANDLERS", "Caller", "Noted", "Relayed", "Said", "call", "device_call", "refresh"]

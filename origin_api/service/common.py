@@ -44,6 +44,15 @@ class Relayed:
     result: dict[str, Any]
 
 
+@dataclass(frozen=True, slots=True)
+class Said:
+    """A tool's answer in words rather than JSON (`ingest`'s `Recorded [mcp]: …`): the text
+    item, with `data` as the result's structured content."""
+
+    text: str
+    data: dict[str, Any]
+
+
 class Caller:
     """Who is calling: the author of entries written through this call."""
 
@@ -72,6 +81,7 @@ def ingest_if_due(origin: Origin, *, force: bool = False) -> None:
     recently written logs and a turn of the others."""
     if force:
         origin.ingest()
+        ingest_journals(origin)
         return
     interval = origin.settings.search_ingest_interval_ms / 1000
     if time.monotonic() - origin.last_ingest < interval:
@@ -80,4 +90,20 @@ def ingest_if_due(origin: Origin, *, force: bool = False) -> None:
     if age is not None and 0 <= age < interval:
         origin.last_ingest = time.monotonic() - age
         return
-    origin.ingest(timeout=SEARCH_INGEST_WAIT, full=False)
+    if origin.ingest(timeout=SEARCH_INGEST_WAIT, full=False) is not None:
+        ingest_journals(origin)
+
+
+def ingest_journals(origin: Origin) -> None:
+    """The journals of recorded sources that changed since their cursors: `ingest` reads its
+    own line at once, so this finds only a line whose writer died before reading it. A pass
+    over the agents' logs does not list the journals (`registry.with_recorded` would); a stat
+    of each journal here costs next to nothing. Nothing is read while recording is paused."""
+    from origin_store import journal
+    from origin_store.pause import paused
+
+    if paused(origin.home) is not None:
+        return
+    files = journal.logs(origin.home)
+    if files:
+        journal.ingest(origin.ingester, origin.store, files)

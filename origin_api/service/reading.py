@@ -8,6 +8,7 @@ import lmdb
 
 from origin_search import Clause, Filters, QueryError, clauses, snippet
 from origin_store import entries as store_entries
+from origin_store.parsers.journal import fold
 from origin_store.parsers.registry import SOURCES
 from origin_store.reader import (
     get_event,
@@ -55,6 +56,7 @@ def search(
     now = now_ms()
     since_ms = optional_time(since, "since", now)
     until_ms = optional_time(until, "until", now)
+    source = source_filter(source)
     try:
         # A blank query arrives as None: `params` reads it as left out, as the contract says.
         found = clauses(query) if query is not None else None
@@ -84,6 +86,21 @@ def search(
         )
         result["events"] = _events_out(origin, seen.find(found, events, limit), limit, found)
     return result
+
+
+def source_filter(source: str | None) -> str | None:
+    """The source id a `source` filter names: an agent's as given, any other name folded as
+    `ingest` folds it (`Claude Web` finds what `ingest` recorded as `claude-web`). An agent's
+    name names the agent; what it recorded through `ingest` is `<agent>-recorded`."""
+    if source is None or source in SOURCES:
+        return source
+    folded = fold(source)
+    if not folded:
+        raise invalid(
+            f"source must be an agent ({', '.join(SOURCES)}) or a source recorded with ingest; "
+            f"{source[:40]!r} names neither."
+        )
+    return folded
 
 
 def _entries_out(origin: Origin, ids: list[str], limit: int, now: int) -> list[dict[str, Any]]:
@@ -139,15 +156,12 @@ def timeline(
     now = now_ms()
     since_ms = optional_time(since, "since", now)
     until_ms = optional_time(until, "until", now)
+    source = source_filter(source)
     refresh(origin)
     store = origin.store
     if session is not None:
         with store.read() as txn:
-            found = None
-            for candidate in [source] if source else SOURCES:
-                found = get_session(store, txn, candidate, session)
-                if found is not None:
-                    break
+            found = _session(origin, txn, session, source)
             if found is None:
                 raise not_found(
                     f"Unknown session {session}." + (f" (source {source})" if source else "")
@@ -177,6 +191,21 @@ def timeline(
             chosen.append(item)
         chosen.sort(key=lambda s: (s["ended"], s["session"]), reverse=True)
         return {"sessions": [session_view(origin, txn, s) for s in chosen[:limit]]}
+
+
+def _session(
+    origin: Origin, txn: lmdb.Transaction, session: str, source: str | None
+) -> dict[str, Any] | None:
+    """A session by id: of `source`, else of the first agent that has it, else of a recorded
+    source (whose names no list holds: a hub has those its devices recorded)."""
+    store = origin.store
+    for candidate in [source] if source else SOURCES:
+        found = get_session(store, txn, candidate, session)
+        if found is not None:
+            return found
+    if source:
+        return None
+    return next((s for s in iter_sessions(store, txn) if s["session"] == session), None)
 
 
 def _lookup(origin: Origin, txn: lmdb.Transaction, item_id: str) -> tuple[str, dict[str, Any]]:

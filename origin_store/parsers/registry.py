@@ -3,13 +3,19 @@
 Each agent's own files are its parser module's; the memory and instruction files it keeps under
 its root, and those it reads in a project, are added to it from `memory`, which knows them all
 (one project file read by several agents is filed under one of them).
+
+Beside the agents, the sources recorded with the `ingest` tool: each is a journal under
+ORIGIN_HOME read by `journal` (`recorded`), named by its client rather than listed here, so
+`SOURCES` stays the agents whose logs Origin reads and `with_recorded` adds a home's journals.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
+from pathlib import Path
 
-from . import claude_code, codex, cursor, grok, memory, zcode
+from . import claude_code, codex, cursor, grok, journal, memory, zcode
 from .base import Source
 
 
@@ -34,3 +40,32 @@ def get(name: str) -> Source:
         return SOURCES[name]
     except KeyError:
         raise KeyError(f"unknown source {name!r}; known: {', '.join(SOURCES)}") from None
+
+
+def recorded_id(name: str) -> str:
+    """The source id a client's `source` name records under (`journal.recorded_id`): never the
+    name of an agent above, so recorded events never share an id or a session with theirs."""
+    return journal.recorded_id(name, SOURCES)
+
+
+@lru_cache(maxsize=1024)
+def recorded(name: str) -> Source:
+    """The source of a recorded source id (its journal); an agent's name or a name that is not
+    a source id is a caller's mistake."""
+    if name in SOURCES or not journal.is_recorded_id(name):
+        raise KeyError(f"{name!r} is not a recorded source id")
+    return journal.source(name)
+
+
+def recorded_in(home: Path) -> list[str]:
+    """The recorded sources whose journals are under `home`, by name."""
+    try:
+        names = sorted(entry.name[:-6] for entry in (home / journal.JOURNAL_DIR).glob("*.jsonl"))
+    except OSError:
+        return []
+    return [name for name in names if journal.is_recorded_id(name) and name not in SOURCES]
+
+
+def with_recorded(home: Path) -> dict[str, Source]:
+    """The agents, then every source recorded under `home`: what a pass over everything reads."""
+    return {**SOURCES, **{name: recorded(name) for name in recorded_in(home)}}

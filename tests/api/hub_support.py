@@ -26,7 +26,7 @@ PROMPT_ID = "claude-code:a0000001-0000-4000-8000-000000000001"
 SESSION = "7f3c9a52-1d4e-4b8a-9c61-2e5f8a7b3d10"
 SESSION_LOG = "projects/-home-dev-demo-app/7f3c9a52-1d4e-4b8a-9c61-2e5f8a7b3d10.jsonl"
 READ_TOOLS = {"search", "timeline", "get", "sources"}
-ALL_TOOLS = READ_TOOLS | {"remember", "correct", "forget"}
+ALL_TOOLS = READ_TOOLS | {"remember", "correct", "forget", "ingest"}
 JSON_ACCEPT = b"application/json, text/event-stream"
 
 

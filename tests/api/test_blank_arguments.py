@@ -1,4 +1,4 @@
-"""Every string parameter of the seven tools, given "" and "  ": a readable error or, where the
+"""Every string parameter of the eight tools, given "" and "  ": a readable error or, where the
 contract documents it, the default. Table-driven so a new parameter has to be listed here."""
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ BLANK: dict[tuple[str, str], str] = {
     ("search", "kind"): "kind must be one of memory, knowledge, cognition",
     ("search", "since"): TIME_ERROR,
     ("search", "until"): TIME_ERROR,
-    ("search", "source"): "source must be one of claude-code, codex",
+    ("search", "source"): "source must not be empty.",
     ("search", "project"): "project must not be empty.",
     ("timeline", "since"): TIME_ERROR,
     ("timeline", "until"): TIME_ERROR,
-    ("timeline", "source"): "source must be one of claude-code, codex",
+    ("timeline", "source"): "source must not be empty.",
     ("timeline", "project"): "project must not be empty.",
     ("timeline", "session"): "session must not be empty.",
     ("get", "id"): "id must not be empty.",
@@ -39,6 +39,12 @@ BLANK: dict[tuple[str, str], str] = {
     ("correct", "valid_to"): TIME_ERROR,
     ("forget", "id"): "id must not be empty.",
     ("forget", "reason"): "reason must not be empty.",
+    ("ingest", "content"): "content must not be empty.",
+    ("ingest", "workspace"): "workspace must not be empty.",
+    ("ingest", "source"): "source must not be empty.",
+    ("ingest", "kind"): "kind must not be empty.",
+    ("ingest", "title"): "title must not be empty.",
+    ("ingest", "session"): "session must not be empty.",
 }
 
 #: The other arguments each tool needs to get as far as the parameter under test.
@@ -55,6 +61,7 @@ BASE: dict[str, dict] = {
     },
     "correct": {"id": "ent_000000000000", "text": "A fact."},
     "forget": {"id": "ent_000000000000", "reason": "asked"},
+    "ingest": {"content": "Chose a token bucket.", "workspace": "/home/dev/demo-app"},
 }
 
 

@@ -49,6 +49,7 @@ async def test_handshake_tools_and_annotations(env, sdk):
             "remember",
             "correct",
             "forget",
+            "ingest",
         }
         for name in ("search", "timeline", "get", "sources"):
             assert tools[name].annotations.read_only_hint is True

@@ -11,34 +11,37 @@ from origin_store.model import ENTRY_KINDS
 from origin_store.parsers.registry import SOURCES
 
 
-def _enums(name: str) -> list[tuple[str, ...]]:
-    return [p.enum for tool in TOOLS for p in tool.params if p.name == name]
-
-
-def test_the_source_enum_offers_exactly_the_agents_origin_ingests():
-    enums = _enums("source")
-    assert enums and all(enum == tuple(SOURCES) for enum in enums)
-    assert all(
-        tool.as_mcp()["inputSchema"]["properties"]["source"]["enum"] == list(SOURCES)
-        for tool in TOOLS
-        if any(p.name == "source" for p in tool.params)
-    )
+def test_the_source_filters_name_exactly_the_agents_origin_ingests():
+    """`source` filters are free text (a source recorded with `ingest` is named by its client),
+    so the agents are listed in the description, from the registry, rather than in an enum."""
+    filters = [
+        (tool, p) for tool in TOOLS for p in tool.params if p.name == "source" and tool.read_only
+    ]
+    assert {tool.name for tool, _ in filters} == {"search", "timeline"}
+    for tool, param in filters:
+        assert param.enum is None
+        schema = tool.as_mcp()["inputSchema"]["properties"]["source"]
+        assert "enum" not in schema and f"({', '.join(SOURCES)})" in schema["description"]
 
 
 def test_the_kind_enum_is_the_models_entry_kinds():
-    enums = _enums("kind")
-    assert len(enums) == 3 and all(enum == ENTRY_KINDS for enum in enums)
+    enums = {tool.name: p.enum for tool in TOOLS for p in tool.params if p.name == "kind"}
+    assert enums == {
+        "search": ENTRY_KINDS,
+        "remember": ENTRY_KINDS,
+        "correct": ENTRY_KINDS,
+        "ingest": None,  # the client's own word, kept as given
+    }
 
 
 def test_every_source_the_contract_names_is_read_in_its_order():
     assert tuple(SOURCES) == ("claude-code", "codex", "cursor", "zcode", "grok")
 
 
-def test_a_source_no_parser_reads_is_refused(tool):
-    with pytest.raises(
-        OriginError, match=f"^source must be one of {', '.join(SOURCES)}; got 'aider'"
-    ):
-        tool("search", query="x", source="aider")
+def test_a_source_nothing_recorded_finds_nothing_and_a_nameless_one_is_refused(tool):
+    assert tool("search", query="token", source="aider", scope="events")["events"] == []
+    with pytest.raises(OriginError, match=f"^source must be an agent \\({', '.join(SOURCES)}\\)"):
+        tool("search", query="x", source="!!!")
 
 
 def test_an_error_names_a_known_category():

@@ -30,6 +30,7 @@ ARGS = {
     },
     "correct": {"id": "ent_0123456789ab", "text": "Relayed again."},
     "forget": {"id": "ent_0123456789ab", "reason": "asked"},
+    "ingest": {"content": "Relayed work.", "workspace": "/home/dev/demo-app"},
 }
 
 

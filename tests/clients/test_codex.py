@@ -17,7 +17,7 @@ from clients_support import BARE_PATH, ORIGIN, RunningHub, User, client
 
 pytestmark = [pytest.mark.clients, pytest.mark.e2e]
 
-ALL_TOOLS = {"search", "timeline", "get", "sources", "remember", "correct", "forget"}
+ALL_TOOLS = {"search", "timeline", "get", "sources", "remember", "correct", "forget", "ingest"}
 
 
 class Model(BaseHTTPRequestHandler):

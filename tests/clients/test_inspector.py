@@ -13,7 +13,7 @@ from origin_api import register as reg
 
 pytestmark = [pytest.mark.clients, pytest.mark.e2e]
 
-ALL_TOOLS = {"search", "timeline", "get", "sources", "remember", "correct", "forget"}
+ALL_TOOLS = {"search", "timeline", "get", "sources", "remember", "correct", "forget", "ingest"}
 
 
 def tool_names(out: str) -> set[str]:

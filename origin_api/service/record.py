@@ -1,0 +1,104 @@
+"""`ingest`: an agent without a session log Origin can read records an event of its own.
+
+The event goes to its source's journal (`origin_store.journal`) and is read back from there by
+the ordinary ingest path before the tool answers, so it has a mirror and a raw line like every
+event, is found by `search` and cited by `remember` at once, and syncs to a hub.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import secrets
+from datetime import UTC, datetime
+from typing import Any
+
+from origin_store import journal
+from origin_store.parsers.registry import recorded_id
+from origin_store.project import project_of
+
+from ..errors import invalid
+from ..runtime import Origin
+from ..timeargs import render
+from .common import Caller, Said, now_ms
+
+#: Characters of the content the answer shows when there is no title.
+SHOWN = 60
+_SPACE = re.compile(r"\s+")
+
+
+def ingest(
+    origin: Origin,
+    *,
+    caller: Caller,
+    content: str,
+    workspace: str,
+    source: str,
+    kind: str,
+    title: str | None,
+    tags: list[str] | None,
+    session: str | None,
+) -> Said:
+    name = recorded_id(source)
+    if not name:
+        raise invalid(
+            f"source must name the agent with letters or digits (a-z, 0-9); {source[:40]!r} "
+            "has none."
+        )
+    if not os.path.isabs(workspace):
+        raise invalid(
+            "workspace must be the absolute path of the repository or workspace, as this "
+            f"machine writes paths (such as /home/me/project); got {workspace[:200]!r}."
+        )
+    now = now_ms()
+    project = project_of(workspace)
+    session = session or default_session(workspace, project, now)
+    local_id = f"{now:012x}{secrets.token_hex(6)}"
+    line: dict[str, Any] = {
+        "id": local_id,
+        "time": render_utc(now),
+        "source": name,
+        "author": caller.author,
+        "workspace": workspace,
+        "kind": kind,
+        "session": session,
+    }
+    if title is not None:
+        line["title"] = title
+    if tags:
+        line["tags"] = tags
+    line["content"] = content
+    if source != name:
+        line["client_source"] = source
+    journal.append(origin.home, name, line)
+    journal.ingest(origin.ingester, origin.store, [journal.log_file(origin.home, name)])
+    origin.searcher.catch_up()
+    event_id = f"{name}:{local_id}"
+    said = title if title is not None else _SPACE.sub(" ", content).strip()[:SHOWN]
+    return Said(
+        f"Recorded [{name}]: {said}",
+        {
+            "recorded": True,
+            "id": event_id,
+            "source": name,
+            "session": session,
+            "project": project,
+            "time": render(now),
+        },
+    )
+
+
+def default_session(workspace: str, project: str | None, now: int) -> str:
+    """One session per source, workspace and day (this server's local day): the project's
+    name, the day, and a few characters of the workspace path's digest, so two workspaces of
+    one name stay apart."""
+    day = datetime.fromtimestamp(now / 1000).date().isoformat()
+    digest = hashlib.sha256(workspace.rstrip("/\\").encode()).hexdigest()[:6]
+    return f"{project or 'workspace'}-{day}-{digest}"
+
+
+def render_utc(ms: int) -> str:
+    """The journal's times: UTC, milliseconds, `Z` (the form the agents' logs use)."""
+    moment = datetime.fromtimestamp(ms // 1000, UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}Z"
