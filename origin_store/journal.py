@@ -55,7 +55,7 @@ def append(home: Path, source: str, record: dict[str, Any]) -> None:
     locks = home / "locks"
     locks.mkdir(parents=True, exist_ok=True)
     with stripe_lock(locks, keys.text_key(str(target))):
-        fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        fd = os.open(target, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
         try:
             if _ends_mid_line(fd):
                 line = b"\n" + line
