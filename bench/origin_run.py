@@ -227,6 +227,32 @@ def fresh_search(corpus_dir: Path, home: Path, queries: list) -> dict:
     return asdict(summarize(samples))
 
 
+def fresh_search_served(corpus_dir: Path, home: Path, queries: list) -> dict:
+    """`fresh_search` while an `origin mcp` runs over the same home, as it does wherever an
+    agent is at work: the new process hands the command to it (origin_api/cliserve.py)."""
+    env = corpus_env(corpus_dir, home)
+    socket = home / "cli.sock"
+    server = subprocess.Popen(
+        [ORIGIN, "mcp"],
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not socket.exists():
+            if time.monotonic() > deadline or server.poll() is not None:
+                raise RuntimeError("origin mcp did not start serving fresh commands")
+            time.sleep(0.05)
+        time.sleep(2)  # its start-up pass over the logs settles
+        return fresh_search(corpus_dir, home, queries)
+    finally:
+        assert server.stdin is not None
+        server.stdin.close()  # end of input: the server exits
+        server.wait(timeout=60)
+
+
 class _StdioPeer:
     """A raw JSON-RPC peer of `origin mcp`: measures the server, not a client library."""
 

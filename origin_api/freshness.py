@@ -8,6 +8,7 @@ import sys
 import threading
 import traceback
 
+from .cliserve import CliServer
 from .hubsync import sync_due
 from .runtime import Origin
 from .service import refresh
@@ -34,11 +35,15 @@ class Freshness:
         self.interval_s = interval_s
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        # A running process also answers fresh `origin search` and `origin get` commands.
+        self._cli = CliServer(origin)
 
     def start(self) -> None:
         self._thread.start()
+        self._cli.start()
 
     def stop(self, wait_s: float = 5.0) -> None:
+        self._cli.stop()
         self._stop.set()
         if self._thread.is_alive():
             self._thread.join(wait_s)

@@ -6,24 +6,33 @@ registered sources, read events and sessions back with `reader`.
 
 from typing import TYPE_CHECKING, Any
 
-from .db import Store
 from .errors import NotFound, SchemaMismatch, StoreError
-from .settings import Settings
 
 if TYPE_CHECKING:
+    from .db import Store
     from .ingest import Ingester, IngestReport, LogFile, discover
+    from .settings import Settings
 
-_INGEST = frozenset({"Ingester", "IngestReport", "LogFile", "discover"})
+#: Names loaded with their module on first use: a process that only reads (a fresh `origin
+#: search` after another process's pass) never imports ingest or the parsers, and one that only
+#: asks a running process (`origin_store.home`) imports neither LMDB nor the settings.
+_LAZY = {
+    "Store": "db",
+    "Settings": "settings",
+    "Ingester": "ingest",
+    "IngestReport": "ingest",
+    "LogFile": "ingest",
+    "discover": "ingest",
+}
 
 
 def __getattr__(name: str) -> Any:
-    """The ingest names load with the ingest package on first use: a process that only reads
-    (a fresh `origin search` after another process's pass) never imports it or the parsers."""
-    if name in _INGEST:
-        from . import ingest
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
 
-        return getattr(ingest, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f".{module}", __name__), name)
 
 
 __all__ = [

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
 
+from .home import HOME_DEFAULT, home_of
+
 
 @dataclass(frozen=True, slots=True)
 class Setting:
@@ -23,7 +25,7 @@ class Setting:
 
 
 TABLE: tuple[Setting, ...] = (
-    Setting("ORIGIN_HOME", "~/.origin", "Where the store, the mirrors and the index live."),
+    Setting("ORIGIN_HOME", HOME_DEFAULT, "Where the store, the mirrors and the index live."),
     Setting(
         "ORIGIN_MAP_SIZE", "1073741824", "Initial LMDB map size in bytes; it doubles when full."
     ),
@@ -53,9 +55,8 @@ class Settings:
         """This class's fields read from `environ`; a subclass adds its own to them."""
         values = read(TABLE, environ)
         user_home = Path(environ.get("HOME") or Path.home())
-        home = values["ORIGIN_HOME"]
         return {
-            "home": Path(home.replace("~", str(user_home), 1) if home.startswith("~") else home),
+            "home": Path(home_of(environ)),
             "map_size": int(values["ORIGIN_MAP_SIZE"]),
             "user_home": user_home,
             "environ": environ,

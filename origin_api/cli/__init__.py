@@ -34,6 +34,11 @@ def _dispatch(args: list[str]) -> None:
         serve()
         return
     if args[:1] in (["search"], ["get"]):
+        # A running Origin process answers at once (it has everything loaded); else this one.
+        from .served import ask
+
+        if ask(args):
+            return
         from .lean import run
 
         if run(args):

@@ -92,30 +92,46 @@ def run(args: list[str]) -> bool:
     parsed = parse(args)
     if parsed is None:
         return False
-    tool, tool_args, as_json = parsed
+    from ..runtime import Origin
+
+    try:
+        with Origin.open() as origin:
+            answered = answer(origin, parsed)
+    except _errors():
+        return False  # typer runs it again and reports the error its way
+    out, note = answered
+    if note:
+        sys.stderr.write(note)
+    sys.stdout.write(out)
+    sys.stdout.flush()
+    return True
+
+
+def answer(origin: Any, parsed: tuple[str, dict[str, Any], bool]) -> tuple[str, str]:
+    """What the command prints on stdout and on stderr, over an open Origin (this process's,
+    or a running one's for a fresh command: `served`). Raises the layers' errors."""
     import orjson
 
+    from ..service import Caller, device_call
+
+    tool, tool_args, as_json = parsed
+    caller = Caller("user", origin.settings.device)
+    result, note = device_call(origin, tool, tool_args, caller)
+    if as_json:
+        out = orjson.dumps(result, option=orjson.OPT_INDENT_2).decode() + "\n"
+    else:
+        out = "\n".join(get_lines(result)) + "\n"
+    return out, (note + "\n" if note else "")
+
+
+def _errors() -> tuple[type[Exception], ...]:
+    """The errors typer's commands turn into messages: a lean command leaves them to typer."""
     from origin_search import SearchError
     from origin_store import StoreError
 
     from ..errors import OriginError
-    from ..runtime import Origin
-    from ..service import Caller, device_call
 
-    try:
-        with Origin.open() as origin:
-            caller = Caller("user", origin.settings.device)
-            result, note = device_call(origin, tool, tool_args, caller)
-    except (OriginError, StoreError, SearchError):
-        return False  # typer runs it again and reports the error its way
-    if note:
-        sys.stderr.write(note + "\n")
-    if as_json:
-        sys.stdout.write(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode() + "\n")
-    else:
-        sys.stdout.write("\n".join(get_lines(result)) + "\n")
-    sys.stdout.flush()
-    return True
+    return (OriginError, StoreError, SearchError)
 
 
 # How results read as text. Times are shown as the tools render them.

@@ -1,0 +1,99 @@
+"""A fresh `origin search` or `origin get` answered by an Origin process that is already
+running (each agent's `origin mcp`, the hub, `origin run`), over a Unix socket in ORIGIN_HOME.
+
+A new Python process spends most of its ~90 ms importing the store, the index and the tools;
+the answer itself takes ~2 ms. A running process has all of that loaded, so the command asks it
+first: this module imports only what a socket and the home's name need. Nothing answering (no
+such process, a socket left by one that died, another installation's server, a refusal) means
+the command runs in its own process, as it always did: the answer is the same either way.
+
+The exchange is one request and one answer on a connection, each a length-prefixed message:
+request ``PROTOCOL NUL code-dir NUL arg NUL arg…``; answer ``ok LF <len> LF stdout stderr``
+(print both, exit 0), or anything else: answer here.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+#: Bump when the exchange changes: a server of another protocol is not asked.
+PROTOCOL = b"origin-cli-1"
+#: The socket, under ORIGIN_HOME.
+SOCKET = "cli.sock"
+#: How long a fresh command waits for a running process before answering alone.
+CONNECT_TIMEOUT_S = 0.05
+ANSWER_TIMEOUT_S = 10.0
+#: Where this installation's code is: a server running other code is not asked.
+CODE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))).encode()
+
+
+def socket_path(environ: dict[str, str] | os._Environ[str]) -> str:
+    """ORIGIN_HOME/cli.sock. ORIGIN_HOME is read here as `origin_store.home.home_of` reads it
+    (a test holds the two together): importing even that package's `__init__` costs a fresh
+    command more than the whole exchange with a running process."""
+    home = environ.get("ORIGIN_HOME") or "~/.origin"
+    if home.startswith("~"):
+        home = home.replace("~", environ.get("HOME") or os.path.expanduser("~"), 1)
+    return os.path.join(home, SOCKET)
+
+
+def ask(args: list[str]) -> bool:
+    """Print a running process's answer to `args` and return True; False to answer here."""
+    # The C socket module: `socket` imports enum and selectors (~4 ms of a fresh process).
+    import _socket
+
+    try:
+        path = socket_path(os.environ)
+        conn = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+        try:
+            conn.settimeout(CONNECT_TIMEOUT_S)
+            conn.connect(path)
+            conn.settimeout(ANSWER_TIMEOUT_S)
+            send(conn, b"\0".join([PROTOCOL, CODE, *(a.encode() for a in args)]))
+            answer = receive(conn)
+        finally:
+            conn.close()
+        status, _, rest = answer.partition(b"\n")
+        if status != b"ok":
+            return False
+        head, _, rest = rest.partition(b"\n")
+        size = int(head)
+    except (OSError, ValueError):
+        return False
+    out, err = rest[:size], rest[size:]
+    if err:
+        sys.stderr.buffer.write(err)
+        sys.stderr.flush()
+    sys.stdout.buffer.write(out)
+    sys.stdout.flush()
+    return True
+
+
+def send(conn: object, payload: bytes) -> None:
+    conn.sendall(b"%d\n" % len(payload) + payload)  # type: ignore[attr-defined]
+
+
+#: The largest message either side reads (an answer of 500 hits with their texts fits).
+MAX_MESSAGE = 64 * 1024 * 1024
+
+
+def receive(conn: object) -> bytes:
+    """One length-prefixed message; ValueError when it is cut short or malformed."""
+    head = b""
+    while not head.endswith(b"\n"):
+        byte = conn.recv(1)  # type: ignore[attr-defined]
+        if not byte or len(head) > 12:
+            raise ValueError("no length")
+        head += byte
+    size = int(head)
+    if not 0 <= size <= MAX_MESSAGE:
+        raise ValueError("bad length")
+    chunks, left = [], size
+    while left:
+        chunk = conn.recv(min(left, 1 << 20))  # type: ignore[attr-defined]
+        if not chunk:
+            raise ValueError("cut short")
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)

@@ -1,0 +1,120 @@
+"""The running side of `cli/served.py`: a long-running Origin process (`origin mcp`, the hub,
+`origin run`) answers fresh `origin search` and `origin get` commands over a Unix socket in
+ORIGIN_HOME, with the store, the index and the tools it has loaded already.
+
+Only the first of the home's processes to start serves; the others see its socket answer and
+leave it alone. A socket nobody answers on (its process was killed) is taken over. The socket
+is made owner-only: it answers with the archive, as the home's files do. A command that fails
+here (an unknown id, a bad option) is answered `no`, and the command runs in its own process
+to report it as it always did.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import stat
+import sys
+import threading
+import traceback
+from typing import TYPE_CHECKING
+
+from .cli import served
+
+if TYPE_CHECKING:
+    from .runtime import Origin
+
+
+class CliServer:
+    """Serves one Origin over ORIGIN_HOME/cli.sock while started."""
+
+    def __init__(self, origin: Origin) -> None:
+        self.origin = origin
+        self.path = str(origin.home / served.SOCKET)
+        self.answered = 0
+        self._sock: socket.socket | None = None
+        self._inode: int | None = None
+
+    def start(self) -> bool:
+        """Listen, unless another live process already does; whether this one serves."""
+        if _alive(self.path):
+            return False
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.path)  # left by a process that is gone
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            old = os.umask(0o177)
+            try:
+                sock.bind(self.path)
+            finally:
+                os.umask(old)
+            sock.listen(16)
+        except OSError:
+            sock.close()
+            return False
+        self._sock = sock
+        self._inode = os.stat(self.path).st_ino
+        threading.Thread(target=self._accept, name="origin-cli-serve", daemon=True).start()
+        return True
+
+    def stop(self) -> None:
+        sock, self._sock = self._sock, None
+        if sock is None:
+            return
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)
+        sock.close()
+        with contextlib.suppress(OSError):
+            found = os.stat(self.path)
+            if stat.S_ISSOCK(found.st_mode) and found.st_ino == self._inode:
+                os.unlink(self.path)  # ours, not a newer server's
+
+    def _accept(self) -> None:
+        while (sock := self._sock) is not None:
+            try:
+                conn, _ = sock.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+
+    def _serve(self, conn: socket.socket) -> None:
+        with conn:
+            try:
+                conn.settimeout(served.ANSWER_TIMEOUT_S)
+                request = served.receive(conn)
+                served.send(conn, self.answer(request))
+            except (OSError, ValueError):
+                return
+
+    def answer(self, request: bytes) -> bytes:
+        """`ok LF <len> LF stdout stderr`, or `no` for the command to answer itself."""
+        from .cli import lean
+
+        protocol, code, *args = request.split(b"\0")
+        if protocol != served.PROTOCOL or code != served.CODE:
+            return b"no"
+        parsed = lean.parse([a.decode(errors="replace") for a in args])
+        if parsed is None:
+            return b"no"
+        try:
+            out, err = lean.answer(self.origin, parsed)
+        except lean._errors():
+            return b"no"
+        except Exception:
+            traceback.print_exc(file=sys.stderr)  # a bug: reported here, answered there
+            return b"no"
+        self.answered += 1
+        printed = out.encode()
+        return b"ok\n%d\n" % len(printed) + printed + err.encode()
+
+
+def _alive(path: str) -> bool:
+    """Whether a process answers on the socket at `path`."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        probe.settimeout(served.CONNECT_TIMEOUT_S)
+        try:
+            probe.connect(path)
+        except OSError:
+            return False
+    return True

@@ -1,0 +1,151 @@
+"""A fresh `origin search` or `origin get` answered by a running Origin process over the home's
+Unix socket: the same bytes as answering alone, and every way the running process may be
+missing, stale or another installation's ends in the command answering alone."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import stat
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from helpers import fixture_env
+
+from origin_api.cli import served
+from origin_api.cliserve import CliServer
+from origin_api.runtime import Origin
+from origin_api.settings import Settings
+
+ORIGIN = str(Path(sys.executable).with_name("origin"))
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    environ = {**fixture_env(tmp_path), "ORIGIN_WATCH_INTERVAL_MS": "0"}
+    _origin(environ, "ingest")
+    return environ
+
+
+@pytest.fixture
+def server(env: dict[str, str]) -> Iterator[CliServer]:
+    with Origin.open(Settings.from_env(env)) as origin:
+        running = CliServer(origin)
+        assert running.start()
+        try:
+            yield running
+        finally:
+            running.stop()
+
+
+def _origin(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [ORIGIN, *args], env=env, capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+def _an_event(env: dict[str, str]) -> str:
+    found = json.loads(_origin(env, "search", "--json", "migration").stdout)
+    return str(found["events"][0]["id"])
+
+
+def test_answers_are_the_same_bytes_served_or_alone(env: dict[str, str]) -> None:
+    event = _an_event(env)
+    commands = [
+        ("search", "--json", "migration"),
+        ("search", "--json", "--limit", "3", "--include-tools", "数据库"),
+        ("get", event),
+        ("get", event, "--json"),
+    ]
+    alone = [_origin(env, *c) for c in commands]
+    with Origin.open(Settings.from_env(env)) as origin:
+        running = CliServer(origin)
+        assert running.start()
+        try:
+            served_now = [_origin(env, *c) for c in commands]
+            assert running.answered == len(commands)
+        finally:
+            running.stop()
+    for command, a, s in zip(commands, alone, served_now, strict=True):
+        assert a.returncode == s.returncode == 0, (command, a.stderr, s.stderr)
+        assert s.stdout == a.stdout and s.stderr == a.stderr, command
+    assert not Path(env["ORIGIN_HOME"], served.SOCKET).exists()  # stop took its socket away
+
+
+def test_what_the_server_cannot_answer_is_answered_alone(
+    env: dict[str, str], server: CliServer
+) -> None:
+    unknown = _origin(env, "get", "claude-code:no-such-event")
+    assert unknown.returncode == 2 and "no-such-event" in unknown.stderr
+    wrong = _origin(env, "search", "--json", "--limit", "0", "x")  # typer's own message
+    assert wrong.returncode == 2 and "limit" in wrong.stderr.lower()
+    assert server.answered == 0
+
+
+def test_the_socket_is_the_owners_only(env: dict[str, str], server: CliServer) -> None:
+    mode = os.stat(server.path).st_mode
+    assert stat.S_ISSOCK(mode) and stat.S_IMODE(mode) == 0o600
+
+
+def test_a_second_process_leaves_a_live_server_alone(
+    env: dict[str, str], server: CliServer
+) -> None:
+    second = CliServer(server.origin)  # as another process over the same home would
+    assert not second.start()
+    second.stop()
+    assert _origin(env, "search", "--json", "migration").returncode == 0
+    assert server.answered == 1  # the first one still serves
+
+
+def test_a_dead_servers_socket_is_answered_alone_then_taken_over(env: dict[str, str]) -> None:
+    path = Path(env["ORIGIN_HOME"], served.SOCKET)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as dead:
+        dead.bind(str(path))  # bound and never listening: as a killed server leaves it
+    alone = _origin(env, "search", "--json", "migration")
+    assert alone.returncode == 0 and json.loads(alone.stdout)["events"]
+    with Origin.open(Settings.from_env(env)) as origin:
+        running = CliServer(origin)
+        assert running.start()
+        try:
+            assert _origin(env, "search", "--json", "migration").stdout == alone.stdout
+            assert running.answered == 1
+        finally:
+            running.stop()
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        b"origin-cli-0\0" + served.CODE + b"\0search\0--json\0x",  # another protocol
+        served.PROTOCOL + b"\0/elsewhere/site-packages\0search\0--json\0x",  # another install
+        served.PROTOCOL + b"\0" + served.CODE + b"\0timeline",  # not a lean command
+    ],
+)
+def test_requests_of_another_kind_are_refused(server: CliServer, request_: bytes) -> None:
+    assert server.answer(request_) == b"no"
+
+
+@pytest.mark.parametrize(
+    "environ",
+    [
+        {},
+        {"HOME": "/home/ada"},
+        {"HOME": "/home/ada", "ORIGIN_HOME": ""},
+        {"HOME": "/home/ada", "ORIGIN_HOME": "~/archive"},
+        {"HOME": "", "ORIGIN_HOME": "~/archive"},
+        {"ORIGIN_HOME": "/srv/origin"},
+        {"ORIGIN_HOME": "relative/home"},
+    ],
+)
+def test_the_socket_is_where_the_settings_put_the_home(environ: dict[str, str]) -> None:
+    """served.py finds ORIGIN_HOME without importing the store: it must read it as they do."""
+    from origin_store.settings import Settings as StoreSettings
+
+    home = StoreSettings.from_env(environ).home
+    assert served.socket_path(environ) == str(home / served.SOCKET)
