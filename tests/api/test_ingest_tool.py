@@ -224,3 +224,23 @@ def test_docs_name_the_tool_and_the_commands():
     text = (Path(__file__).resolve().parents[2] / "docs" / "recording.md").read_text()
     for name in ("`ingest`", "origin pause", "origin resume", "--backfill", "(ephemeral mode"):
         assert name in text, name
+
+
+def test_a_paused_relay_keeps_its_records_from_the_hub_too(tmp_path: Path):
+    """A relay keeps no archive, but its user paused recording on this device: nothing is sent
+    to the hub (whose address here answers nothing, so a call sent would fail)."""
+    from test_merge import ask, connect, dead_url, device_env
+
+    from origin_store import Settings
+
+    environ = device_env(tmp_path, samples=False)
+    connect(environ, dead_url(), "ogn_unused", relay=True)
+    with Origin.open(Settings.from_env(environ)) as relay:
+        switch.pause(relay.home)
+        said = ask(relay, "ingest", {"content": "x", "workspace": WORKSPACE})
+        assert said["content"][0]["text"] == "(ephemeral mode: event suppressed)"
+        refused = ask(relay, "remember", {"kind": "memory", "text": "x", "confidence": 1})
+        assert refused["isError"] and "Recording is paused" in refused["content"][0]["text"]
+        assert ask(relay, "search", {"query": "x"})["content"][0]["text"].startswith(
+            "This device is a relay"
+        )
