@@ -12,6 +12,8 @@ from typing import Any
 
 import orjson
 
+from origin_store.pause import Pause
+
 from ..errors import OriginError, not_found
 from ..runtime import Origin
 from ..tools import BY_NAME
@@ -61,7 +63,7 @@ def call(origin: Origin, tool: str, args: Any, caller: Caller, *, merged: bool =
     return handler(origin, caller=caller, **checked)
 
 
-def _paused(tool: str, paused: Any) -> Said:
+def _paused(tool: str, paused: Pause) -> Said:
     """While recording is paused: `ingest`'s answer, or the refusal of `remember`/`correct`."""
     if tool != "ingest":
         raise refusal(tool, paused)
