@@ -14,7 +14,6 @@ import secrets
 from datetime import UTC, datetime
 from typing import Any
 
-from origin_store import journal
 from origin_store.parsers.registry import recorded_id
 from origin_store.project import project_of
 
@@ -71,6 +70,8 @@ def ingest(
     line["content"] = content
     if source != name:
         line["client_source"] = source
+    from origin_store import journal  # the ingest machinery only for a process that records
+
     journal.append(origin.home, name, line)
     journal.ingest(origin.ingester, origin.store, [journal.log_file(origin.home, name)])
     origin.searcher.catch_up()
