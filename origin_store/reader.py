@@ -230,6 +230,7 @@ def status(store: Store, home: Path) -> dict[str, Any]:
         files = txn.stat(store.dbs["files"])["entries"]
         events = store.event_count(txn)
         last = store.meta_get(txn, "last_ingest")
+        redacted = store.meta_get(txn, "redacted") or {}  # ingest.report.REDACTED_META
         feed = store.feed_last(txn)
     return {
         "events": events,
@@ -240,6 +241,7 @@ def status(store: Store, home: Path) -> dict[str, Any]:
         },
         "by_project": dict(by_project.most_common()),
         "skipped_lines": dict(problems),
+        "redacted": redacted,
         "store_bytes": disk_usage(store.path),
         "mirror_bytes": disk_usage(home / "raw"),
         "feed_seq": feed,

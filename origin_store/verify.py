@@ -178,8 +178,10 @@ def _text_problem(event: EventDoc | dict[str, Any]) -> str | None:
     if not isinstance(text, str):
         return "has no text"
     total = event.get("text_chars")
+    # A cut text keeps STORED_CHARS characters, or fewer once `origin redact --rescan` masked
+    # a secret in them: never more, and never all of the text.
     if total is not None and (
-        len(text) != STORED_CHARS or not isinstance(total, int) or total <= STORED_CHARS
+        len(text) > STORED_CHARS or not isinstance(total, int) or total <= len(text)
     ):
         return f"keeps {len(text):,} characters of a text of {total!r}"
     label = event.get("label")

@@ -1,22 +1,30 @@
-"""One pass over one file: read the complete lines after its cursor, parse them, append them to
-its mirror and record each batch in one LMDB transaction."""
+"""One pass over one file: read the complete lines after its cursor, mask the secrets in them,
+parse them, append them to its mirror and record each batch in one LMDB transaction.
+
+Secrets are masked (`redact`) before a line is parsed or mirrored, so the store, the index and
+the mirror's lines (what `sources` returns) never hold them; what identifies the file itself
+(its head digest, the offsets of its cursor) stays that of the original bytes, so the next pass
+compares the original with the original."""
 
 from __future__ import annotations
 
 import copy
 import os
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 
 from .. import mirror as mirrors
+from .. import redact
 from ..db import Store
 from ..model import EventRecord, ParseProblem, SessionFact
 from ..records import Cursor
+from . import rowlog
 from .batch import Batch, pending_events
 from .commit import write_batch
 from .content import HEAD_BYTES, READ_CHUNK, Content, head_digest, head_of, read_head
 from .discovery import LogFile
-from .report import IngestReport, Progress
+from .report import IngestReport, Progress, add_redacted
 
 #: A line longer than this is mirrored (streamed) but not parsed, so memory stays bounded.
 MAX_LINE_BYTES = 8 * 1024 * 1024
@@ -50,9 +58,13 @@ class FilePass:
         self.st = st
         self.report = report
         self.touched = touched
+        #: The last batch ended inside a private key written a line at a time.
+        self.open_key = False
 
     def run(self, progress: Progress | None) -> None:
         """Every complete line after the cursor, in batches; a half-written last line waits."""
+        if self.log.origin is not None:  # a row log: what was masked as it was written
+            self._count(rowlog.take_redactions())
         content = self.content
         offset = self.cursor["offset"]
         content.seek(offset)
@@ -103,7 +115,9 @@ class FilePass:
         facts: list[SessionFact] = []
         problems: list[tuple[int, ParseProblem]] = []
         parse = self.log.kind.parse
-        for index, line in enumerate(lines):
+        redacted = redact.redact_lines(lines, open_key=self.open_key)
+        self.open_key = redacted.open_key
+        for index, line in enumerate(redacted.lines):
             number = first_line + index
             for record in parse(line[:-1], number, state):
                 if isinstance(record, EventRecord):
@@ -119,12 +133,13 @@ class FilePass:
                     events.append((record.line or first_line + len(lines) - 1, record))
                 elif isinstance(record, SessionFact):
                     facts.append(record)
-        frames = self.writer.append(lines, seal=seal)
+        src = self.writer.state["src"]
+        frames = self.writer.append(redacted.lines, seal=seal)
         self.touched(self.writer)
         new_offset = offset + sum(len(line) for line in lines)
-        head = (
-            head_of(lines) if offset == 0 else None
-        )  # the batch holds the file's head: not read again
+        self._settle_src(lines, bool(frames), new_offset, src)
+        # The original's head, not the mirror's: the next pass compares it with the original.
+        head = head_of(lines) if offset == 0 else None  # the batch holds it: not read again
         self._record(
             Batch(
                 self.cursor["mirror"]["id"],
@@ -139,8 +154,32 @@ class FilePass:
             new_offset,
             head,
         )
+        self._count(redacted.counts)
         self.report.lines += len(lines)
         self.report.bytes += new_offset - offset
+
+    def _settle_src(self, lines: list[bytes], sealed: bool, new_offset: int, before: int) -> None:
+        """Where the mirror's tail starts in the original (`MirrorState.src`, what rebuilds a
+        torn tail). The mirror counts the bytes it sealed, which are the redacted lines; the
+        original's offset comes from the original lines."""
+        state = self.writer.state
+        held = self.cursor["lines"] + len(lines) - state["sealed"]  # lines in the tail now
+        if held == 0:
+            state["src"] = new_offset
+        elif not sealed:
+            state["src"] = before  # appended to the tail, which starts where it did
+        elif held <= len(lines):  # sealed: what is left is this batch's last lines
+            state["src"] = new_offset - sum(len(line) for line in lines[len(lines) - held :])
+        else:
+            # A tail made longer than a frame by `origin redact --rescan`, partly sealed now: its
+            # start in the original is not known, so a torn tail makes a new version instead.
+            state["src"] = -1
+
+    def _count(self, counts: Counter[str]) -> None:
+        """Secrets masked: in this pass's report and in the store's total."""
+        if counts:
+            self.report.redacted.update(counts)
+            self.store.write(lambda txn: add_redacted(self.store, txn, counts))
 
     def _commit_big(self, offset: int, seen: int) -> int | None:
         """Stream the oversized line at `offset` (`seen` bytes of it read) into a frame of its
@@ -161,7 +200,10 @@ class FilePass:
                 left -= len(chunk)
                 yield chunk
 
-        frames = self.writer.append_big(chunks())
+        masking = redact.stream()
+        frames = self.writer.append_big(masking.redact(chunks()))
+        self.writer.state["src"] = offset + size
+        self.open_key = False
         self.touched(self.writer)
         problem = ParseProblem("oversized-line", f"{size:,} bytes, mirrored but not parsed")
         batch = Batch(
@@ -173,6 +215,7 @@ class FilePass:
             frames,
         )
         self._record(batch, 1, offset + size)
+        self._count(masking.counts)
         self.report.lines += 1
         self.report.bytes += size
         return size

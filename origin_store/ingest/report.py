@@ -5,7 +5,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import lmdb
+
+    from ..db import Store
 
 Progress = Callable[[int], None]  # bytes just processed
 
@@ -22,6 +27,8 @@ class IngestReport:
     events: int = 0
     duplicates: int = 0
     problems: Counter[str] = field(default_factory=Counter)
+    #: Secrets masked before anything was stored, by kind (`redact`).
+    redacted: Counter[str] = field(default_factory=Counter)
     seconds: float = 0.0
     errors: list[str] = field(default_factory=list)
 
@@ -31,6 +38,7 @@ class IngestReport:
         for name in _COUNTS:
             setattr(report, name, data.get(name, 0))
         report.problems = Counter(data.get("skipped_lines", {}))
+        report.redacted = Counter(data.get("redacted", {}))
         report.errors = list(data.get("errors", []))
         return report
 
@@ -43,6 +51,7 @@ class IngestReport:
         self.events += other.events
         self.duplicates += other.duplicates
         self.problems.update(other.problems)
+        self.redacted.update(other.redacted)
         self.errors.extend(other.errors)
 
     def as_dict(self) -> dict[str, Any]:
@@ -55,9 +64,21 @@ class IngestReport:
             "events": self.events,
             "duplicates": self.duplicates,
             "skipped_lines": dict(self.problems),
+            "redacted": dict(self.redacted),
             "seconds": round(self.seconds, 3),
             "errors": self.errors,
         }
+
+
+#: The store's `meta` record of every secret ingest (or `origin redact --rescan`) masked, by kind.
+REDACTED_META = "redacted"
+
+
+def add_redacted(store: Store, txn: lmdb.Transaction, counts: Counter[str]) -> None:
+    """Add `counts` to the store's total of masked secrets (`origin status` shows it)."""
+    total = Counter(store.meta_get(txn, REDACTED_META) or {})
+    total.update(counts)
+    store.meta_put(txn, REDACTED_META, dict(sorted(total.items())))
 
 
 def anonymous_memory() -> int | None:

@@ -6,6 +6,10 @@ rely on. So each such file gets a row log under ORIGIN_HOME/rows: an append-only
 for every version of a row (or of the whole file) as it was read, `parsers.base.row_line`'s
 shape. Its parser reads it like any log, `sources` shows the line and its number, and both stay
 true since the row log is only ever appended to.
+
+A row log is a copy of what an agent stored, kept under ORIGIN_HOME: its lines are redacted
+(`redact`) before they are written, so a secret in a chat row never reaches the disk there.
+Which rows changed is still told by digests of what was read, not of what was written.
 """
 
 from __future__ import annotations
@@ -13,11 +17,14 @@ from __future__ import annotations
 import hashlib
 import marshal
 import os
+import threading
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from .. import redact
 from ..model import ParseProblem
 from ..parsers.base import FILE_TABLE, FileKind, Table, file_line, load_row, row_line
 from ..records import Cursor
@@ -64,6 +71,29 @@ WRITE_BYTES = 4 * 1024 * 1024
 #: A `whole` file larger than this is not read (memory and title files are a few KB).
 MAX_WHOLE_BYTES = 4 * 1024 * 1024
 _STATE_VERSION = 1
+
+
+#: Secrets masked in the row logs this thread wrote and nobody has counted yet.
+_masked = threading.local()
+
+
+def take_redactions() -> Counter[str]:
+    """What the row logs written by this thread since the last call had masked, by kind: the
+    file's pass, which runs right after its row log is brought up to date on the same thread,
+    adds it to its report and to the store's total."""
+    counts: Counter[str] = getattr(_masked, "counts", None) or Counter()
+    _masked.counts = Counter()
+    return counts
+
+
+def _redacted(line: bytes) -> bytes:
+    done, counts = redact.redact_line(line)
+    if counts:
+        found: Counter[str] | None = getattr(_masked, "counts", None)
+        if found is None:
+            found = _masked.counts = Counter()
+        found.update(counts)
+    return done
 
 
 class RowLogError(OSError):
@@ -120,6 +150,7 @@ def _append_changed(
         try:
             for identity, line, digest in rows:
                 if _changed(digests, identity, digest):
+                    line = _redacted(line)
                     pending += (line, b"\n")
                     held += len(line) + 1
                     if held >= WRITE_BYTES:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import lmdb
 
-from .. import keys
+from .. import keys, redact
 from .. import mirror as mirrors
 from ..db import Store
 from ..records import Cursor, MirrorDoc
@@ -25,15 +25,20 @@ def same_version(cursor: Cursor, content: Content) -> bool:
 
 
 def tail_source(content: Content, cursor: Cursor) -> bytes | None:
-    """The original's bytes that the committed tail mirrors, to rebuild a torn tail."""
+    """What the committed tail mirrors, to rebuild a torn tail: the original's lines from the
+    tail's start to the cursor, redacted as ingest redacted them."""
     state = cursor["mirror"]
     if not state["tail"]:
         return b""
+    start, end = state["src"], cursor["offset"]
+    if not 0 <= start <= end:
+        return None
     try:
-        content.seek(state["src"])
-        return content.read(state["tail"])
+        content.seek(start)
+        original = content.read(end - start)
     except OSError:
         return None
+    return b"".join(redact.redact_lines(mirrors.split_lines(original)).lines)
 
 
 def mirror_rel(log: LogFile, version: int) -> str:
