@@ -153,7 +153,7 @@ HOSTILE = [
     ("seq a bool", [{**_event_item(), "seq": True}], "seq must be a whole number"),
     ("id without its source", [_event_item(id="evt-1")], "id must be <source>:"),
     ("id of another source", [_event_item(id="grok:evt-1")], "id must be <source>:"),
-    ("unknown source", [_event_item(source="nope", id="nope:1")], "source must be one of"),
+    ("unknown source", [_event_item(source="Nope!", id="Nope!:1")], "source must be one of"),
     ("oversized text", [_event_item(text="x" * 20_001)], "at most 20,000 characters"),
     ("a role not the contract's", [_event_item(role="root")], "role and kind"),
     ("time as text", [_event_item(time="yesterday")], "time and line must be integers"),
