@@ -22,7 +22,7 @@ from origin_store import entries as store_entries
 from origin_store import tokens as store_tokens
 from origin_store.errors import NotFound
 from origin_store.ingest import total_pending_bytes
-from origin_store.parsers.registry import SOURCES
+from origin_store.parsers.registry import with_recorded
 from origin_store.tokens import Token
 from origin_store.verify import Report as VerifyReport
 from origin_store.verify import verify as verify_store
@@ -74,8 +74,9 @@ __all__ = [
 
 
 def find_logs(settings: StoreSettings) -> list[LogFile]:
-    """Every agent log file on this machine, as these settings locate them."""
-    return discover(SOURCES, settings)
+    """Every agent log file on this machine, as these settings locate them, and the journals
+    of the sources recorded under its home."""
+    return discover(with_recorded(settings.home), settings)
 
 
 @dataclass(frozen=True)

@@ -97,9 +97,11 @@ class Origin:
         (a fresh `origin search` is mostly start-up)."""
         if self._ingester is None:
             from origin_store.ingest import Ingester
-            from origin_store.parsers.registry import SOURCES
+            from origin_store.parsers.registry import with_recorded
 
-            self._ingester = Ingester(self.store, self.settings, SOURCES)
+            # The agents' logs and the journals of sources recorded here by the `ingest` tool
+            # (a line its writer died before reading is read by the next pass).
+            self._ingester = Ingester(self.store, self.settings, with_recorded(self.home))
         return self._ingester
 
     @property

@@ -244,3 +244,32 @@ def test_a_paused_relay_keeps_its_records_from_the_hub_too(tmp_path: Path):
         assert ask(relay, "search", {"query": "x"})["content"][0]["text"].startswith(
             "This device is a relay"
         )
+
+
+def test_a_journal_line_whose_writer_died_is_read_by_the_next_pass(tmp_path: Path) -> None:
+    """`ingest` appends, then reads its own line; a writer killed in between leaves a line that
+    `origin ingest` and the background watcher (every pass over everything) read."""
+    from helpers import fixture_env
+
+    from origin_api.settings import Settings
+
+    env = fixture_env(tmp_path)
+    home = Path(env["ORIGIN_HOME"])
+    line = {
+        "id": "0199f0a17c2e3f9a1c2b7d4e",
+        "time": "2026-10-20T09:12:30.118Z",
+        "source": "cloud-agent",
+        "author": "cloud-agent@laptop",
+        "workspace": "/home/dev/demo-app",
+        "kind": "decision",
+        "session": "demo-app-2026-10-20-1a2b3c",
+        "title": "Orphaned line",
+        "tags": [],
+        "content": "A line appended by a writer that died before reading it back.",
+    }
+    journal.append(home, "cloud-agent", line)
+    with Origin.open(Settings.from_env(env)) as opened:
+        opened.ingest()
+        with opened.store.read() as txn:
+            event = opened.store.event(txn, "cloud-agent:" + line["id"])
+    assert event is not None and "writer that died" in event["text"]
