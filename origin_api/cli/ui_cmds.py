@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 
 from ..errors import OriginError
-from ..runtime import Origin
+from ..runtime import Origin, check_home
 from ..settings import Settings
 from .output import console, edge, err_console
 
@@ -101,10 +101,13 @@ def password(
     """Set the admin password of the UI (kept as an scrypt hash, mode 0600, in the home)."""
     from ..ui.password import PASSWORD_FILE, set_password
 
+    target = _settings(home).home
+    with edge():
+        check_home(target)  # an unusable home is said before the password is asked for
     if stdin:
         secret = sys.stdin.readline().rstrip("\r\n")
     else:
         secret = typer.prompt("New admin password", hide_input=True, confirmation_prompt=True)
     with edge():
-        path = set_password(_settings(home).home, secret)
+        path = set_password(target, secret)
     err_console.print(f"The admin password is set (its hash is in {path.parent / PASSWORD_FILE}).")
