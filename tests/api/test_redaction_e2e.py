@@ -242,6 +242,7 @@ def test_rescan_mends_an_archive_ingested_before_redaction(env: dict[str, str]):
     )
     report = orjson.loads(done.stdout)
     assert report["events"] >= 5 and report["mirrors"] >= 2 and report["row_logs"] == 1
+    assert report["sessions"] >= 1  # the first prompt, which held secrets
     assert set(report["redacted"]) == set(redact.KINDS)
     again = subprocess.run(
         [ORIGIN, "redact", "--rescan", "--json"], env=env, capture_output=True, check=True
