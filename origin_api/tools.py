@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from origin_store.model import ENTRY_KINDS
-from origin_store.parsers.registry import SOURCES
+from origin_store.parsers.agents import AGENTS
 
 from .errors import invalid
 from .params import Param, input_schema, validate
@@ -172,7 +172,7 @@ TOOLS: tuple[ToolSpec, ...] = (
             Param(
                 "source",
                 "string",
-                "Events of this source only. " + SOURCE_FILTER.format(agents=", ".join(SOURCES)),
+                "Events of this source only. " + SOURCE_FILTER.format(agents=", ".join(AGENTS)),
                 min_length=1,
                 max_length=100,
             ),
@@ -225,7 +225,7 @@ TOOLS: tuple[ToolSpec, ...] = (
                 "source",
                 "string",
                 "Sessions of this source only; with session, the source of that session. "
-                + SOURCE_FILTER.format(agents=", ".join(SOURCES)),
+                + SOURCE_FILTER.format(agents=", ".join(AGENTS)),
                 min_length=1,
                 max_length=100,
             ),

@@ -8,8 +8,8 @@ import lmdb
 
 from origin_search import Clause, Filters, QueryError, clauses, snippet
 from origin_store import entries as store_entries
+from origin_store.parsers.agents import AGENTS
 from origin_store.parsers.journal import fold
-from origin_store.parsers.registry import SOURCES
 from origin_store.reader import (
     get_event,
     get_session,
@@ -92,12 +92,12 @@ def source_filter(source: str | None) -> str | None:
     """The source id a `source` filter names: an agent's as given, any other name folded as
     `ingest` folds it (`Claude Web` finds what `ingest` recorded as `claude-web`). An agent's
     name names the agent; what it recorded through `ingest` is `<agent>-recorded`."""
-    if source is None or source in SOURCES:
+    if source is None or source in AGENTS:
         return source
     folded = fold(source)
     if not folded:
         raise invalid(
-            f"source must be an agent ({', '.join(SOURCES)}) or a source recorded with ingest; "
+            f"source must be an agent ({', '.join(AGENTS)}) or a source recorded with ingest; "
             f"{source[:40]!r} names neither."
         )
     return folded
@@ -199,7 +199,7 @@ def _session(
     """A session by id: of `source`, else of the first agent that has it, else of a recorded
     source (whose names no list holds: a hub has those its devices recorded)."""
     store = origin.store
-    for candidate in [source] if source else SOURCES:
+    for candidate in [source] if source else AGENTS:
         found = get_session(store, txn, candidate, session)
         if found is not None:
             return found

@@ -14,7 +14,6 @@ import secrets
 from datetime import UTC, datetime
 from typing import Any
 
-from origin_store.parsers.registry import recorded_id
 from origin_store.project import project_of
 
 from ..errors import invalid
@@ -39,6 +38,8 @@ def ingest(
     tags: list[str] | None,
     session: str | None,
 ) -> Said:
+    from origin_store.parsers.registry import recorded_id  # the parsers: only to record
+
     name = recorded_id(source)
     if not name:
         raise invalid(

@@ -16,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from . import claude_code, codex, cursor, grok, journal, memory, zcode
+from .agents import AGENTS
 from .base import Source
 
 
@@ -32,6 +33,8 @@ SOURCES: dict[str, Source] = {
     source.name: _with_memories(source)
     for source in (claude_code.SOURCE, codex.SOURCE, cursor.SOURCE, zcode.SOURCE, grok.SOURCE)
 }
+if tuple(SOURCES) != AGENTS:  # the names alone, for who needs no parser, are kept there
+    raise RuntimeError(f"agents.AGENTS must be {tuple(SOURCES)}, in this order")
 
 
 def get(name: str) -> Source:

@@ -138,3 +138,30 @@ def test_a_fresh_process_imports_neither_typer_nor_rich(env: dict[str, str]) -> 
     text, _, whole = done.stdout.partition("\n{\n")
     event = json.loads("{\n" + whole)
     assert text.startswith(f"{event['id']}  {event['time']} · ")
+
+
+@pytest.mark.e2e
+def test_a_search_after_a_recent_pass_imports_no_parser(env: dict[str, str]) -> None:
+    """Within the ingest interval of another process's pass, a fresh search neither walks the
+    logs nor loads the ingest machinery or any parser: it is start-up, a read and the index."""
+    origin = str(Path(sys.executable).with_name("origin"))
+    first = [origin, "search", "--json", "limiter"]  # its pass is recorded for every process
+    subprocess.run(first, env={**os.environ, **env}, check=True, capture_output=True)
+    script = (
+        "import io, sys\n"
+        "from contextlib import redirect_stdout\n"
+        "from origin_api.cli import main\n"
+        "with redirect_stdout(io.StringIO()):\n"
+        "    main(['search', '--json', 'limiter'])\n"
+        "loaded = sorted(m for m in sys.modules if m.startswith(('origin_store.parsers.registry',"
+        " 'origin_store.parsers.claude_code', 'origin_store.ingest')))\n"
+        "assert not loaded, loaded\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        env={**os.environ, **env, "ORIGIN_SEARCH_INGEST_INTERVAL_MS": "3600000"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
