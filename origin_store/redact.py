@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import NamedTuple
 
 from .redact_find import (
     ENABLED,
@@ -51,22 +50,26 @@ __all__ = [
     "redact_line",
     "redact_lines",
     "redact_text",
-    "redact_text_spans",
     "stream",
 ]
 
 #: A JSON or shell quote, possibly escaped (a JSON string inside a JSON line: `\"`).
 _Q = rb"(?:\\{0,7}[\"'])?"
+#: The quote that closes a name (`"password": …`), kept to compare with the value's.
+_NAME_Q = rb"(?P<nq>\\{0,7}[\"'])?"
 #: A type annotation between a name and its value (`password: str = "…"`).
 _HINT = rb"(?:[ \t]*:[ \t]*[A-Za-z_][A-Za-z0-9_.\[\], |]{0,60}?(?=[ \t]*=[^=]))?"
+#: A bare value's characters: printable ASCII but for quotes, brackets, `,` and `;` (a secret
+#: is ASCII; prose around it often is not, and must not be taken for its end).
+_BARE = rb"[!#$%&*+\-./0-9:=?@A-Z^_a-z|~]"
 #: An assignment: `=`, `:`, `:=`, `=>`; never `==`, `::` or `://`.
 _SEP = rb"(?P<sep>[ \t]{0,8}(?:=>|:=|=(?!=)|:(?![:/]))[ \t]{0,8})"
 #: The assigned value: double-quoted, single-quoted (escaped quotes allowed around either, and
 #: escapes inside, never a quote's own backslash), or bare up to a space, quote or bracket.
 _VALUE = (
-    rb"(?:\\{0,7}\"(?P<dq>(?:[^\"\\\r\n]|\\+(?![\\\"])){1,512})"
-    rb"|\\{0,7}'(?P<sq>(?:[^'\\\r\n]|\\+(?![\\'])){1,512})"
-    rb"|(?P<bare>[^\s\"'\\`,;(){}\[\]<>]{1,512})(?![^\s\"'\\`,;(){}\[\]<>]))"
+    rb"(?:(?P<vq>\\{0,7})\"(?P<dq>(?:[^\"\\\r\n]|\\+(?![\\\"])){1,512})(?P=vq)\""
+    rb"|(?P<vs>\\{0,7})'(?P<sq>(?:[^'\"\\\r\n]|\\+(?![\\'\"])){1,512})(?P=vs)'"
+    rb"|(?P<bare>" + _BARE + rb"{1,512})(?!" + _BARE + rb"))"
 )
 #: Left edge of a token: not inside a word, but right after a JSON escape such as `\n`.
 _EDGE = rb"(?:(?<=\\[nrt])|(?<![A-Za-z0-9]))"
@@ -92,12 +95,27 @@ _TYPE_WORDS = frozenset(
 )
 _IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 _CODE_PATH = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
-_PROSE_AFTER = re.compile(rb"[ \t]+[A-Za-z]")
+_PROSE_AFTER = re.compile(rb"[ \t]+(?:[A-Za-z]|\[redacted )")  # words, or words masked
 
 
 def placeholder(value: bytes) -> bool:
     """A value that stands for a secret without being one (`${TOKEN}`, `<key>`, `xxx`, …)."""
     return bool(_PLACEHOLDER.match(value)) or len(set(value)) == 1
+
+
+def _json_quotes_agree(match: re.Match[bytes]) -> bool:
+    """Whether a double-quoted value's quotes are the value's own. In a JSON line the quote
+    after `password:` may be the one that ends the JSON string holding it: a value's quote
+    must be escaped as its name's was (`"password": "…"`, `\\"password\\": \\"…\\"`), and
+    escaped when its name is not quoted (prose inside a JSON string)."""
+    value_quote = match.group("vq")
+    name_quote = match.group("nq")
+    if name_quote is not None:
+        return name_quote[:-1] == value_quote if name_quote.endswith(b'"') else True
+    text = match.string
+    start = text.rfind(b"\n", 0, match.start()) + 1
+    json_line = text[start : start + 64].lstrip()[:1] in (b"{", b"[")
+    return bool(value_quote) or not json_line
 
 
 def _assigned(match: re.Match[bytes]) -> bool:
@@ -106,8 +124,12 @@ def _assigned(match: re.Match[bytes]) -> bool:
     value = quoted or match.group("bare") or b""
     if not value or placeholder(value):
         return False
+    if match.group("dq") is not None and not _json_quotes_agree(match):
+        return False
     if quoted:
         return True
+    if match.group("nq") == b'"':
+        return False  # `"token": 12345` in JSON: a number, true or null, never masked as text
     after = match.string[match.end() : match.end() + 1]
     if after in (b"(", b"[", b".") or _CODE_PATH.fullmatch(value):
         return False  # a call, an index, an attribute: code that fetches the secret
@@ -313,7 +335,7 @@ PATTERNS: tuple[Pattern, ...] = (
         "password",
         re.compile(
             rb"(?P<name>(?i:pass(?:word|wd|phrase)|pwd))(?![A-Za-z0-9_])"
-            + _Q
+            + _NAME_Q
             + _HINT
             + _SEP
             + _VALUE
@@ -329,7 +351,7 @@ PATTERNS: tuple[Pattern, ...] = (
         "secret",
         re.compile(
             rb"(?P<name>(?i:secret(?:[_-]?access)?(?:[_-]?key)?|token|api[_-]?key"
-            rb"|access[_-]?key|private[_-]?key))(?![A-Za-z0-9_])" + _Q + _HINT + _SEP + _VALUE
+            rb"|access[_-]?key|private[_-]?key))(?![A-Za-z0-9_])" + _NAME_Q + _HINT + _SEP + _VALUE
         ),
         "a value assigned to a token's, secret's or key's name (GITHUB_TOKEN=…, "
         '"api_key": "…", client_secret: …): the name is kept',
@@ -375,53 +397,22 @@ def redact_lines(lines: list[bytes], *, open_key: bool = False) -> Redacted:
 def redact_line(line: bytes) -> tuple[bytes, Counter[str]]:
     """Bytes (a raw line, or a text with lines of its own), secrets masked, and how many of
     each kind: the same object when nothing was found."""
-    done = _text(line)
-    return (line if done.lines is None else b"".join(done.lines)), done.counts
-
-
-def redact_text(text: str) -> tuple[str, Counter[str]]:
-    """A text (an event's, a title) with its secrets masked: the same string when none is."""
-    masked_text, counts, _ = redact_text_spans(text)
-    return masked_text, counts
-
-
-def redact_text_spans(text: str) -> tuple[str, Counter[str], list[tuple[int, int, int]]]:
-    """`redact_text`, and each masked span as (start, end, length of its mark) in characters
-    of `text`, in order: what moves the offsets of an event's label."""
-    raw = text.encode("utf-8", "surrogatepass")
-    done = _text(raw)
-    if done.lines is None:
-        return text, done.counts, []
-    masked_text = b"".join(done.lines).decode("utf-8", "surrogatepass")
-    ascii_only = raw.isascii()
-
-    def chars(at: int) -> int:  # spans start and end on whole characters (ASCII bytes)
-        return at if ascii_only else len(raw[:at].decode("utf-8", "surrogatepass"))
-
-    spans = [
-        (chars(start), chars(end), len(MARK.format(PATTERNS[n].kind)))
-        for start, end, n in done.spans
-    ]
-    return masked_text, done.counts, spans
-
-
-class _Done(NamedTuple):
-    lines: list[bytes] | None  # None: unchanged
-    counts: Counter[str]
-    spans: list[tuple[int, int, int]]
-
-
-def _text(data: bytes) -> _Done:
-    """Bytes redacted as the lines they hold (a private key may run over several)."""
-    if b"\n" not in data:
-        lines = [data]
+    if b"\n" not in line:
+        lines = [line]
     else:
-        parts = data.split(b"\n")
+        parts = line.split(b"\n")
         lines = [part + b"\n" for part in parts[:-1]]
         if parts[-1]:
             lines.append(parts[-1])
     done = _ENGINE.lines(lines)
-    return _Done(None if done.lines is lines else done.lines, done.counts, done.spans)
+    return (line if done.lines is lines else b"".join(done.lines)), done.counts
+
+
+def redact_text(text: str) -> tuple[str, Counter[str]]:
+    """A text (an event's, a title) with its secrets masked: the same string when none is."""
+    raw = text.encode("utf-8", "surrogatepass")
+    done, counts = redact_line(raw)
+    return (text if done is raw else done.decode("utf-8", "surrogatepass")), counts
 
 
 def stream() -> StreamRedactor:

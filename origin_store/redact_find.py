@@ -68,8 +68,6 @@ class Redacted(NamedTuple):
     counts: Counter[str]
     #: The batch ended inside a private key block written a line at a time.
     open_key: bool = False
-    #: What was masked: (start, end, pattern index) in the batch's bytes joined, in order.
-    spans: list[Span] = []
 
 
 _NOTHING: Counter[str] = Counter()
@@ -172,8 +170,6 @@ class Engine:
             return self._group(lines, open_key)
         out: list[bytes] | None = None
         counts: Counter[str] = Counter()
-        spans: list[Span] = []
-        base = 0
         for first in range(0, len(lines), GROUP):
             group = lines[first : first + GROUP]
             done = self._group(group, open_key)
@@ -183,13 +179,30 @@ class Engine:
                     out = list(lines)
                 out[first : first + GROUP] = done.lines
                 counts.update(done.counts)
-                spans += [(start + base, end + base, n) for start, end, n in done.spans]
-            base += sum(map(len, group))
-        if out is None:
-            return Redacted(lines, _NOTHING, open_key)
-        return Redacted(out, counts, open_key, spans)
+        return Redacted(lines if out is None else out, counts or _NOTHING, open_key)
 
     def _group(self, lines: list[bytes], open_key: bool) -> Redacted:
+        """One pass, then again over each line it changed until the line stays as it is: a mark
+        can change what its neighbour looks like (a key that ended where another began is
+        followed by `[` now), and masking twice must mask nothing more."""
+        done = self._pass(lines, open_key)
+        if done.lines is lines:
+            return done
+        out, counts = done.lines, Counter(done.counts)
+        for index, before in enumerate(lines):
+            line = out[index]
+            if line is before:
+                continue
+            for _ in range(4):
+                again = self._pass([line], False)
+                if not again.counts and again.lines[0] == line:
+                    break
+                line = again.lines[0]
+                counts.update(again.counts)
+            out[index] = line
+        return Redacted(out, counts, done.open_key)
+
+    def _pass(self, lines: list[bytes], open_key: bool) -> Redacted:
         data = lines[0] if len(lines) == 1 else b"".join(lines)
         hits = self.scan(data)
         if not hits and not open_key:
@@ -206,8 +219,7 @@ class Engine:
         counts.update(blocks.counts)
         if not blocks.spans:
             return Redacted(lines, _NOTHING, still_open)
-        rebuilt = self._rebuild(lines, data, ends, blocks.spans)
-        return Redacted(rebuilt, counts, still_open, blocks.spans)
+        return Redacted(self._rebuild(lines, data, ends, blocks.spans), counts, still_open)
 
     def _key_hit(self, hits: list[Hit]) -> bool:
         return any(literal in self.key_literals for literal, _ in hits)

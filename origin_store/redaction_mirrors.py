@@ -204,11 +204,13 @@ def _changes(zst: Path, frames: list[mirrors.Frame], tail: bytes) -> bool:
                         return True
                     open_key = False
                     continue
-                done = redact_lines(_frame_lines(source, frame), open_key=open_key)
-                if done.spans:
+                lines = _frame_lines(source, frame)
+                done = redact_lines(lines, open_key=open_key)
+                if done.lines is not lines:
                     return True
                 open_key = done.open_key
-    return bool(redact_lines(mirrors.split_lines(tail), open_key=open_key).spans)
+    tail_lines = mirrors.split_lines(tail)
+    return redact_lines(tail_lines, open_key=open_key).lines is not tail_lines
 
 
 def _copy_frames(

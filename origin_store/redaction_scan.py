@@ -31,7 +31,7 @@ from .ingest.oshelpers import stripe_lock
 from .ingest.rowlog import row_log_path
 from .lmdbio import pairs
 from .records import Cursor, FeedItem
-from .redact import redact_lines, redact_text, redact_text_spans
+from .redact import redact_lines, redact_text
 from .redaction_mirrors import MirrorsDone, finish_deletes, rewrite_mirrors
 from .textclip import STORED_CHARS
 
@@ -106,8 +106,9 @@ def redacted_event(record: dict[str, Any]) -> dict[str, Any] | None:
     text = record.get("text")
     if not isinstance(text, str):
         return None
-    new, _, spans = redact_text_spans(text)
-    if not spans:
+    label = record.get("label") or []
+    new, offsets = _masked_between(text, [int(offset) for offset, _ in label])
+    if new is text:
         return None
     out = dict(record)
     total = int(record.get("text_chars") or len(text)) + len(new) - len(text)
@@ -116,23 +117,29 @@ def redacted_event(record: dict[str, Any]) -> dict[str, Any] | None:
         out["text_chars"] = total
     else:
         out.pop("text_chars", None)
-    label = record.get("label")
     if label:
-        out["label"] = [[_moved(int(offset), spans), words] for offset, words in label]
+        out["label"] = [[at, words] for at, (_, words) in zip(offsets, label, strict=True)]
     return out
 
 
-def _moved(offset: int, spans: list[tuple[int, int, int]]) -> int:
-    """Where a position of the text is once `spans` are replaced by marks of their lengths."""
-    shift = 0
-    for start, end, mark in spans:
-        if end <= offset:
-            shift += mark - (end - start)
-        elif start < offset:
-            return start + shift  # inside a masked span: at its mark
-        else:
-            break
-    return offset + shift
+def _masked_between(text: str, offsets: list[int]) -> tuple[str, list[int]]:
+    """The text masked piece by piece between the offsets where its label puts Origin's words
+    (a secret is the log's, never across Origin's words), and where those offsets move."""
+    if not offsets:
+        return redact_text(text)[0], []
+    pieces: list[str] = []
+    moved: list[int] = []
+    at = 0
+    for offset in sorted(set(offsets)):
+        pieces.append(redact_text(text[at:offset])[0])
+        moved.append(sum(map(len, pieces)) + max(0, offset - len(text)))  # past a cut text
+        at = max(at, offset)
+    pieces.append(redact_text(text[at:])[0])
+    new = "".join(pieces)
+    if new == text:
+        return text, offsets
+    where = dict(zip(sorted(set(offsets)), moved, strict=True))
+    return new, [where[offset] for offset in offsets]
 
 
 def _events(store: Store, report: RescanReport) -> None:

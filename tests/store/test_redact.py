@@ -292,3 +292,34 @@ def test_redacting_twice_is_redacting_once(text: str):
 @given(st.text(alphabet=st.characters(blacklist_characters="PAaghskxeEoOpcCrRiuU:"), max_size=200))
 def test_text_without_a_trigger_is_left_as_it_is(text: str):
     assert redact.redact_text(text) == (text, {})
+
+
+_tricky = st.sampled_from(
+    ["password:", "password=", "token: ", "api_key=", "secret = ", '"', "'", "\\", "\n", "}", ","]
+)
+_strings = st.lists(st.one_of(_pieces, _tricky, st.text(max_size=8)), max_size=8).map("".join)
+#: Keys are not masked into one another here (two keys both masked would be one key).
+_keys = st.one_of(_tricky, st.text(max_size=6))
+_json = st.recursive(
+    st.one_of(_strings, st.integers(-(2**53), 2**53), st.none()),
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(_keys, inner, max_size=4)),
+    max_leaves=12,
+)
+
+
+def _shape(value: object) -> object:
+    """A JSON value with every string replaced by its type: what redaction must keep."""
+    if isinstance(value, dict):
+        return [("key", _shape(v)) for v in value.values()]
+    if isinstance(value, list):
+        return [_shape(v) for v in value]
+    return "str" if isinstance(value, str) else value
+
+
+@given(st.dictionaries(_keys, _json, min_size=1, max_size=5))
+def test_a_json_line_keeps_its_shape(value: dict[str, object]):
+    """Whatever its strings hold (a name at the very end of one, escaped quotes, a secret),
+    a JSON line is still JSON of the same shape once redacted."""
+    line = orjson.dumps(value)
+    masked, _ = redact.redact_line(line)
+    assert _shape(orjson.loads(masked)) == _shape(value)
