@@ -1,0 +1,68 @@
+"""Recording: ephemeral mode from the browser, as `origin pause [--for]` and `origin resume
+[--backfill]` do it (`service.recording`): the switch every process of this home reads."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Request, Response, get, post
+from litestar.params import URLEncodedBody
+from litestar.response import Redirect
+
+from ...errors import OriginError
+from ...service import recording
+from ..guard import log_write, session_of, ui_of
+from ..render import render
+
+AnyRequest = Request[Any, Any, Any]
+Form = URLEncodedBody[dict[str, str]]
+PAGE = "/ui/recording"
+
+
+@get("/recording", sync_to_thread=True)
+def page(request: AnyRequest) -> Response[str]:
+    origin = ui_of(request).origin
+    return render(
+        request,
+        "recording.html",
+        paused=recording.shown(recording.in_force(origin)),
+    )
+
+
+@post("/recording/pause", sync_to_thread=True)
+def pause(request: AnyRequest, data: Form) -> Redirect:
+    session = session_of(request)
+    given = (data.get("for") or "").strip()
+    reason = (data.get("reason") or "").strip() or None
+    try:
+        for_ms = recording.duration_ms(given) if given else None
+        found = recording.pause(ui_of(request).origin, for_ms=for_ms, reason=reason)
+    except OriginError as refused:
+        if session is not None:
+            session.flash(refused.message, "error")
+        return Redirect(PAGE, status_code=303)
+    shown = recording.shown(found) or {}
+    log_write(request, "pause", f"until={shown.get('until')} reason={reason or '-'}")
+    if session is not None:
+        until = f" until {shown['until']}" if shown.get("until") else " until resumed"
+        session.flash(f"Recording is paused{until}: nothing new is recorded on this device.")
+    return Redirect(PAGE, status_code=303)
+
+
+@post("/recording/resume", sync_to_thread=True)
+def resume(request: AnyRequest, data: Form) -> Redirect:
+    session = session_of(request)
+    backfill = data.get("backfill") == "1"
+    ended = recording.resume(ui_of(request).origin, backfill=backfill)
+    log_write(request, "resume", f"backfill={'yes' if backfill else 'no'}")
+    if session is not None:
+        if ended is None:
+            session.flash("Recording was not paused.")
+        elif backfill:
+            session.flash("Recording resumed; what was written during the pause is recorded.")
+        else:
+            session.flash("Recording resumed; what was written during the pause is left out.")
+    return Redirect(PAGE, status_code=303)
+
+
+ROUTES = [page, pause, resume]
