@@ -24,6 +24,7 @@ import orjson
 from . import keys
 from . import mirror as mirrors
 from .db import Store
+from .durable import sync_dir
 from .ingest import Ingester, IngestReport
 from .ingest.discovery import LogFile, changed_files, read_cursor
 from .ingest.oshelpers import stripe_lock
@@ -66,26 +67,12 @@ def append(home: Path, source: str, record: dict[str, Any]) -> None:
         finally:
             os.close(fd)
     if created:
-        _sync_dir(target.parent)
+        sync_dir(target.parent)
 
 
 def _ends_mid_line(fd: int) -> bool:
     size = os.fstat(fd).st_size
     return size > 0 and os.pread(fd, 1, size - 1) != b"\n"
-
-
-def _sync_dir(directory: Path) -> None:
-    """fsync a directory, so that a file just made in it survives a power loss."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def logs(home: Path) -> list[LogFile]:

@@ -24,6 +24,8 @@ from pathlib import Path
 
 import orjson
 
+from .durable import sync_dir
+
 #: The flag's file name under ORIGIN_HOME.
 FLAG = "paused"
 #: Why a flag that cannot be read counts as a pause.
@@ -141,7 +143,7 @@ def resume(home: Path) -> Pause | None:
         return None
     finally:
         _forget(home)
-    _sync_dir(home)
+    sync_dir(home)
     return found
 
 
@@ -166,17 +168,4 @@ def _write(where: Path, data: bytes) -> None:
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
-    _sync_dir(where.parent)
-
-
-def _sync_dir(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    sync_dir(where.parent)
