@@ -39,6 +39,7 @@ from litestar.types import (
     Send,
 )
 
+from ..stderrlog import show_on_stderr
 from . import transport
 from .auth import CLIENT_MAX, Refusal, shown
 from .transport import REQUEST_ID_KEY, error_body, new_request_id, refuse, with_header
@@ -148,29 +149,9 @@ def _logged(value: str | bytes) -> str:
     return text if _BARE.fullmatch(text) else shown(text)
 
 
-class _Stderr(logging.StreamHandler[Any]):
-    """A handler writing to whatever `sys.stderr` is when a line is logged (a test's capture, a
-    redirected stream), not to the stream there was when the hub was built."""
-
-    @property
-    def stream(self) -> Any:
-        return sys.stderr
-
-    @stream.setter
-    def stream(self, _value: Any) -> None:
-        pass
-
-
 def log_requests() -> None:
-    """Show the request log on stderr, with the time of each line, unless whoever runs the hub
-    configured that logger already (an app embedding it); uvicorn's logging setup keeps it."""
-    if REQUEST_LOG.handlers:
-        return
-    handler = _Stderr()
-    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%Y-%m-%dT%H:%M:%S%z"))
-    REQUEST_LOG.addHandler(handler)
-    REQUEST_LOG.setLevel(logging.INFO)
-    REQUEST_LOG.propagate = False
+    """Show the request log on stderr (`stderrlog`)."""
+    show_on_stderr(REQUEST_LOG)
 
 
 def check_host_syntax(headers: Iterable[tuple[bytes, bytes]], *, any_host: bool) -> None:

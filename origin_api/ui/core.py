@@ -7,7 +7,6 @@ same `service.call` as MCP and the CLI) and the archive's care through `origin_a
 from __future__ import annotations
 
 import logging
-import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +15,7 @@ import orjson
 from ..errors import OriginError
 from ..runtime import Origin
 from ..service import Caller, Noted, Relayed, call
+from ..stderrlog import show_on_stderr
 from .sessions import Sessions, Throttle
 
 #: Sign-ins, refusals and every write, one line each on stderr (who, what, from where).
@@ -57,24 +57,6 @@ class Ui:
         return self.call(tool, args, Caller("user", self.device))
 
 
-class _Stderr(logging.StreamHandler[Any]):
-    """Writes to whatever `sys.stderr` is when a line is logged (a test's capture included)."""
-
-    @property
-    def stream(self) -> Any:
-        return sys.stderr
-
-    @stream.setter
-    def stream(self, _value: Any) -> None:
-        pass
-
-
 def log_to_stderr() -> None:
-    """Show the UI's log on stderr unless whoever runs it configured that logger already."""
-    if LOG.handlers:
-        return
-    handler = _Stderr()
-    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%Y-%m-%dT%H:%M:%S%z"))
-    LOG.addHandler(handler)
-    LOG.setLevel(logging.INFO)
-    LOG.propagate = False
+    """Show the UI's log on stderr (`stderrlog`)."""
+    show_on_stderr(LOG)
