@@ -13,6 +13,7 @@ from .. import register as reg
 from ..runtime import Origin
 from ..settings import Settings
 from ..timeargs import render
+from ..ui.password import has_password
 from .output import console, edge, err_console, print_json, text
 
 
@@ -104,7 +105,8 @@ def hub(
 
 def _announce(origin: Origin, settings: Settings) -> None:
     """Where the hub listens and how to register it: with the token `origin run` keeps when it
-    is valid here, else a placeholder and how to make a token."""
+    is valid here, else a placeholder and how to make a token; then where the admin UI is and
+    how to set its password."""
     url = reg.default_hub_url(settings.hub_host, settings.hub_port)
     console.print(f"Origin hub at [bold]{url}[/bold] (store {origin.home})")
     kept = admin.kept_token(origin, settings.home / admin.TOKEN_FILE)
@@ -112,6 +114,12 @@ def _announce(origin: Origin, settings: Settings) -> None:
         console.print("  No tokens yet: create one with [bold]origin token create <name>[/bold].")
     for line in reg.commands(hub_url=url, token=kept)["claude-code"][1:]:
         console.print(f"  Register it: {text(line)}", soft_wrap=True)
+    password = (
+        "[bold]origin ui password[/bold] changes its password"
+        if has_password(origin.home)
+        else "no admin password yet: set one with [bold]origin ui password[/bold]"
+    )
+    console.print(f"  Admin UI at [bold]{url.removesuffix('/mcp')}/ui/[/bold] ({password})")
     if settings.hub_host not in ("127.0.0.1", "localhost", "::1"):
         console.print(
             f"  [yellow]Listening beyond loopback on {settings.hub_host}[/yellow]: clients must use a host "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import socket
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 from ui_support import PASSWORD, csrf_in
 
@@ -65,3 +66,29 @@ def test_the_device_app_serves_the_pages_and_nothing_else(ui_origin: Origin):
         assert signed.status_code == 200 and "Signed in." in signed.text
         assert "<mark>" in client.get("/ui/search?q=release").text
         assert client.get("/ui/search", headers={"Host": "hub.lan"}).status_code == 421
+
+
+def test_the_hubs_banner_names_the_admin_ui_and_its_password(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    from origin_api.cli.hub_cmds import _announce
+    from origin_api.settings import Settings
+    from origin_api.ui.password import set_password
+
+    env = {
+        "ORIGIN_HOME": str(tmp_path / "origin"),
+        "HOME": str(tmp_path),
+        "ORIGIN_HUB_PORT": "9123",
+    }
+    settings = Settings.from_env(env)
+    with Origin.open(settings) as origin:
+        _announce(origin, settings)
+        before = capsys.readouterr().out
+        set_password(origin.home, PASSWORD)
+        _announce(origin, settings)
+        after = capsys.readouterr().out
+    assert "Origin hub at http://127.0.0.1:9123/mcp" in before  # the existing lines stay
+    assert "Register it:" in before
+    ui_line = "Admin UI at http://127.0.0.1:9123/ui/"
+    assert ui_line in before and "no admin password yet: set one with origin ui password" in before
+    assert ui_line in after and "origin ui password changes its password" in after

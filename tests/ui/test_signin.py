@@ -170,7 +170,9 @@ def test_every_write_is_logged_with_its_author(
     names = frozenset({"127.0.0.1"})
     router = create_router(Ui(ui_origin), names)
     router.register(probe)
-    with Client(HubApp(hub_names=names, route_handlers=[router]), base_url="http://127.0.0.1") as c:
+    # Litestar would otherwise point the root logger at capsys's stream, closed after this test.
+    app = HubApp(hub_names=names, route_handlers=[router], logging_config=None)
+    with Client(app, base_url="http://127.0.0.1") as c:
         c.sign_in()
         capsys.readouterr()
         assert (

@@ -1,5 +1,6 @@
 // Origin's admin UI: a little plain script. Every page works without it; it adds search as you
-// type, times in the browser's time zone, "/" to search, and confirmations before destructive forms.
+// type, times in the browser's time zone, "/" to search, confirmations before destructive forms,
+// and a Copy button for a secret shown once.
 (function () {
   "use strict";
 
@@ -67,10 +68,36 @@
     }, true);
   }
 
+  // A secret shown once (a new token's) has a Copy button. The clipboard API exists only in a
+  // secure context (https, or loopback); elsewhere the field's text is selected instead, for Ctrl+C.
+  function copyButtons() {
+    document.querySelectorAll("button[data-copy]").forEach(function (btn) {
+      var field = document.getElementById(btn.dataset.copy);
+      if (!field) return;
+      var label = btn.textContent;
+      var timer = null;
+      function said(text) {
+        btn.textContent = text;
+        clearTimeout(timer);
+        timer = setTimeout(function () { btn.textContent = label; }, 2000);
+      }
+      function select() {
+        field.focus();
+        field.select();
+        said("Selected: press Ctrl+C");
+      }
+      btn.addEventListener("click", function () {
+        if (!navigator.clipboard || !window.isSecureContext) { select(); return; }
+        navigator.clipboard.writeText(field.value).then(function () { said("Copied"); }, select);
+      });
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     localTimes(document);
     searchAsYouType();
     slashFocusesSearch();
     confirmations();
+    copyButtons();
   });
 })();
