@@ -30,6 +30,7 @@ from .db import Store, dumps, loads
 from .ingest.oshelpers import stripe_lock
 from .ingest.rowlog import row_log_path
 from .lmdbio import pairs
+from .parsers.journal import JOURNAL_DIR
 from .records import Cursor, FeedItem
 from .redact import redact_lines, redact_text
 from .redaction_mirrors import MirrorsDone, finish_deletes, rewrite_mirrors
@@ -234,18 +235,20 @@ def _problems(store: Store, report: RescanReport) -> None:
 
 
 def _row_logs(store: Store, home: Path, report: RescanReport) -> None:
-    """Each row log whose lines change is written again; the cursor that reads it is told
+    """Each row log (and each recorded source's journal: Origin's own files too) whose lines
+    change is written again; the cursor that reads it is told
     first to read it anew (its offsets are of the old file), so a kill between the two leaves a
     cursor that reads the old file again, redacted by ingest, and this rescan to be run again."""
     rows_root = home / "rows"
-    if not rows_root.is_dir():
-        return
     with store.read() as txn:
         cursors: dict[Path, bytes] = {}
         for key, value in pairs(txn.cursor(db=store.dbs["files"])):
             cursor: Cursor = loads(value)
-            cursors[row_log_path(rows_root, cursor["source"], Path(key.decode()))] = key
-    for log in sorted(rows_root.glob("*/*.jsonl")):
+            original = Path(key.decode())
+            cursors[row_log_path(rows_root, cursor["source"], original)] = key
+            cursors.setdefault(original, key)  # a journal is read as itself
+    found = [*rows_root.glob("*/*.jsonl"), *(home / JOURNAL_DIR).glob("*.jsonl")]
+    for log in sorted(found):
         reader = cursors.get(log)
         with stripe_lock(home / "locks", str(log).encode() if reader is None else reader):
             if not _needs_rewrite(log):
