@@ -20,6 +20,7 @@ from origin_store import IngestReport, LogFile, discover
 from origin_store import Settings as StoreSettings
 from origin_store import entries as store_entries
 from origin_store import tokens as store_tokens
+from origin_store.durable import write_whole
 from origin_store.errors import NotFound
 from origin_store.ingest import total_pending_bytes
 from origin_store.parsers.registry import with_recorded
@@ -278,16 +279,9 @@ def _read_secret(path: Path) -> str | None:
 
 def _write_secret(path: Path, secret: str) -> None:
     """Written whole or not at all, created 0600 (never readable by others, not even briefly)."""
-    scratch = path.with_name(f".{path.name}.{os.getpid()}")
     try:
-        fd = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(secret + "\n")
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(scratch, path)
+        write_whole(path, secret.encode() + b"\n")
     except OSError as error:
-        scratch.unlink(missing_ok=True)
         raise OriginError(f"Cannot keep the hub's token in {path}: {error.strerror}.") from None
 
 

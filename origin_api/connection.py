@@ -10,11 +10,12 @@ name and renamed, so a reader sees the old connection or the new one, never half
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import orjson
+
+from origin_store.durable import write_whole
 
 from .errors import OriginError
 
@@ -67,9 +68,9 @@ def load(home: Path) -> Connection | None:
 def save(home: Path, connection: Connection) -> None:
     """Keep `connection` in `home`: the token readable by this user alone (mode 0600)."""
     home.mkdir(parents=True, exist_ok=True)
-    _write(home / CLIENT_TOKEN_FILE, connection.token.encode() + b"\n", 0o600)
+    write_whole(home / CLIENT_TOKEN_FILE, connection.token.encode() + b"\n", 0o600)
     doc = {"url": connection.url, "device": connection.device, "relay": connection.relay}
-    _write(home / CONNECTION_FILE, orjson.dumps(doc, option=orjson.OPT_INDENT_2), 0o644)
+    write_whole(home / CONNECTION_FILE, orjson.dumps(doc, option=orjson.OPT_INDENT_2), 0o644)
 
 
 def forget(home: Path) -> bool:
@@ -82,15 +83,3 @@ def forget(home: Path) -> bool:
         except FileNotFoundError:
             pass
     return found
-
-
-def _write(path: Path, data: bytes, mode: int) -> None:
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-    try:
-        os.write(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.chmod(temporary, mode)
-    os.replace(temporary, path)

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import orjson
 
-from .durable import sync_dir
+from .durable import sync_dir, write_whole
 
 #: The flag's file name under ORIGIN_HOME.
 FLAG = "paused"
@@ -154,18 +154,6 @@ def _forget(home: Path) -> None:
 
 
 def _write(where: Path, data: bytes) -> None:
-    """Whole or not at all, on disk before this returns: a temporary file renamed over the flag."""
+    """Whole or not at all, on disk before this returns (`durable.write_whole`)."""
     where.parent.mkdir(parents=True, exist_ok=True)
-    temporary = where.with_name(f".{where.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    try:
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            os.write(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(temporary, where)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
-    sync_dir(where.parent)
+    write_whole(where, data)

@@ -16,6 +16,8 @@ import os
 import secrets
 from pathlib import Path
 
+from origin_store.durable import write_whole
+
 from ..errors import OriginError, invalid
 
 #: Under ORIGIN_HOME: the admin password's hash.
@@ -46,17 +48,10 @@ def set_password(home: Path, password: str) -> Path:
         ["scrypt", str(N), str(R), str(P), _b64(salt), _b64(digest)]
     )  # no secret in it but the hash
     path = home / PASSWORD_FILE
-    scratch = path.with_name(f".{path.name}.{os.getpid()}")
     try:
         home.mkdir(parents=True, exist_ok=True)
-        fd = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="ascii") as out:
-            out.write(line + "\n")
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(scratch, path)
+        write_whole(path, line.encode("ascii") + b"\n")
     except OSError as error:
-        scratch.unlink(missing_ok=True)
         raise OriginError(f"Cannot keep the admin password in {path}: {error.strerror}.") from None
     return path
 
