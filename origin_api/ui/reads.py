@@ -11,7 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import lmdb
+
 from origin_store import entries as store_entries
+from origin_store.db import Store
 from origin_store.parsers.registry import SOURCES
 from origin_store.reader import get_event, get_session, session_event_ids
 
@@ -19,6 +22,7 @@ from ..errors import not_found
 from ..runtime import Origin
 from ..service.common import TIMELINE_TEXT
 from ..service.views import event_view, session_view
+from ..timeargs import render
 
 #: Events on one page of a session.
 PAGE_SIZE = 200
@@ -79,10 +83,42 @@ def session_page(
             if event is None:
                 continue
             view = event_view(event, TIMELINE_TEXT)
-            view["cited_by"] = [
-                entry_id
-                for entry_id in store_entries.citing_entries(store, txn, event_id)
-                if not hidden or not store_entries.is_hidden(store, txn, entry_id)
-            ]
+            view["cited_by"] = _citing(store, txn, event_id, hidden)
             events.append(view)
         return SessionPage(session_view(origin, txn, found), events, page, pages, len(ids))
+
+
+def _citing(store: Store, txn: lmdb.Transaction, event_id: str, hidden: bool) -> list[str]:
+    """The entry versions citing an event, but those a forget hides."""
+    return [
+        entry_id
+        for entry_id in store_entries.citing_entries(store, txn, event_id)
+        if not hidden or not store_entries.is_hidden(store, txn, entry_id)
+    ]
+
+
+def cited_by(origin: Origin, event_id: str) -> list[dict[str, Any]]:
+    """The entries citing an event, for its raw line page: each version citing it (a correction
+    keeps its sources, so an entry's versions usually all do), with its kind, its text, and
+    whether it is still the entry's current version. What this store holds: on a device, an
+    entry only the hub has is not listed."""
+    store = origin.store
+    found: list[tuple[bool, int, dict[str, Any]]] = []
+    with store.read() as txn:
+        hidden = store_entries.anything_hidden(store, txn)
+        for entry_id in _citing(store, txn, event_id, hidden):
+            version = store_entries.get_entry(store, txn, entry_id)
+            if version is None:
+                continue
+            current = store_entries.lineage(store, txn, version["root"]).current == entry_id
+            view = {
+                "id": entry_id,
+                "kind": version["kind"],
+                "text": version["text"],
+                "author": version["author"],
+                "created": render(version["created"]),
+                "current": current,
+            }
+            found.append((not current, -version["created"], view))
+    found.sort(key=lambda item: (item[0], item[1], item[2]["id"]))
+    return [view for _, _, view in found]

@@ -2,7 +2,7 @@
 
 The timeline is the `timeline` tool's answer; a session's page is read a page at a time
 (`ui.reads`), since the tool lists only a session's first events; the raw line is the
-`sources` tool's answer, beside the event as `get` gives it.
+`sources` tool's answer, beside the event as `get` gives it and the entries citing it.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from origin_store.parsers.registry import SOURCES
 
 from ...errors import OriginError
 from ..guard import ui_of
-from ..reads import PAGE_SIZE, session_page
+from ..reads import PAGE_SIZE, cited_by, session_page
 from ..render import render
 
 AnyRequest = Request[Any, Any, Any]
@@ -92,14 +92,16 @@ def session(request: AnyRequest) -> Response[str]:
 
 @get("/raw", sync_to_thread=True)
 def raw(request: AnyRequest) -> Response[str]:
-    """The original log line(s) behind an event (or an entry's cited events)."""
+    """The original log line(s) behind an event (or an entry's cited events); for an event,
+    the entries citing it, and the ways on: remember from it, forget it."""
     item_id = _param(request, "id")
     if not item_id:
         raise OriginError("Which event? /ui/raw?id=<event id>.")
     ui = ui_of(request)
     event = None if item_id.startswith("ent_") else ui.read("get", id=item_id)
     lines = ui.read("sources", id=item_id)
-    return render(request, "raw.html", item_id=item_id, event=event, lines=lines)
+    cited = cited_by(ui.origin, item_id) if event is not None else []
+    return render(request, "raw.html", item_id=item_id, event=event, lines=lines, cited=cited)
 
 
 ROUTES = [timeline, session, raw]
