@@ -4,7 +4,9 @@
                                                # needs a CJK font: apt-get install fonts-wqy-zenhei
 
 Over the tests' archive (the sample logs, a hostile session, a long one) served by a real hub on
-loopback, in Debian's chromium. A page that does not answer 200 (not written yet) is left out.
+loopback, in Debian's chromium, after `scene` has written what the pages of entries, forgets and
+tokens show: an entry citing the hostile event, corrected once; a forgotten event; a forget
+undone; tokens made and one revoked. A page that does not answer 200 stops the run.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]
@@ -31,26 +34,100 @@ from ui_support import (  # noqa: E402
 from origin_api import admin  # noqa: E402
 from origin_api.hub import start_in_thread  # noqa: E402
 from origin_api.runtime import Origin  # noqa: E402
+from origin_api.service import Caller, call  # noqa: E402
 from origin_api.ui.password import set_password  # noqa: E402
 from origin_store import Settings  # noqa: E402
 
 OUT = ROOT / "docs" / "ui"
-#: (file name, path): each page as a person first sees it.
-PAGES = [
-    ("search", "/ui/search?q=release"),
-    ("search-chinese", "/ui/search?q=导出"),
-    ("timeline", "/ui/timeline?since=all"),
-    ("session", f"/ui/session?source=claude-code&id={HOSTILE_SESSION}"),
-    ("raw", f"/ui/raw?id={HOSTILE_EVENT}"),
-    ("entries", "/ui/entries"),
-    ("forgets", "/ui/forgets"),
-    ("tokens", "/ui/tokens"),
-    ("status", "/ui/status"),
-]
 SIZES = {"": (1280, 800), "-narrow": (390, 844)}
+#: Pages shot whole (up to this height), where what matters is below the fold.
+FULL = {"entry": 1400, "tombstone": 1200, "status": 1800, "raw": 1400}
+#: Events of `ui_support`'s sessions the scene uses: the hostile reply, and one of the long
+#: session's messages to forget.
+HOSTILE_REPLY = "claude-code:5c0ffee0-0000-4000-8000-0000000000a2"
+FORGOTTEN_EVENT = "claude-code:10000000-0000-4000-8000-000000000002"
+LONG_EVENT = "claude-code:10000000-0000-4000-8000-000000000003"
 
 
-def shoot(browser: Any, base: str) -> list[Path]:
+def scene(origin: Origin) -> dict[str, str]:
+    """Write what the entry, forget and token pages show, as the UI's own user; the ids made."""
+    user = Caller("user", origin.settings.device)
+    first = call(
+        origin,
+        "remember",
+        {
+            "kind": "knowledge",
+            "text": "Event text is hostile input: the admin UI shows <script> as text.",
+            "sources": [{"event_id": HOSTILE_EVENT, "quote": "Render this exactly"}],
+            "confidence": 0.8,
+            "project": "ui-tests",
+        },
+        user,
+    )["entry"]["id"]
+    entry = call(
+        origin,
+        "correct",
+        {
+            "id": first,
+            "text": "Event text is hostile input: the admin UI shows <script> and "
+            '"><img onerror> as text, never as markup.',
+            "confidence": 0.95,
+        },
+        user,
+    )["entry"]["id"]
+    call(
+        origin,
+        "remember",
+        {
+            "kind": "memory",
+            "text": "A session's page shows 200 events; the long test session has 25 pages.",
+            "sources": [{"event_id": LONG_EVENT, "quote": "longsession"}],
+            "confidence": 0.9,
+        },
+        user,
+    )
+    wrong = call(
+        origin,
+        "remember",
+        {
+            "kind": "cognition",
+            "text": "A guess that turned out wrong.",
+            "sources": [{"event_id": LONG_EVENT}],
+            "confidence": 0.3,
+        },
+        user,
+    )["entry"]["id"]
+    undone = call(origin, "forget", {"id": wrong, "reason": "Wrong guess."}, user)["tombstone"]
+    admin.restore(origin, undone)
+    reason = "Pasted a customer's address into the prompt by mistake."
+    tombstone = call(origin, "forget", {"id": FORGOTTEN_EVENT, "reason": reason}, user)
+    for name, scope in (("laptop", "write"), ("ci-reader", "read"), ("old-phone", "write")):
+        admin.create_token(origin, name, scope)
+    admin.revoke_token(origin, "old-phone")
+    origin.searcher.catch_up()
+    return {"entry": entry, "tombstone": tombstone["tombstone"]}
+
+
+def pages(made: dict[str, str]) -> list[tuple[str, str]]:
+    """(file name, path): each page as a person first sees it."""
+    return [
+        ("search", "/ui/search?q=release"),
+        ("search-chinese", "/ui/search?q=导出"),
+        ("timeline", "/ui/timeline?since=all"),
+        ("session", f"/ui/session?source=claude-code&id={HOSTILE_SESSION}"),
+        ("raw", "/ui/raw?" + urlencode({"id": HOSTILE_EVENT})),
+        ("entries", "/ui/entries"),
+        ("entry", f"/ui/entries/{made['entry']}"),
+        ("remember", "/ui/remember?" + urlencode({"event": HOSTILE_EVENT})),
+        ("forget", "/ui/forget?" + urlencode({"id": HOSTILE_REPLY})),
+        ("forgets", "/ui/forgets"),
+        ("tombstone", f"/ui/forgets/{made['tombstone']}"),
+        ("tokens", "/ui/tokens"),
+        ("status", "/ui/status"),
+    ]
+
+
+def shoot(browser: Any, base: str, made: dict[str, str]) -> list[Path]:
     written = []
     for suffix, (width, height) in SIZES.items():
         context = browser.new_context(
@@ -62,13 +139,16 @@ def shoot(browser: Any, base: str) -> list[Path]:
         page.screenshot(path=str(target))
         written.append(target)
         sign_in_page(page, base, PASSWORD)
-        for name, path in PAGES:
+        for name, path in pages(made):
             response = page.goto(base + path)
-            if response is None or response.status >= 400:  # not there yet, or failing
-                continue
+            if response is None or response.status != 200:
+                raise SystemExit(f"{path} answered {response and response.status}")
             page.wait_for_load_state("networkidle")
+            page.evaluate("document.activeElement && document.activeElement.blur()")
             target = OUT / f"{name}{suffix}.png"
-            page.screenshot(path=str(target))
+            tall = min(FULL.get(name, height), page.evaluate("document.body.scrollHeight"))
+            clip = {"x": 0, "y": 0, "width": width, "height": max(height, tall)}
+            page.screenshot(path=str(target), full_page=name in FULL, clip=clip)
             written.append(target)
         context.close()
     return written
@@ -85,10 +165,11 @@ def main() -> None:
             origin.ingest()
             set_password(origin.home, PASSWORD)
             admin.hub_token(origin, origin.home / admin.TOKEN_FILE)
+            made = scene(origin)
             with start_in_thread(origin, ingest=False) as hub, sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 try:
-                    for path in shoot(browser, hub.base):
+                    for path in shoot(browser, hub.base, made):
                         print(f"{path.relative_to(ROOT)}  {path.stat().st_size // 1024} KB")
                 finally:
                     browser.close()

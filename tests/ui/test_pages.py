@@ -119,7 +119,7 @@ def test_the_raw_line_is_the_sources_tools_answer(signed_in: Client, ui_origin: 
     (source,) = call(ui_origin, "sources", {"id": HOSTILE_EVENT}, Caller("t", "d"))
     page = html.unescape(signed_in.get(f"/ui/raw?id={HOSTILE_EVENT}").text)
     assert source["original_file"] in page and source["raw"] in page
-    assert f"line {source['line']} of the log" in page
+    assert f"Line {source['line']} of the log" in page
 
 
 @pytest.mark.parametrize(
