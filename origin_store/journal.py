@@ -48,8 +48,11 @@ def log_file(home: Path, source: str) -> LogFile:
 
 
 def append(home: Path, source: str, record: dict[str, Any]) -> None:
-    """Append `record` as one line of its source's journal, durably."""
-    line = orjson.dumps(record) + b"\n"
+    """Append `record` as one line of its source's journal, durably, its secrets masked as
+    ingest masks every log's (the journal is Origin's own file: what it keeps is archived)."""
+    from . import redact
+
+    line, _ = redact.redact_line(orjson.dumps(record) + b"\n")
     target = path(home, source)
     created = not target.exists()
     target.parent.mkdir(parents=True, exist_ok=True)

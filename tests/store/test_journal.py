@@ -257,3 +257,12 @@ def test_sync_accepts_a_recorded_source_and_still_refuses_a_malformed_one():
     assert check_items([item("claude-web")], frozenset({"event"}))
     with pytest.raises(ValueError, match="or a recorded source id"):
         check_items([item("Not An Id")], frozenset({"event"}))
+
+
+def test_a_journal_line_keeps_no_secret(home: Path):
+    """The journal is Origin's own file: the tool's content is masked before it is kept."""
+    key = "ghp_" + "FAKE0EXAMPLE0" * 3
+    journal.append(home, "claude", {**LINE, "content": f"pushed with token {key} today"})
+    kept = journal.path(home, "claude").read_bytes()
+    assert key.encode() not in kept and b"[redacted github-token]" in kept
+    assert kept.count(b"\n") == 1
