@@ -33,7 +33,7 @@ from origin_store.redact_find import Engine, disabled
 from . import corpus
 
 
-def _files(root: Path, megabytes: int) -> list[Path]:
+def files(root: Path, megabytes: int) -> list[Path]:
     """Log files of the corpus drawn at random (a fixed seed), up to `megabytes`."""
     found = sorted(p for p in root.rglob("*.jsonl") if p.is_file())
     picked: list[Path] = []
@@ -165,7 +165,7 @@ def main() -> None:
     events = 100_000 if args.quick else args.events
     found = corpus.cache_dir(events)
     corpus_dir = found if (found / corpus.INFO_FILE).exists() else corpus.cached_corpus(100_000)
-    paths = _files(corpus_dir, args.mb)
+    paths = files(corpus_dir, args.mb)
     results: dict[str, Any] = {
         "corpus": corpus_dir.name,
         "files": len(paths),

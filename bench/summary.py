@@ -94,6 +94,7 @@ def _sync_figures(results: dict[str, Any]) -> dict[str, Any]:
         "merged_search_p50_ms": _get(results, "sync", "search", "merged", "p50"),
         "merged_search_p95_ms": _get(results, "sync", "search", "merged", "p95"),
         "alone_search_p95_ms": _get(results, "sync", "search", "alone", "p95"),
+        "redactor_mb_per_s": _get(results, "redaction", "mb_per_s"),
         "ui_search_p50_ms": _get(results, "ui", "/ui/search", "p50"),
         "ui_search_p99_ms": _get(results, "ui", "/ui/search", "p99"),
     }
@@ -157,6 +158,7 @@ ROWS = (
     Row("merged search p50", "merged_search_p50_ms", _ms),
     Row("merged search p95", "merged_search_p95_ms", _ms),
     Row("search alone p95 (device)", "alone_search_p95_ms", _ms),
+    Row("secret redaction alone", "redactor_mb_per_s", lambda v: f"{v:,.0f} MB/s"),
     Row("admin UI search page p50", "ui_search_p50_ms", _ms),
     Row("admin UI search page p99", "ui_search_p99_ms", _ms),
 )
