@@ -109,6 +109,10 @@ def status(json: bool = typer.Option(False, "--json", help="Print the status as 
             console.print(f"  [magenta]{project[:40]:40}[/magenta] {count:>10,} events")
         for reason, count in info["skipped_lines"].items():
             console.print(f"  [yellow]skipped {count:,} lines[/yellow]: {reason}")
+        masked = info.get("redacted") or {}
+        if masked:
+            kinds = ", ".join(f"{kind} {n:,}" for kind, n in sorted(masked.items()))
+            console.print(f"  secrets masked before they were kept: {kinds}")
         last = info["last_ingest"]
         if last:
             console.print(
