@@ -1,13 +1,14 @@
 """The admin UI in headless Chromium over a real hub: sign in, search as you type in English and
 Chinese, open a session and a raw line, hostile text stays text, forms need their CSRF token,
-the keyboard and a narrow window work. Run with `make test-ui`."""
+the keyboard works (every page in a narrow window: test_every_page_browser). Run with
+`make test-ui`."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from ui_support import HOSTILE_EVENT, HOSTILE_SESSION, IMG, PASSWORD, SCRIPT, sign_in_page
+from ui_support import HOSTILE_EVENT, HOSTILE_SESSION, IMG, PASSWORD, SCRIPT
 
 from origin_api.hub.server import RunningHub
 
@@ -105,22 +106,3 @@ def test_the_keyboard_and_local_times(signed_in_page: Any, ui_hub: RunningHub):
     assert time.get_attribute("datetime") != time.inner_text()  # shown in the browser's zone
     page.keyboard.press("Tab")  # the skip link comes first
     assert page.evaluate("document.activeElement.textContent") == "Skip to content"
-
-
-def test_a_narrow_window_has_no_sideways_scroll(browser: Any, ui_hub: RunningHub):
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    page = context.new_page()
-    try:
-        sign_in_page(page, ui_hub.base)
-        for path in (
-            "/ui/search?q=release",
-            "/ui/timeline?since=all",
-            f"/ui/session?source=claude-code&id={HOSTILE_SESSION}",
-            f"/ui/raw?id={HOSTILE_EVENT}",
-        ):
-            page.goto(ui_hub.base + path)
-            width = page.evaluate("document.documentElement.scrollWidth")
-            assert width <= 390, (path, width)
-            assert page.get_by_role("link", name="Search", exact=True).is_visible()
-    finally:
-        context.close()

@@ -8,7 +8,7 @@ import re
 from urllib.parse import quote
 
 from test_entries_support import correct, entry_id_of, remember, say
-from ui_support import Client
+from ui_support import IMG, SCRIPT, Client
 
 from origin_api.runtime import Origin
 
@@ -51,3 +51,12 @@ def test_the_raw_line_lists_the_entries_citing_it(signed_in: Client, ui_origin: 
     assert "superseded" in old and "superseded" not in new
     assert f"user@{ui_origin.settings.device}" in new
     assert "No entry cites this event yet." not in page
+
+
+def test_a_citing_entrys_hostile_text_is_text_on_the_raw_line(signed_in: Client, ui_origin: Origin):
+    said = say(ui_origin)
+    hostile = f"Cites {said.marker}: {SCRIPT} {IMG}"
+    remember(signed_in, said, hostile)
+    body = signed_in.get("/ui/raw", params={"id": said.event_id}).text
+    assert SCRIPT not in body and "<img" not in body and "onerror=alert(1)>" not in body
+    assert hostile in html.unescape(body)
