@@ -124,6 +124,7 @@ def pages(made: dict[str, str]) -> list[tuple[str, str]]:
         ("tombstone", f"/ui/forgets/{made['tombstone']}"),
         ("tokens", "/ui/tokens"),
         ("status", "/ui/status"),
+        ("recording", "/ui/recording"),
     ]
 
 

@@ -77,3 +77,16 @@ def test_sizes_read_as_people_read_them():
         "5.0 MB",
         "3,072.0 GB",
     ]
+
+
+def test_the_status_page_says_whether_recording_is_paused(signed_in: Client, ui_origin: Origin):
+    from origin_store import pause as switch
+
+    on = signed_in.get("/ui/status").text
+    assert 'href="/ui/recording"' in on and "pause (ephemeral mode)" in on
+    switch.pause(ui_origin.home, for_ms=3_600_000, reason="a call")
+    try:
+        paused = signed_in.get("/ui/status").text
+    finally:
+        switch.resume(ui_origin.home)
+    assert ">paused</span> since" in paused and 'href="/ui/recording">resume</a>' in paused

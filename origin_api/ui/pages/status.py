@@ -13,6 +13,7 @@ from litestar import Request, Response, get
 
 from ... import admin
 from ...doctor.archive import index as index_finding
+from ...service import recording
 from ...timeargs import render as iso
 from ..guard import ui_of
 from ..render import render
@@ -44,6 +45,7 @@ def status(request: AnyRequest) -> Response[str]:
         last_ingest=last if isinstance(last, dict) else None,
         last_ingest_time=iso(last["time"]) if isinstance(last, dict) else None,
         index=index_finding(origin),
+        paused=recording.shown(recording.in_force(origin)),
         problems=problems,
         problems_left_out=left_out,
         sync=device_sync(origin),
