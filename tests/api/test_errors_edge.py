@@ -33,8 +33,9 @@ NOT_THE_ARCHIVE = {("register",), ("demo", "remove")}
 #: Commands that report on the home rather than refuse it (`origin doctor` lists what is wrong).
 DIAGNOSE = {("doctor",)}
 #: Options that keep a command from reaching anything but the home (no hub left serving, no
-#: port already taken deciding the answer).
-OPTIONS = {("run",): ["--no-hub"], ("hub",): ["--port", "0"]}
+#: port already taken deciding the answer); `origin redact` alone lists the patterns, its
+#: --rescan is what reaches the archive.
+OPTIONS = {("run",): ["--no-hub"], ("hub",): ["--port", "0"], ("redact",): ["--rescan"]}
 
 
 def _commands() -> Iterator[tuple[tuple[str, ...], list[str]]]:
