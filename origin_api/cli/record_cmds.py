@@ -51,18 +51,37 @@ def resume(
     json: bool = typer.Option(False, "--json", help="Print the pause that ended as JSON."),
 ) -> None:
     """Start recording again. What agents wrote to their logs during the pause stays out of the
-    archive unless --backfill."""
+    archive (and is counted) unless --backfill; a line's number in its log stays its number."""
     with edge(), Origin.open() as origin:
-        ended = recording.shown(recording.resume(origin, backfill=backfill))
+        resumed = recording.resume(origin, backfill=backfill)
+        ended = recording.shown(resumed.pause) if resumed is not None else None
         if json:
-            print_json({"resumed": ended, "backfill": backfill})
+            print_json({"resumed": ended, "backfill": backfill, **_counts(resumed)})
             return
-        if ended is None:
+        if resumed is None or ended is None:
             console.print("Recording was not paused; nothing to resume.")
             return
         console.print(f"Recording [bold]resumed[/bold]; it was paused {text(_when(ended))}.")
+        if resumed.ingested is not None:
+            report = resumed.ingested
+            console.print(
+                f"  What the agents wrote during the pause is ingested: {report.lines:,} lines, "
+                f"{report.events:,} new events."
+            )
+            return
         console.print(
-            "  What the agents wrote during the pause will be ingested with the next pass."
-            if backfill
-            else "  What the agents wrote during the pause is left out (--backfill ingests it)."
+            f"  Left out what the agents wrote during the pause: {resumed.lines:,} log lines, "
+            f"{resumed.rows:,} database rows (--backfill would have ingested them)."
         )
+
+
+def _counts(resumed: recording.Resumed | None) -> dict[str, int]:
+    """What `--json` adds: what was left out, or what the backfill read."""
+    if resumed is None:
+        return {}
+    if resumed.ingested is not None:
+        return {
+            "ingested_lines": resumed.ingested.lines,
+            "ingested_events": resumed.ingested.events,
+        }
+    return {"unrecorded_lines": resumed.lines, "unrecorded_rows": resumed.rows}

@@ -9,13 +9,19 @@ the home asks the flag on every such call, so a pause takes effect at once every
 from __future__ import annotations
 
 import re
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from origin_store import pause as switch
+from origin_store import pause_marks as marks
 
 from ..errors import OriginError, invalid
 from ..runtime import Origin
 from ..timeargs import render
+from .common import ingest_journals
+
+if TYPE_CHECKING:
+    from origin_store.ingest import IngestReport
 
 #: What `ingest` answers while recording is paused (the peer's words, which agents know).
 SUPPRESSED = "(ephemeral mode: event suppressed)"
@@ -63,29 +69,63 @@ def duration_ms(text: str) -> int:
     return ms
 
 
+@dataclass(frozen=True, slots=True)
+class Resumed:
+    """What `origin resume` did: the pause that ended, what of the pause it left out (lines of
+    logs, rows of databases and whole files) or, with `backfill`, the pass that read it."""
+
+    pause: switch.Pause
+    lines: int = 0
+    rows: int = 0
+    ingested: IngestReport | None = None
+
+
 def pause(origin: Origin, *, for_ms: int | None, reason: str | None) -> switch.Pause:
-    """`origin pause`: recording stops on every process over this home until resumed."""
-    return switch.pause(origin.home, for_ms=for_ms, reason=reason)
+    """`origin pause`: recording stops on every process over this home until resumed. What the
+    agents wrote before is read first (a pause already in force only gets its new end), so a
+    pause never holds back what came before it."""
+    if in_force(origin) is None:
+        origin.ingest()
+        ingest_journals(origin)
+    made = switch.pause(origin.home, for_ms=for_ms, reason=reason)
+    marks.clear(origin.store, keep=made.since)  # left by an earlier pause: they count for nothing
+    return made
 
 
-def resume(origin: Origin, *, backfill: bool) -> switch.Pause | None:
-    """`origin resume`: what was written during the pause is skipped (unless `backfill`) while
+def resume(origin: Origin, *, backfill: bool) -> Resumed | None:
+    """`origin resume`: what was written during the pause is left out (unless `backfill`) while
     the flag still stands, so that no pass reads it in between, then recording starts again.
-    Returns the pause that ended, or None when there was none."""
+    Returns what it did, or None when there was no pause.
+
+    With `backfill`, the marks go first, then the flag, then a pass reads everything. If what a
+    pause left in a log cannot be settled (a database busy past the wait), the pause stays and
+    this raises: resuming anyway would record it."""
     found = switch.last(origin.home)
     if found is None:
+        marks.clear(origin.store)  # a resume killed after removing the flag left them
         return None
-    if not backfill:
-        skip_paused_window(origin)
-    return switch.resume(origin.home)
+    if backfill:
+        marks.clear(origin.store)
+        switch.resume(origin.home)
+        return Resumed(found, ingested=origin.ingest())
+    skipped = skip_paused_window(origin)
+    if skipped.errors:
+        raise OriginError(
+            "Recording stays paused: what was written during the pause could not be left out "
+            f"of {len(skipped.errors)} file(s) ({skipped.errors[0]}). Try `origin resume` again "
+            "in a moment; `origin resume --backfill` records it instead.",
+            "conflict",
+        )
+    switch.resume(origin.home)
+    marks.clear(origin.store)
+    return Resumed(found, skipped.unrecorded_lines, skipped.unrecorded_rows)
 
 
-def skip_paused_window(origin: Origin) -> None:
+def skip_paused_window(origin: Origin) -> IngestReport:
     """Move every log's cursor past what its agent wrote during the pause, so that resuming
     does not ingest it; the pause is still on the flag (`origin_store.pause.last`) when this
-    runs.
-
-    TODO(lead engineer): the ingest engine's side of ephemeral mode (origin_store/ingest) goes
-    here; until then a resume without --backfill ingests what was written during the pause.
-    """
-    del origin
+    runs. A pause in force leaves out everything written up to now; one that ended by itself
+    only what passes saw written before its end (their end marks, `origin_store.pause_marks`).
+    Done per batch and per file under the ingest locks, so a kill loses nothing: running it
+    again finishes."""
+    return origin.ingester.skip_paused()

@@ -12,7 +12,8 @@ The modules, by job: `discovery` (finding log files and which changed), `engine`
 `Ingester`: a pass, its worker processes, durability), `filepass` (one file's pass), `batch`
 (records, keys and feed items made before the write transaction), `commit` (the transaction),
 `versions` (rewritten files, mirror recovery), `content` (reading plain and zstd originals),
-`workers` (spawned processes), `oshelpers` (locks, syncfs).
+`workers` (spawned processes), `oshelpers` (locks, syncfs), `skip` and `pausing` (what a pause
+leaves out, ephemeral mode), `rowlog` (databases and whole files as append-only logs).
 """
 
 from .content import HEAD_BYTES

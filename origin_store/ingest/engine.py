@@ -8,12 +8,15 @@ import time
 from typing import Any
 
 from .. import mirror as mirrors
+from .. import pause
+from .. import pause_marks as marks
 from ..db import Store
 from ..parsers.base import Source
+from ..pause_marks import Mark
 from ..reader import session_cwds
 from ..records import Cursor
 from ..settings import Settings
-from . import rowlog
+from . import pausing, rowlog
 from .content import Content
 from .discovery import (
     LogFile,
@@ -24,9 +27,9 @@ from .discovery import (
     total_pending_bytes,
     unchanged,
 )
-from .filepass import FilePass
 from .oshelpers import die_with_parent, stripe_lock, syncfs
 from .report import IngestReport, Progress
+from .skip import SkipPass
 from .versions import new_version, same_version, tail_source
 from .workers import balance, relay, spawn
 
@@ -67,6 +70,13 @@ class Ingester:
         report = IngestReport(files=len(logs))
         logs = changed_files(self.store, logs, self.rows_root)
         report.files -= len(logs)
+        paused = pause.paused(self.settings.home)
+        if paused is not None:  # ephemeral mode: nothing is read, the changed logs are marked
+            report.files += len(logs)
+            report.paused = True
+            report.marked = pausing.mark(self.store, logs, paused.since)
+            report.seconds = time.perf_counter() - started
+            return report
         groups = self._split(logs, workers)
         children = [spawn(self.settings, group, worker_main) for group in groups[1:]]
         report.merge(self.ingest_group(groups[0], relay(progress, children)))
@@ -144,36 +154,110 @@ class Ingester:
         return bool(changed_files(self.store, logs, self.rows_root))
 
     def ingest_file(self, log: LogFile, progress: Progress | None = None) -> IngestReport:
-        """Under the file's lock: its mirror recovered (or a new version begun), then its new lines."""
+        """Under the file's lock: its mirror recovered (or a new version begun), then its new
+        lines. While recording is paused, only its end mark; once a pause ended by itself, what
+        lies before its mark is left out first (`skip`, `pause_marks`)."""
         report = IngestReport(files=1)
         with stripe_lock(self.lock_root, log.key):
-            if log.kind.snapshots:
-                try:
-                    row_log = rowlog.refresh(self.rows_root, log.source.name, log.kind, log.path)
-                except rowlog.RowLogError as error:  # busy, corrupt or unreadable: next pass
-                    report.errors.append(str(error))
-                    return report
-                log = LogFile(log.source, log.kind, log.root, row_log, origin=log.path)
-            st = log.path.stat()
-            with self.store.read() as txn:
-                cursor = read_cursor(self.store, txn, log)
-            if unchanged(cursor, st):
+            flag = pause.last(self.settings.home)
+            if flag is not None and flag.active():  # a pause began during this pass
+                report.paused = True
+                report.marked = pausing.mark(self.store, [log], flag.since)
                 return report
-            report.files_changed = 1
-            with Content(log.path) as content:
-                cursor, writer = self._recovered(log, content, cursor, report)
-                FilePass(
-                    self.store,
-                    log,
-                    content,
-                    cursor,
-                    writer,
-                    st,
-                    report,
-                    self._touch,
-                    self.settings.device,
-                ).run(progress)
+            found = None
+            if flag is not None:
+                with self.store.read() as txn:
+                    found = marks.get(self.store, txn, str(log.original), flag.since)
+            if self._read_file(log, report, progress, found) and found is not None:
+                marks.drop(self.store, found.path)
         return report
+
+    def skip_paused(self) -> IngestReport:
+        """`origin resume` without `--backfill`, while the pause still stands: every log's
+        lines and rows written during the pause are left out for good (`skip`). During a pause
+        in force, every changed log is first marked at its current end; for a pause that ended
+        by itself, only what was marked while it was in force is left out. A log that could not
+        be settled keeps its mark and is in the report's errors."""
+        flag = pause.last(self.settings.home)
+        report = IngestReport()
+        if flag is None:
+            return report
+        if flag.active():
+            logs = changed_files(self.store, self.discover(), self.rows_root)
+            report.marked = pausing.mark(self.store, logs, flag.since)
+        for found in marks.marked(self.store, flag.since):
+            log = pausing.marked_log(self.sources, found)
+            if log is None:
+                marks.drop(self.store, found.path)
+                continue
+            done = IngestReport(files=1)
+            with stripe_lock(self.lock_root, log.key):
+                try:
+                    settled = self._read_file(log, done, None, found, read=False)
+                except FileNotFoundError:
+                    settled = True  # gone: nothing of it can be recorded
+                except OSError as error:
+                    if self._ours(error):
+                        raise
+                    done.errors.append(f"{log.path}: {error.strerror or error}")
+                    settled = False
+                if settled:
+                    marks.drop(self.store, found.path)
+            report.merge(done)
+        self._make_durable()
+        return report
+
+    def _read_file(
+        self,
+        log: LogFile,
+        report: IngestReport,
+        progress: Progress | None,
+        found: Mark | None,
+        *,
+        read: bool = True,
+    ) -> bool:
+        """What `ingest_file` does under the lock: with a mark `found`, what lies before it is
+        left out first; without `read`, only that. False when the file could not be read
+        (in the report's errors)."""
+        if log.kind.snapshots:
+            try:
+                if found is not None:
+                    report.unrecorded_rows += rowlog.skip(
+                        self.rows_root, log.source.name, log.kind, log.path
+                    )
+                    if not read:
+                        return True
+                row_log = rowlog.refresh(self.rows_root, log.source.name, log.kind, log.path)
+            except rowlog.RowLogError as error:  # busy, corrupt or unreadable: next pass
+                report.errors.append(str(error))
+                return False
+            # A row log holds only what was read before the pause, or after its rows were left out.
+            log, found = LogFile(log.source, log.kind, log.root, row_log, origin=log.path), None
+        st = log.path.stat()
+        with self.store.read() as txn:
+            cursor = read_cursor(self.store, txn, log)
+        if unchanged(cursor, st):
+            return True
+        if read:
+            report.files_changed = 1
+        with Content(log.path) as content:
+            cursor, writer = self._recovered(log, content, cursor, report)
+            file_pass = SkipPass(
+                self.store,
+                log,
+                content,
+                cursor,
+                writer,
+                st,
+                report,
+                self._touch,
+                self.settings.device,
+            )
+            if found is not None:
+                file_pass.skip(pausing.end_of(log, found))
+            if read:
+                file_pass.run(progress)
+        return True
 
     def _recovered(
         self, log: LogFile, content: Content, cursor: Cursor | None, report: IngestReport

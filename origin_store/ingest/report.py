@@ -14,7 +14,18 @@ if TYPE_CHECKING:
 
 Progress = Callable[[int], None]  # bytes just processed
 
-_COUNTS = ("files", "files_changed", "rewritten", "lines", "bytes", "events", "duplicates")
+_COUNTS = (
+    "files",
+    "files_changed",
+    "rewritten",
+    "lines",
+    "bytes",
+    "events",
+    "duplicates",
+    "unrecorded_lines",
+    "unrecorded_rows",
+    "marked",
+)
 
 
 @dataclass(slots=True)
@@ -31,6 +42,13 @@ class IngestReport:
     redacted: Counter[str] = field(default_factory=Counter)
     seconds: float = 0.0
     errors: list[str] = field(default_factory=list)
+    #: Recording was paused: nothing was read, changed logs were only marked (`pause_marks`).
+    paused: bool = False
+    #: Lines and rows written during a pause and left out of the archive (ephemeral mode).
+    unrecorded_lines: int = 0
+    unrecorded_rows: int = 0
+    #: End marks this pass wrote or grew while recording was paused.
+    marked: int = 0
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> IngestReport:
@@ -40,6 +58,7 @@ class IngestReport:
         report.problems = Counter(data.get("skipped_lines", {}))
         report.redacted = Counter(data.get("redacted", {}))
         report.errors = list(data.get("errors", []))
+        report.paused = bool(data.get("paused", False))
         return report
 
     def merge(self, other: IngestReport) -> None:
@@ -53,6 +72,10 @@ class IngestReport:
         self.problems.update(other.problems)
         self.redacted.update(other.redacted)
         self.errors.extend(other.errors)
+        self.paused = self.paused or other.paused
+        self.unrecorded_lines += other.unrecorded_lines
+        self.unrecorded_rows += other.unrecorded_rows
+        self.marked += other.marked
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -67,6 +90,10 @@ class IngestReport:
             "redacted": dict(self.redacted),
             "seconds": round(self.seconds, 3),
             "errors": self.errors,
+            "paused": self.paused,
+            "unrecorded_lines": self.unrecorded_lines,
+            "unrecorded_rows": self.unrecorded_rows,
+            "marked": self.marked,
         }
 
 

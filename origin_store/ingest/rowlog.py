@@ -116,13 +116,47 @@ def refresh(rows_root: Path, source: str, kind: FileKind, original: Path) -> Pat
     here, and lines appended before the digests were saved are read back into them.
     """
     log = row_log_path(rows_root, source, original)
+    known = _known(log, original, kind)
+    if known is not None:
+        size, stamp, digests = known
+        size = _append_changed(log, size, read_rows(original, kind), digests)
+        _remember(log, size, stamp, digests)
+    return log
+
+
+def skip(rows_root: Path, source: str, kind: FileKind, original: Path) -> int:
+    """Read `original` as `refresh` does and remember its rows as read, but append none of the
+    changed ones: what changed during a pause is never recorded, while a row that changes
+    again later is (ephemeral mode). Returns how many changed rows were left out. The caller
+    holds the file's ingest lock, as for `refresh`."""
+    log = row_log_path(rows_root, source, original)
+    known = _known(log, original, kind)
+    if known is None:
+        return 0
+    size, stamp, digests = known
+    skipped = sum(
+        1
+        for identity, _, digest in read_rows(original, kind)
+        if _changed(digests, identity, digest)
+    )
+    with open(log, "ab"):  # a row log exists once its file was read, as after `refresh`
+        pass
+    _remember(log, size, stamp, digests)
+    return skipped
+
+
+def _known(
+    log: Path, original: Path, kind: FileKind
+) -> tuple[int, list[list[int]], dict[str, bytes]] | None:
+    """The row log's size (a partial last line cut), the stamp of `original` now and the rows'
+    digests as last read; None when nothing changed since the last read."""
     log.parent.mkdir(parents=True, exist_ok=True)
     stamp_file, digests_file = log.with_suffix(".stamp"), log.with_suffix(".rows")
     size = _cut_partial_line(log)
     stamp = _stamp(original, kind)
     saved = _load(stamp_file)
     if saved is not None and saved.get("size") == size and saved.get("stamp") == stamp:
-        return log
+        return None
     loaded = _load(digests_file)
     digests: dict[str, bytes] = {}
     covered = 0
@@ -131,10 +165,13 @@ def refresh(rows_root: Path, source: str, kind: FileKind, original: Path) -> Pat
     if covered > size:
         digests, covered = {}, 0
     _read_back(log, covered, digests)
-    size = _append_changed(log, size, read_rows(original, kind), digests)
-    _save(digests_file, {"version": _STATE_VERSION, "rows": digests})
-    _save(stamp_file, {"version": _STATE_VERSION, "size": size, "stamp": stamp})
-    return log
+    return size, stamp, digests
+
+
+def _remember(log: Path, size: int, stamp: list[list[int]], digests: dict[str, bytes]) -> None:
+    """The digests first, then the stamp that says they are current."""
+    _save(log.with_suffix(".rows"), {"version": _STATE_VERSION, "rows": digests})
+    _save(log.with_suffix(".stamp"), {"version": _STATE_VERSION, "size": size, "stamp": stamp})
 
 
 def _append_changed(
