@@ -9,6 +9,8 @@ the home asks the flag on every such call, so a pause takes effect at once every
 from __future__ import annotations
 
 import re
+import sys
+import traceback
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -83,12 +85,17 @@ class Resumed:
 def pause(origin: Origin, *, for_ms: int | None, reason: str | None) -> switch.Pause:
     """`origin pause`: recording stops on every process over this home until resumed. What the
     agents wrote before is read first (a pause already in force only gets its new end), so a
-    pause never holds back what came before it."""
-    if in_force(origin) is None:
-        origin.ingest()
-        ingest_journals(origin)
+    pause never holds back what came before it; a pass that fails does not stop the pause,
+    which matters more. A relay device keeps no archive: only its flag is set."""
+    if in_force(origin) is None and not origin.relay:
+        try:
+            origin.ingest()
+            ingest_journals(origin)
+        except Exception:  # reported; the pause must happen all the same
+            traceback.print_exc(file=sys.stderr)
     made = switch.pause(origin.home, for_ms=for_ms, reason=reason)
-    marks.clear(origin.store, keep=made.since)  # left by an earlier pause: they count for nothing
+    if not origin.relay:
+        marks.clear(origin.store, keep=made.since)  # an earlier pause's: they count for nothing
     return made
 
 
@@ -101,6 +108,8 @@ def resume(origin: Origin, *, backfill: bool) -> Resumed | None:
     pause left in a log cannot be settled (a database busy past the wait), the pause stays and
     this raises: resuming anyway would record it."""
     found = switch.last(origin.home)
+    if origin.relay:
+        return Resumed(found) if found is not None and switch.resume(origin.home) else None
     if found is None:
         marks.clear(origin.store)  # a resume killed after removing the flag left them
         return None

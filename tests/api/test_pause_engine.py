@@ -218,3 +218,18 @@ async def test_a_running_mcp_marks_a_pause_that_then_ends_by_itself(env: dict[st
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+def test_a_relay_device_pauses_and_resumes_without_an_archive(tmp_path: Path) -> None:
+    """A relay keeps no store: its pause is the flag alone, with nothing read before it or left
+    out after it."""
+    from test_merge import connect, dead_url, device_env
+
+    environ = device_env(tmp_path, samples=False)
+    connect(environ, dead_url(), "ogn_unused", relay=True)
+    with Origin.open(Settings.from_env(environ)) as relay:
+        made = recording.pause(relay, for_ms=None, reason="relay")
+        assert recording.in_force(relay) == made
+        resumed = recording.resume(relay, backfill=False)
+        assert resumed is not None and resumed.pause == made and resumed.lines == 0
+        assert recording.in_force(relay) is None and recording.resume(relay, backfill=True) is None
