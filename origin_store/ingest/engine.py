@@ -64,6 +64,9 @@ class Ingester:
         `workers=None` lets a large backfill be shared by worker processes (parsing is pure and
         LMDB serialises their writes): only for a command-line backfill, since spawned workers
         need an importable main module and cost a second to start.
+
+        While recording is paused (ephemeral mode) nothing is read: the changed files only get
+        their end marks (`pause_marks`).
         """
         started = time.perf_counter()
         logs = files if files is not None else self.discover()
@@ -187,7 +190,7 @@ class Ingester:
             report.marked = pausing.mark(self.store, logs, flag.since)
         for found in marks.marked(self.store, flag.since):
             log = pausing.marked_log(self.sources, found)
-            if log is None:
+            if log is None or not log.path.exists():  # nothing of it can be recorded now
                 marks.drop(self.store, found.path)
                 continue
             done = IngestReport(files=1)

@@ -272,3 +272,21 @@ def test_a_process_killed_during_a_skip_leaves_a_rerun_to_finish_it(plain_env) -
     assert events(store)[f"plain:{total + 1}"]["line"] == total + 2
     assert cursor_of(store, log)["lines"] == total + 2
     assert verify(store, settings.home).ok
+
+
+def test_a_file_removed_during_the_pause_does_not_hold_the_resume_up(both_env) -> None:
+    settings, logs, notes, store, ingester = both_env
+    connection = create(notes / "chat.db", wal=False)
+    note(connection, "n1", "before")
+    (logs / "a.jsonl").write_bytes(line(0))
+    ingester.run()
+    pause.pause(settings.home)
+    note(connection, "n1", "private")
+    (logs / "a.jsonl").write_bytes(line(0) + line(1, "private"))
+    assert ingester.run().marked == 2
+    connection.close()
+    (notes / "chat.db").unlink()
+    (logs / "a.jsonl").unlink()
+    skipped = ingester.skip_paused()
+    assert skipped.errors == [] and marks.count(store) == 0
+    assert set(events(store)) == {"plain:0", "notesdb:n1"}
