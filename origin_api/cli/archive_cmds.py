@@ -73,6 +73,11 @@ def ingest(json: bool = typer.Option(False, "--json", help="Print the summary as
         report = _ingest(origin)
         if json:
             print_json(report.as_dict())
+        elif report.paused:
+            console.print(
+                "Recording is paused (ephemeral mode): nothing was read; "
+                "`origin resume` starts it again."
+            )
         else:
             _print_report(report)
 

@@ -149,6 +149,7 @@ def test_a_pause_records_nothing_and_resume_leaves_it_out(env: dict[str, str]) -
 
         report = json.loads(cli(env, "ingest", "--json"))
         assert report["paused"] and report["lines"] == report["events"] == 0
+        assert cli(env, "ingest").startswith("Recording is paused (ephemeral mode): nothing")
         assert found(origin, "quokkaprivate") == set()  # the search's own freshness pass
         assert recorded(origin, agents) == before
 

@@ -53,7 +53,12 @@ def pause(request: AnyRequest, data: Form) -> Redirect:
 def resume(request: AnyRequest, data: Form) -> Redirect:
     session = session_of(request)
     backfill = data.get("backfill") == "1"
-    ended = recording.resume(ui_of(request).origin, backfill=backfill)
+    try:
+        ended = recording.resume(ui_of(request).origin, backfill=backfill)
+    except OriginError as refused:  # a database kept busy: the pause stays rather than record
+        if session is not None:
+            session.flash(refused.message, "error")
+        return Redirect(PAGE, status_code=303)
     log_write(request, "resume", f"backfill={'yes' if backfill else 'no'}")
     if session is not None:
         if ended is None:
@@ -61,7 +66,10 @@ def resume(request: AnyRequest, data: Form) -> Redirect:
         elif backfill:
             session.flash("Recording resumed; what was written during the pause is recorded.")
         else:
-            session.flash("Recording resumed; what was written during the pause is left out.")
+            session.flash(
+                f"Recording resumed; what was written during the pause is left out "
+                f"({ended.lines:,} log lines, {ended.rows:,} database rows)."
+            )
     return Redirect(PAGE, status_code=303)
 
 
