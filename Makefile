@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed
 CODE := origin_store origin_search origin_api tests bench
 
 .DEFAULT_GOAL := help
-.PHONY: help venv run check fmt fmt-check lint types test test-fast bench bench-quick clean
+.PHONY: help venv run check fmt fmt-check lint types test test-slow test-fast bench bench-quick clean
 
 $(STAMP): pyproject.toml
 	@echo "Setting up $(VENV), once: Origin and the ~70 Python packages it and its checks use"
@@ -58,9 +58,13 @@ lint: $(STAMP)
 types: $(STAMP)
 	$(BIN)/mypy
 
-## The whole suite (unit, property and end-to-end tests).
+## The suite (unit, property and end-to-end tests), but the slow multi-process ones.
 test: $(STAMP)
-	$(BIN)/pytest -q -m "not clients and not browser"
+	$(BIN)/pytest -q -m "not clients and not browser and not slow"
+
+## The slow multi-process end-to-end tests (kills, real hubs and devices, origin run).
+test-slow: $(STAMP)
+	$(BIN)/pytest -q -m slow
 
 ## The fast suite only (no subprocess end-to-end tests).
 test-fast: $(STAMP)

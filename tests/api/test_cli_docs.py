@@ -68,13 +68,14 @@ def test_readme_opens_with_the_two_commands_and_names_real_commands():
     for used in re.findall(r"origin (\w+)", readme):
         if used not in ("mcp", "hub") or used in commands:
             assert used in commands | {"restore"}, f"README names origin {used}"
-    # CI runs what the README's second command runs, then the suites of the real agent CLIs and
-    # of the admin UI in Chromium.
+    # CI runs what the README's second command runs, then the slow multi-process suite, the real
+    # agent CLIs' and the admin UI's in Chromium.
     ci = [
         line for line in (ROOT / ".ci" / "run").read_text().splitlines() if line.startswith("make")
     ]
-    assert ci == ["make check", "make test-clients", "make test-ui"]
+    assert ci == ["make check", "make test-slow", "make test-clients", "make test-ui"]
     assert re.search(r"^test-clients:", makefile, flags=re.M)
     assert re.search(r"^test-ui:", makefile, flags=re.M)
+    assert re.search(r"^test-slow:", makefile, flags=re.M)
     check = re.search(r"^check: (.*)$", makefile, flags=re.M)
     assert check and check.group(1).split() == ["fmt-check", "lint", "types", "test"]

@@ -89,6 +89,7 @@ def home(tmp_path: Path) -> Settings:
     return Settings.from_env({"HOME": str(tmp_path), "ORIGIN_HOME": str(tmp_path / "origin")})
 
 
+@pytest.mark.slow
 def test_the_hub_token_is_kept_across_runs_and_stores_and_only_as_a_hash(home: Settings):
     path = home.home / admin.TOKEN_FILE
     with Origin.open(home) as origin:
@@ -176,6 +177,7 @@ def _events(env: dict[str, str]) -> dict[str, int]:
     return {k: v["events"] for k, v in json.loads(done.stdout)["by_source"].items()}
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_origin_run_without_logs_shows_a_demo_that_never_mixes_with_the_archive(
     tmp_path: Path, fixtures_dir: Path
@@ -273,6 +275,7 @@ def _serving(env: dict[str, str], port: int, command: str = "run") -> Iterator[t
         proc.stdout.close()
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_origin_run_keeps_its_token_so_a_registration_survives(tmp_path: Path):
     with taken_port() as port:

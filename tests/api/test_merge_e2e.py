@@ -84,6 +84,7 @@ async def test_an_entry_made_on_the_hub_is_found_from_the_device_as_the_hubs(
     assert made["id"] not in {e["id"] for e in again["entries"]}
 
 
+@pytest.mark.slow
 async def test_a_slow_hub_gives_the_note_within_two_and_a_half_seconds(tmp_path: Path, hub: Hub):
     env = device_env(tmp_path)
     with slow_proxy(hub, 5.0) as url:

@@ -101,6 +101,7 @@ async def test_two_agents_and_the_hub_see_a_pause_at_once(hub: Hub):
         assert json.loads(origin_cli(hub, "status", "--json"))["paused"] is None
 
 
+@pytest.mark.slow
 async def test_a_pause_for_a_while_ends_by_itself(hub: Hub):
     env = {**os.environ, **hub.env}
     async with stdio_client(env, name="claude-code") as agent:

@@ -188,6 +188,7 @@ def test_resume_with_backfill_records_what_the_pause_held_back(env: dict[str, st
         assert verify(origin.store, origin.home).ok
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 @pytest.mark.anyio
 async def test_a_running_mcp_marks_a_pause_that_then_ends_by_itself(env: dict[str, str]) -> None:

@@ -120,6 +120,7 @@ def _events(env: dict[str, str]) -> tuple[set[str], int, int]:
         return ids, txn.stat(store.dbs["ev"])["entries"], announced
 
 
+@pytest.mark.slow
 def test_an_entry_and_a_forget_reach_the_other_device(
     tmp_path: Path, hub: tuple[HubProcess, dict[str, str]]
 ) -> None:
@@ -183,6 +184,7 @@ def _big_log(env: dict[str, str], count: int) -> None:
     (folder / f"{session}.jsonl").write_text("\n".join(lines) + "\n")
 
 
+@pytest.mark.slow
 def test_a_hub_killed_mid_push_loses_and_duplicates_nothing(
     tmp_path: Path, hub: tuple[HubProcess, dict[str, str]]
 ) -> None:

@@ -31,6 +31,7 @@ def _built_home(tmp_path: Path) -> Path:
     return home
 
 
+@pytest.mark.slow
 def test_the_sync_section_measures_both_syncs_and_merged_search(tmp_path: Path) -> None:
     home = _built_home(tmp_path)
     before = sorted(p.relative_to(home) for p in home.rglob("*"))

@@ -283,6 +283,7 @@ def _snapshot(home: Path, logs: Path) -> tuple[dict, dict]:
         store.close()
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_sigkill_at_random_points_loses_and_duplicates_nothing(tmp_path):
     logs = tmp_path / "logs"

@@ -43,6 +43,7 @@ def _snapshot(home: Path, corpus: Path) -> tuple[dict[str, dict], dict[str, byte
     return events, rows
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_sigkill_while_reading_agents_databases_ends_like_one_run(tmp_path: Path):
     corpus = tmp_path / "corpus"

@@ -66,6 +66,7 @@ def _snapshot(home: Path, agent: Path) -> tuple[dict[str, dict], dict[str, bytes
         store.close()
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_sigkill_while_reading_databases_ends_like_an_uninterrupted_run(tmp_path):
     agent = tmp_path / "notes"
