@@ -39,6 +39,8 @@ class Freshness:
         self._cli = CliServer(origin)
 
     def start(self) -> None:
+        # Searches made while the start-up pass runs wait for it (at most a few seconds).
+        self.origin.started = threading.Event()
         self._thread.start()
         self._cli.start()
 
@@ -54,7 +56,11 @@ class Freshness:
         return self._thread.is_alive()
 
     def _run(self) -> None:
-        ingest_and_sync(self.origin)
+        try:
+            ingest_and_sync(self.origin)
+        finally:
+            if self.origin.started is not None:
+                self.origin.started.set()
         if self.interval_s <= 0:
             return
         while not self._stop.wait(self.interval_s):

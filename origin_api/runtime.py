@@ -60,6 +60,9 @@ class Origin:
         self._index_lock = threading.Lock()
         self._ingest_lock = threading.Lock()
         self.last_ingest = 0.0
+        #: Set once the start-up pass of a long-running process (`Freshness`) is done; None in
+        #: a process that runs none (a CLI command).
+        self.started: threading.Event | None = None
 
     @classmethod
     def open(cls, settings: StoreSettings | None = None) -> Origin:
@@ -120,6 +123,12 @@ class Origin:
     def index(self) -> SearchIndex:
         """The search index (of :attr:`searcher`), for rebuilds and catch-up reports."""
         return self.searcher.index
+
+    def wait_for_start(self, timeout: float) -> None:
+        """Wait (at most `timeout` seconds) for this process's start-up pass, if it runs one (a
+        long-running front door's `Freshness`); return at once otherwise."""
+        if self.started is not None:
+            self.started.wait(timeout)
 
     def ingest(
         self,

@@ -88,6 +88,9 @@ def ingest_if_due(origin: Origin, *, force: bool = False) -> None:
         return
     age = origin.last_pass_age()
     if age is not None and 0 <= age < interval:
+        # Another process's pass is recent, but this process may be running its own start-up
+        # pass, which reads what changed since: a search just after start waits for it too.
+        origin.wait_for_start(SEARCH_INGEST_WAIT)
         origin.last_ingest = time.monotonic() - age
         return
     if origin.ingest(timeout=SEARCH_INGEST_WAIT, full=False) is not None:
