@@ -9,7 +9,6 @@ import lmdb
 from origin_search import Clause, Filters, QueryError, clauses, snippet
 from origin_store import entries as store_entries
 from origin_store.parsers.agents import AGENTS
-from origin_store.parsers.journal import fold
 from origin_store.reader import (
     get_event,
     get_session,
@@ -94,6 +93,8 @@ def source_filter(source: str | None) -> str | None:
     name names the agent; what it recorded through `ingest` is `<agent>-recorded`."""
     if source is None or source in AGENTS:
         return source
+    from origin_store.parsers.journal import fold  # the parsers' base: only for such a name
+
     folded = fold(source)
     if not folded:
         raise invalid(

@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import secrets
 from datetime import UTC, datetime
 from typing import Any
 
@@ -54,6 +53,8 @@ def ingest(
     now = now_ms()
     project = project_of(workspace)
     session = session or default_session(workspace, project, now)
+    import secrets  # hashlib and OpenSSL: only for a process that records
+
     local_id = f"{now:012x}{secrets.token_hex(6)}"
     line: dict[str, Any] = {
         "id": local_id,
