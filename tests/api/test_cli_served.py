@@ -149,3 +149,31 @@ def test_the_socket_is_where_the_settings_put_the_home(environ: dict[str, str]) 
 
     home = StoreSettings.from_env(environ).home
     assert served.socket_path(environ) == str(home / served.SOCKET)
+
+
+@pytest.mark.parametrize(
+    "garbage",
+    [
+        b"",  # connected, then closed
+        b"not a length\n",
+        b"99999999999\n",  # longer than any message
+        b"12\nshort",  # cut short
+        b"%d\n" % (64 * 1024 * 1024 + 1) + b"x",  # over the limit
+        b"5\n\xff\xfe\x00\x00\x01",  # bytes that are no request
+    ],
+)
+def test_garbage_on_the_socket_is_dropped_and_the_server_keeps_serving(
+    env: dict[str, str], server: CliServer, garbage: bytes
+) -> None:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+        conn.settimeout(5)
+        conn.connect(server.path)
+        try:
+            conn.sendall(garbage)
+            conn.shutdown(socket.SHUT_WR)
+            answer = conn.recv(1024)
+        except ConnectionResetError:  # closed with what it would not read still unread
+            answer = b""
+    assert answer in (b"", b"2\nno")  # dropped, or refused as no request of ours
+    assert _origin(env, "search", "--json", "migration").returncode == 0
+    assert server.answered == 1

@@ -109,6 +109,13 @@ def test_pull_needs_the_token_and_the_tokens_own_device_name(hub: Hub) -> None:
             400,
             "Item 0 (tombstone): tombstone must be an object",
         ),
+        (
+            "POST",
+            "/sync/push",
+            json.dumps({"last": 0, "items": [], "partial": "yes"}).encode(),
+            400,
+            "partial must be true or false",
+        ),
         ("POST", "/sync/push", b"x" * 300_001, 413, "larger than the hub's limit of 300,000"),
     ],
 )
