@@ -162,7 +162,7 @@ def timeline(
     store = origin.store
     if session is not None:
         with store.read() as txn:
-            found = _session(origin, txn, session, source)
+            found = find_session(origin, txn, session, source)
             if found is None:
                 raise not_found(
                     f"Unknown session {session}." + (f" (source {source})" if source else "")
@@ -194,7 +194,7 @@ def timeline(
         return {"sessions": [session_view(origin, txn, s) for s in chosen[:limit]]}
 
 
-def _session(
+def find_session(
     origin: Origin, txn: lmdb.Transaction, session: str, source: str | None
 ) -> dict[str, Any] | None:
     """A session by id: of `source`, else of the first agent that has it, else of a recorded

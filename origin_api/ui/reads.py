@@ -15,12 +15,12 @@ import lmdb
 
 from origin_store import entries as store_entries
 from origin_store.db import Store
-from origin_store.parsers.registry import SOURCES
-from origin_store.reader import get_event, get_session, session_event_ids
+from origin_store.reader import get_event, session_event_ids
 
 from ..errors import not_found
 from ..runtime import Origin
 from ..service.common import TIMELINE_TEXT
+from ..service.reading import find_session
 from ..service.views import event_view, session_view
 from ..timeargs import render
 
@@ -55,11 +55,7 @@ def session_page(
     first; without `include_tools`, messages only (as the timeline tool without it)."""
     store = origin.store
     with store.read() as txn:
-        found = None
-        for candidate in [source] if source else list(SOURCES):
-            found = get_session(store, txn, candidate, session)
-            if found is not None:
-                break
+        found = find_session(origin, txn, session, source)
         if found is None:
             raise not_found(f"Unknown session {session}.")
         hidden = store_entries.anything_hidden(store, txn)

@@ -12,7 +12,7 @@ from typing import Any
 from litestar import Request, Response, get
 
 from origin_store.model import ENTRY_KINDS
-from origin_store.parsers.registry import SOURCES
+from origin_store.parsers.agents import AGENTS
 
 from ...errors import OriginError
 from ..guard import ui_of
@@ -82,7 +82,7 @@ def search_page(request: AnyRequest) -> Response[str]:
         "search.html",
         status=400 if found["error"] else 200,
         headers=_timing(found),
-        sources=tuple(SOURCES),
+        sources=AGENTS,
         kinds=ENTRY_KINDS,
         scopes=SCOPES,
         params=request.query_params,

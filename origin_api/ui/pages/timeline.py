@@ -11,7 +11,7 @@ from typing import Any
 
 from litestar import Request, Response, get
 
-from origin_store.parsers.registry import SOURCES
+from origin_store.parsers.agents import AGENTS
 
 from ...errors import OriginError
 from ..guard import ui_of
@@ -56,7 +56,7 @@ def timeline(request: AnyRequest) -> Response[str]:
         error=error,
         since=since,
         ranges=RANGES,
-        sources=tuple(SOURCES),
+        sources=AGENTS,
         source=args.get("source", ""),
         project=args.get("project", ""),
         until=args.get("until", ""),
