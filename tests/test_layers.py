@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
 from helpers import ROOT
 
 LAYERS = ("origin_store", "origin_search", "origin_api")
@@ -93,3 +94,19 @@ def test_the_mcp_transports_share_results_and_not_each_other():
     assert "origin_api.mcp.results" in graph["origin_api.mcp.stdio"] & graph["origin_api.mcp.sdk"]
     assert "origin_api.mcp.sdk" not in graph["origin_api.mcp.stdio"]
     assert "origin_api.mcp.stdio" not in graph["origin_api.mcp.sdk"]
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["origin_api.ui.guard", "origin_api.ui.app", "origin_api.hub", "origin_api.cliserve"],
+)
+def test_a_module_imports_first_in_a_fresh_interpreter(module: str) -> None:
+    """The hub and the UI import each other's pieces: each must load first, without a cycle
+    a test process (which has imported the other already) would never see."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", f"import {module}"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr

@@ -31,6 +31,7 @@ from origin_store.sync import (
     pull_items,
 )
 
+from ..hostnames import bare_host
 from ..runtime import Origin
 from ..settings import Settings
 from .auth import Grant, Refusal, authenticate
@@ -39,7 +40,6 @@ from .transport import (
     Receive,
     Scope,
     Send,
-    _bare,
     _headers,
     new_request_id,
     read_body,
@@ -121,7 +121,7 @@ class SyncEndpoint:
             raise Refusal(405, f"{method} is not allowed here: use {allowed}.", {"allow": allowed})
         headers = _headers(scope)
         host = (headers.get("host") or [""])[0]
-        if "*" not in self.names and _bare(host.strip().lower()) not in self.names:
+        if "*" not in self.names and bare_host(host.strip().lower()) not in self.names:
             raise Refusal(421, f"This hub does not answer to the host {host or '(none)'}.")
         grant = authenticate(self.store, headers, read_only_endpoint=False, request_id=request_id)
         if self.on_auth is not None:

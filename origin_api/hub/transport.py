@@ -30,6 +30,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 
 from origin_store import Store
 
+from ..hostnames import bare_host
 from .auth import SCOPE_KEY, Refusal, authenticate, shown
 
 #: The ASGI interface as the specification gives it, and as the SDK's transport takes it (the
@@ -64,8 +65,8 @@ def host_names(bound_host: str, extra: Iterable[str]) -> frozenset[str]:
     the names it was told; `*` among them turns the check off (e.g. behind a proxy)."""
     names = {name.lower() for name in LOOPBACK_NAMES}
     if bound_host not in ("0.0.0.0", "::", ""):
-        names.add(_bare(bound_host.lower()))
-    names.update(_bare(name.strip().lower()) for name in extra if name.strip())
+        names.add(bare_host(bound_host.lower()))
+    names.update(bare_host(name.strip().lower()) for name in extra if name.strip())
     return frozenset(names)
 
 
@@ -78,15 +79,6 @@ def security_settings(names: frozenset[str]) -> TransportSecuritySettings:
     return TransportSecuritySettings(
         enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins
     )
-
-
-def _bare(host: str) -> str:
-    """A Host header's name without its port; IPv6 literals lose their brackets."""
-    if host.startswith("["):
-        return host[1 : host.find("]")] if "]" in host else host
-    if host.count(":") == 1:
-        return host.split(":", 1)[0]
-    return host
 
 
 def _bracketed(name: str) -> str:
@@ -175,7 +167,7 @@ class McpEndpoint:
         if "*" in self.names:
             return
         host = _first(headers, "host") or ""
-        if _bare(host.strip().lower()) not in self.names:
+        if bare_host(host.strip().lower()) not in self.names:
             raise Refusal(
                 421,
                 f"This hub does not answer to the host {host or '(none)'}; start it with "
@@ -184,7 +176,7 @@ class McpEndpoint:
         origin = _first(headers, "origin")
         if origin is not None:
             name = origin.strip().lower().split("://", 1)[-1].split("/", 1)[0]
-            if _bare(name) not in self.names:
+            if bare_host(name) not in self.names:
                 raise Refusal(403, f"Requests from the web origin {origin} are not allowed.")
 
     def _too_large(self) -> Refusal:

@@ -21,6 +21,7 @@ from litestar.connection import ASGIConnection
 from litestar.exceptions import NotAuthorizedException, PermissionDeniedException
 from litestar.handlers.base import BaseRouteHandler
 
+from ..hostnames import bare_host
 from .core import LOG, Ui
 from .sessions import Session
 
@@ -93,7 +94,7 @@ def _check_host(connection: ASGIConnection[Any, Any, Any, Any], hosts: frozenset
     if "*" in hosts:
         return
     host = connection.headers.get("host", "")
-    if _bare(host.strip().lower()) not in hosts:
+    if bare_host(host.strip().lower()) not in hosts:
         raise HostRefused(
             f"The admin UI does not answer to the host {host or '(none)'}; start the hub with "
             "--allowed-host NAME to add one."
@@ -101,15 +102,8 @@ def _check_host(connection: ASGIConnection[Any, Any, Any, Any], hosts: frozenset
     origin = connection.headers.get("origin")
     if origin is not None and connection.scope.get("method", "GET") not in SAFE_METHODS:
         name = origin.strip().lower().split("://", 1)[-1].split("/", 1)[0]
-        if _bare(name) not in hosts:
+        if bare_host(name) not in hosts:
             raise PermissionDeniedException(f"Requests from the web origin {origin} are refused.")
-
-
-def _bare(host: str) -> str:
-    """A Host's name without its port; IPv6 literals lose their brackets."""
-    if host.startswith("["):
-        return host[1 : host.find("]")] if "]" in host else host
-    return host.split(":", 1)[0] if host.count(":") == 1 else host
 
 
 # -- what pages ask ----------------------------------------------------------------------------
