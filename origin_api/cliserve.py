@@ -17,6 +17,7 @@ import socket
 import stat
 import sys
 import threading
+import time
 import traceback
 from typing import TYPE_CHECKING
 
@@ -33,6 +34,8 @@ class CliServer:
         self.origin = origin
         self.path = str(origin.home / served.SOCKET)
         self.answered = 0
+        #: When the last command was answered (time.monotonic), or the server started.
+        self.last_used = time.monotonic()
         self._sock: socket.socket | None = None
         self._inode: int | None = None
 
@@ -55,8 +58,22 @@ class CliServer:
             return False
         self._sock = sock
         self._inode = os.stat(self.path).st_ino
+        self.last_used = time.monotonic()
         threading.Thread(target=self._accept, name="origin-cli-serve", daemon=True).start()
         return True
+
+    @property
+    def serving(self) -> bool:
+        return self._sock is not None
+
+    def owns_socket(self) -> bool:
+        """Whether the socket file is still this server's (not removed with its home, not
+        replaced by another process's)."""
+        try:
+            found = os.stat(self.path)
+        except OSError:
+            return False
+        return stat.S_ISSOCK(found.st_mode) and found.st_ino == self._inode
 
     def stop(self) -> None:
         sock, self._sock = self._sock, None
@@ -66,8 +83,7 @@ class CliServer:
             sock.shutdown(socket.SHUT_RDWR)
         sock.close()
         with contextlib.suppress(OSError):
-            found = os.stat(self.path)
-            if stat.S_ISSOCK(found.st_mode) and found.st_ino == self._inode:
+            if self.owns_socket():
                 os.unlink(self.path)  # ours, not a newer server's
 
     def _accept(self) -> None:
@@ -84,6 +100,7 @@ class CliServer:
                 conn.settimeout(served.ANSWER_TIMEOUT_S)
                 request = served.receive(conn)
                 served.send(conn, self.answer(request))
+                self.last_used = time.monotonic()
             except (OSError, ValueError):
                 return
 

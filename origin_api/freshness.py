@@ -64,6 +64,8 @@ class Freshness:
         if self.interval_s <= 0:
             return
         while not self._stop.wait(self.interval_s):
+            if not self._cli.serving:
+                self._cli.start()  # a search server that lingered has gone: serve from here
             try:
                 changed = self.origin.changed()
             except Exception:

@@ -27,6 +27,12 @@ OWN: tuple[Setting, ...] = (
         "Least time between the ingests that search and timeline start.",
     ),
     Setting(
+        "ORIGIN_CLI_LINGER_S",
+        "600",
+        "How long a search server started by a fresh `origin search` or `origin get` stays "
+        "to answer the next ones, in idle seconds; 0 starts none.",
+    ),
+    Setting(
         "ORIGIN_HUB_HOST",
         "127.0.0.1",
         "The address `origin hub` binds; loopback unless told otherwise.",
@@ -84,6 +90,7 @@ def demo_environ(environ: Mapping[str, str], home: Path) -> dict[str, str]:
 class Settings(store_settings.Settings):
     watch_interval_ms: int
     search_ingest_interval_ms: int
+    cli_linger_s: int
     hub_host: str
     hub_port: int
     hub_allowed_hosts: tuple[str, ...]
@@ -106,6 +113,7 @@ class Settings(store_settings.Settings):
             **base,
             "watch_interval_ms": int(values["ORIGIN_WATCH_INTERVAL_MS"]),
             "search_ingest_interval_ms": int(values["ORIGIN_SEARCH_INGEST_INTERVAL_MS"]),
+            "cli_linger_s": int(values["ORIGIN_CLI_LINGER_S"]),
             "hub_host": values["ORIGIN_HUB_HOST"],
             "hub_port": int(values["ORIGIN_HUB_PORT"]),
             "hub_allowed_hosts": tuple(

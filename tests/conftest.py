@@ -13,6 +13,10 @@ from hypothesis import HealthCheck, settings
 # every run (so local runs keep finding new cases), "ci" (when the CI env var is set, as CI
 # services do) searches deeper from a fixed seed, so a CI failure reproduces on any machine.
 # HYPOTHESIS_PROFILE picks one by name.
+# A fresh `origin search` leaves a search server behind for the next one; the suite's commands
+# must not (tests/api/test_cli_linger.py turns it on where it is tested).
+os.environ["ORIGIN_CLI_LINGER_S"] = "0"
+
 settings.register_profile("dev", max_examples=60, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile(
     "ci",

@@ -83,6 +83,8 @@ def fixture_env(tmp_path: Path, *, copy: bool = False, root: Path = DATA) -> dic
         "GROK_HOME": str(places["grok"]),
         "ORIGIN_DEVICE": "testbox",
         "ORIGIN_WATCH_INTERVAL_MS": "0",
+        # No search server left behind by a test's fresh commands (tests/api/test_cli_linger.py).
+        "ORIGIN_CLI_LINGER_S": "0",
     }
 
 

@@ -7,6 +7,10 @@ first: this module imports only what a socket and the home's name need. Nothing 
 such process, a socket left by one that died, another installation's server, a refusal) means
 the command runs in its own process, as it always did: the answer is the same either way.
 
+With no such process, the command answers alone and then starts one that lingers
+(`origin_api/linger.py`, `ORIGIN_CLI_LINGER_S` idle seconds; 0 starts none), so the next
+command is answered by it: a shell user without an agent running gets the same quick answers.
+
 The exchange is one request and one answer on a connection, each a length-prefixed message:
 request ``PROTOCOL NUL code-dir NUL arg NUL arg…``; answer ``ok LF <len> LF stdout stderr``
 (print both, exit 0), or anything else: answer here.
@@ -38,8 +42,13 @@ def socket_path(environ: dict[str, str] | os._Environ[str]) -> str:
     return os.path.join(home, SOCKET)
 
 
-def ask(args: list[str]) -> bool:
-    """Print a running process's answer to `args` and return True; False to answer here."""
+#: What `ask` found: the command was answered; a process is there but left it to this one;
+#: nobody answers on the socket.
+ANSWERED, DECLINED, NOBODY = "answered", "declined", "nobody"
+
+
+def ask(args: list[str]) -> str:
+    """Print a running process's answer to `args` (ANSWERED), or say why to answer here."""
     # The C socket module: `socket` imports enum and selectors (~4 ms of a fresh process).
     import _socket
 
@@ -49,6 +58,10 @@ def ask(args: list[str]) -> bool:
         try:
             conn.settimeout(CONNECT_TIMEOUT_S)
             conn.connect(path)
+        except OSError:
+            conn.close()
+            return NOBODY
+        try:
             conn.settimeout(ANSWER_TIMEOUT_S)
             send(conn, b"\0".join([PROTOCOL, CODE, *(a.encode() for a in args)]))
             answer = receive(conn)
@@ -56,18 +69,64 @@ def ask(args: list[str]) -> bool:
             conn.close()
         status, _, rest = answer.partition(b"\n")
         if status != b"ok":
-            return False
+            return DECLINED
         head, _, rest = rest.partition(b"\n")
         size = int(head)
     except (OSError, ValueError):
-        return False
+        return DECLINED
     out, err = rest[:size], rest[size:]
     if err:
         sys.stderr.buffer.write(err)
         sys.stderr.flush()
     sys.stdout.buffer.write(out)
     sys.stdout.flush()
-    return True
+    return ANSWERED
+
+
+#: The setting, read here as `origin_api.settings` reads it (a test holds the two together).
+LINGER_SETTING = "ORIGIN_CLI_LINGER_S"
+LINGER_DEFAULT = 600
+#: The lingering server's messages (a bug's traceback), under ORIGIN_HOME.
+LINGER_LOG = "cli-server.log"
+
+
+def linger_seconds(environ: dict[str, str] | os._Environ[str]) -> int:
+    """How long a search server started by a fresh command waits for the next one; 0: none."""
+    try:
+        return max(0, int(environ.get(LINGER_SETTING, "").strip() or LINGER_DEFAULT))
+    except ValueError:
+        return 0  # the settings report the bad value; a fresh command just starts nothing
+
+
+def start_lingering() -> None:
+    """Start a detached search server for the next fresh commands, unless the setting says none.
+
+    It is spawned, not forked (this process may hold threads and an open store), in a session
+    of its own, with nothing of this command's streams: a shell reading this command's output
+    sees its end at once. Its stderr goes to a log in the home, where a bug would be reported."""
+    if linger_seconds(os.environ) <= 0:
+        return
+    home = os.path.dirname(socket_path(os.environ))
+    try:  # noqa: SIM105 (contextlib is one more import for a fresh command)
+        os.posix_spawn(
+            sys.executable,
+            [sys.executable, "-m", "origin_api.linger"],
+            os.environ,
+            file_actions=[
+                (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+                (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
+                (
+                    os.POSIX_SPAWN_OPEN,
+                    2,
+                    os.path.join(home, LINGER_LOG),
+                    os.O_WRONLY | os.O_APPEND | os.O_CREAT,
+                    0o600,
+                ),
+            ],
+            setsid=True,
+        )
+    except OSError:
+        pass  # no server then: every command answers alone, as it always could
 
 
 def send(conn: object, payload: bytes) -> None:

@@ -1,0 +1,71 @@
+"""The search server a fresh `origin search` or `origin get` leaves behind when no Origin process
+answers on the home's socket: it serves the next fresh commands (`cliserve.CliServer`, the same
+answers as alone) and leaves after `ORIGIN_CLI_LINGER_S` seconds without one.
+
+It ends as soon as it is not wanted: its socket removed or replaced (the home deleted, another
+process serving), SIGTERM or SIGINT. It writes its pid to `cli-server.pid` in the home while it
+serves, so a person or a script can find it. Run by `cli/served.py` as `python -m
+origin_api.linger`, detached, with its stderr in `cli-server.log`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+import time
+from types import FrameType
+
+from origin_search import SearchError
+from origin_store import StoreError
+
+from .cliserve import CliServer
+from .errors import OriginError
+from .runtime import Origin
+from .settings import Settings
+
+#: Under ORIGIN_HOME while a lingering server serves: its process id.
+PID_FILE = "cli-server.pid"
+#: How often it looks at its socket and its idle time.
+TICK_S = 0.5
+
+
+def main() -> int:
+    signal.signal(signal.SIGTERM, _leave)
+    signal.signal(signal.SIGINT, _leave)
+    try:
+        settings = Settings.from_env()
+        if settings.cli_linger_s <= 0:
+            return 0
+        with Origin.open(settings) as origin:
+            server = CliServer(origin)
+            if not server.start():
+                return 0  # another process serves already
+            pid_file = origin.home / PID_FILE
+            try:
+                pid_file.write_text(f"{os.getpid()}\n")
+                linger(server, settings.cli_linger_s)
+            finally:
+                server.stop()
+                with contextlib.suppress(OSError):
+                    if pid_file.read_text().strip() == str(os.getpid()):
+                        pid_file.unlink()
+    except (OriginError, StoreError, SearchError) as error:
+        print(f"{time.strftime('%Y-%m-%dT%H:%M:%S%z')} error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def linger(server: CliServer, idle_s: float) -> None:
+    """Serve until `idle_s` seconds pass without a command or the socket is no longer ours."""
+    while server.owns_socket() and time.monotonic() - server.last_used < idle_s:
+        time.sleep(TICK_S)
+
+
+def _leave(signum: int, _frame: FrameType | None) -> None:
+    raise SystemExit(128 + signum)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

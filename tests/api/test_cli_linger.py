@@ -1,0 +1,177 @@
+"""The search server a fresh `origin search` leaves behind when nothing answers on the home's
+socket: it answers the next fresh commands, never holds the first command's output open, and
+leaves when idle, when its home or socket goes, on SIGTERM, or when another process serves."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import redirect_stdout
+from pathlib import Path
+
+import pytest
+from helpers import fixture_env
+
+from origin_api.cli import served
+from origin_api.linger import PID_FILE
+from origin_api.settings import Settings
+
+ORIGIN = str(Path(sys.executable).with_name("origin"))
+
+pytestmark = pytest.mark.e2e
+
+
+def _origin(
+    env: dict[str, str], *args: str, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [ORIGIN, *args], env=env, capture_output=True, text=True, timeout=timeout, check=False
+    )
+
+
+def _wait(condition: Callable[[], bool], seconds: float = 20) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A child of nobody here: it is reaped by init, but may be a zombie for a moment.
+    status = Path(f"/proc/{pid}/stat")
+    return not (status.exists() and status.read_text().split()[2] == "Z")
+
+
+def _lingering(env: dict[str, str]) -> int:
+    """The pid of the home's lingering server, once it serves."""
+    pid_file = Path(env["ORIGIN_HOME"], PID_FILE)
+    assert _wait(pid_file.exists), "no search server was left to linger"
+    return int(pid_file.read_text())
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> Iterator[dict[str, str]]:
+    environ = {**fixture_env(tmp_path), "ORIGIN_CLI_LINGER_S": "30"}
+    assert _origin(environ, "ingest").returncode == 0
+    yield environ
+    pid_file = Path(environ["ORIGIN_HOME"], PID_FILE)
+    if pid_file.exists():  # a test that failed midway: leave no server behind
+        os.kill(int(pid_file.read_text()), signal.SIGTERM)
+
+
+def _ask(env: dict[str, str], *args: str) -> tuple[str, str]:
+    """What `served.ask` finds for a fresh command in `env`, and what it printed."""
+    buffer = io.BytesIO()
+    saved = dict(os.environ)
+    os.environ.update(env)
+    try:
+        stdout = io.TextIOWrapper(buffer)
+        with redirect_stdout(stdout):
+            found = served.ask(list(args))
+        return found, buffer.getvalue().decode()
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+def test_the_first_command_answers_alone_and_leaves_a_server_for_the_next(
+    env: dict[str, str],
+) -> None:
+    started = time.monotonic()
+    first = _origin(env, "search", "--json", "migration", timeout=20)
+    # Its output ended with it: the server does not hold the pipe for its 30 s.
+    assert time.monotonic() - started < 15
+    assert first.returncode == 0 and json.loads(first.stdout)["events"], first.stderr
+    pid = _lingering(env)
+    assert _alive(pid)
+    found, printed = _ask(env, "search", "--json", "migration")
+    assert found == served.ANSWERED
+    assert printed == first.stdout
+    again = _origin(env, "search", "--json", "migration")
+    assert again.stdout == first.stdout and again.returncode == 0
+    assert int(Path(env["ORIGIN_HOME"], PID_FILE).read_text()) == pid  # no second server
+
+
+def test_an_idle_server_leaves_by_itself(env: dict[str, str]) -> None:
+    env = {**env, "ORIGIN_CLI_LINGER_S": "1"}
+    assert _origin(env, "search", "--json", "migration").returncode == 0
+    pid = _lingering(env)
+    home = Path(env["ORIGIN_HOME"])
+    assert _wait(lambda: not _alive(pid))
+    assert not (home / served.SOCKET).exists()
+    assert not (home / PID_FILE).exists()
+    assert _ask(env, "search", "--json", "migration")[0] == served.NOBODY
+
+
+def test_sigterm_ends_it_cleanly(env: dict[str, str]) -> None:
+    assert _origin(env, "search", "--json", "migration").returncode == 0
+    pid = _lingering(env)
+    os.kill(pid, signal.SIGTERM)
+    assert _wait(lambda: not _alive(pid))
+    assert not Path(env["ORIGIN_HOME"], served.SOCKET).exists()
+    assert not Path(env["ORIGIN_HOME"], PID_FILE).exists()
+    assert Path(env["ORIGIN_HOME"], served.LINGER_LOG).read_text() == ""  # nothing went wrong
+
+
+def test_a_removed_socket_ends_it(env: dict[str, str]) -> None:
+    """As when its home is deleted (`origin demo remove`) or another process took the socket."""
+    assert _origin(env, "get", "--json", "nothing-with-this-id").returncode != 0
+    assert not Path(env["ORIGIN_HOME"], PID_FILE).exists()  # an error started no server
+    assert _origin(env, "search", "--json", "migration").returncode == 0
+    pid = _lingering(env)
+    Path(env["ORIGIN_HOME"], served.SOCKET).unlink()
+    assert _wait(lambda: not _alive(pid))
+
+
+def test_zero_starts_none(env: dict[str, str]) -> None:
+    env = {**env, "ORIGIN_CLI_LINGER_S": "0"}
+    assert _origin(env, "search", "--json", "migration").returncode == 0
+    time.sleep(1)
+    assert not Path(env["ORIGIN_HOME"], PID_FILE).exists()
+    assert not Path(env["ORIGIN_HOME"], served.SOCKET).exists()
+
+
+def test_a_running_origin_mcp_serves_once_the_lingering_server_left(env: dict[str, str]) -> None:
+    env = {**env, "ORIGIN_CLI_LINGER_S": "1", "ORIGIN_WATCH_INTERVAL_MS": "200"}
+    assert _origin(env, "search", "--json", "migration").returncode == 0
+    pid = _lingering(env)
+    mcp = subprocess.Popen(
+        [ORIGIN, "mcp"],
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        assert _wait(lambda: not _alive(pid))
+        # The mcp process takes the socket at its next watch tick.
+        assert _wait(lambda: _ask(env, "search", "--json", "migration")[0] == served.ANSWERED)
+        assert not Path(env["ORIGIN_HOME"], PID_FILE).exists()  # it is no lingering server
+    finally:
+        assert mcp.stdin is not None
+        mcp.stdin.close()
+        mcp.wait(timeout=30)
+
+
+@pytest.mark.parametrize(
+    ("value", "seconds"), [(None, 600), ("", 600), ("0", 0), ("5", 5), ("-3", 0), ("soon", 0)]
+)
+def test_the_fresh_command_reads_the_setting_as_the_settings_do(
+    value: str | None, seconds: int
+) -> None:
+    environ = {} if value is None else {"ORIGIN_CLI_LINGER_S": value}
+    assert served.linger_seconds(environ) == seconds
+    if value in (None, "", "0", "5"):
+        assert Settings.from_env(environ).cli_linger_s == seconds
