@@ -311,6 +311,12 @@ def report_origin_mcp(
         f"p95 +{lat['p95'] - mine['p95']:.2f}, p99 +{lat['p99'] - mine['p99']:.2f}"
     )
     print(f"  start to first answered search: {mcp['first_answer_ms']:.0f} ms (target <= 400 ms)")
+    if mcp.get("serving_peak_rss_bytes") is not None:
+        print(
+            f"  the serving process after {len(mix)} searches: peak RSS "
+            f"{_mib(mcp['serving_peak_rss_bytes'])} (the store's and index's mapped pages it "
+            f"read included), anonymous {_mib(mcp['serving_anon_bytes'])} (target <= 1 GB RSS)"
+        )
     return mcp
 
 

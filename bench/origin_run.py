@@ -19,6 +19,7 @@ from typing import Any
 
 from origin_store.reader import disk_usage
 
+from . import memory
 from .memory import run_sampled
 from .stats import hit_rate, median, summarize, time_calls
 
@@ -357,9 +358,17 @@ def through_mcp(corpus_dir: Path, home: Path, queries: list, starts: int = 5) ->
             return reply
 
         samples = time_calls(run, queries)
+        serving = memory.status(peer.proc.pid) or {}
     finally:
         peer.close()
-    return {"latency_all": asdict(summarize(samples)), "first_answer_ms": median(first[1:])}
+    return {
+        "latency_all": asdict(summarize(samples)),
+        "first_answer_ms": median(first[1:]),
+        # A serving process after every query: its peak RSS (the store's and index's mapped
+        # pages it touched included) and the anonymous memory it holds itself.
+        "serving_peak_rss_bytes": serving.get("hwm"),
+        "serving_anon_bytes": serving.get("anon"),
+    }
 
 
 if __name__ == "__main__":

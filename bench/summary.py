@@ -67,6 +67,7 @@ def figures(results: dict) -> dict[str, Any]:
         "peak_anon_bytes": build.get("peak_anon_bytes"),
         "peak_rss_bytes": rss,
         "build_seconds": seconds,
+        "serving_rss_bytes": _get(results, "origin_mcp", "serving_peak_rss_bytes"),
         "search_p50_ms": _get(results, "origin_search", "latency_all", "p50"),
         "search_p99_ms": _get(results, "origin_search", "latency_all", "p99"),
         **_source_figures(results),
@@ -118,6 +119,7 @@ def targets(events: int) -> dict[str, tuple[float, str]]:
         "disk_x_raw": (0.8, "0.8x raw"),
         "peak_anon_bytes": (anon[0], f"{anon[1]} {at}"),
         "build_seconds": (build[0], f"{build[1]} {at}"),
+        "serving_rss_bytes": (1 * GB, "1 GB"),
         "search_p50_ms": (2.0, "2 ms"),
         "search_p99_ms": (20.0, "20 ms"),
         "ui_search_p50_ms": (50.0, "50 ms"),
@@ -152,6 +154,7 @@ ROWS = (
     Row("peak anonymous (build)", "peak_anon_bytes", _mib),
     Row("peak RSS (build)", "peak_rss_bytes", _mib),
     Row("ingest + index", "build_seconds", lambda v: f"{v:,.1f} s"),
+    Row("serving process RSS", "serving_rss_bytes", _mib),
     Row("search p50", "search_p50_ms", _ms),
     Row("search p99", "search_p99_ms", _ms),
     *(
