@@ -82,11 +82,21 @@ class Resumed:
     ingested: IngestReport | None = None
 
 
+#: The longest reason a pause keeps: one line, shown by `origin status` and the UI.
+REASON_MAX = 200
+
+
 def pause(origin: Origin, *, for_ms: int | None, reason: str | None) -> switch.Pause:
     """`origin pause`: recording stops on every process over this home until resumed. What the
     agents wrote before is read first (a pause already in force only gets its new end), so a
     pause never holds back what came before it; a pass that fails does not stop the pause,
     which matters more. A relay device keeps no archive: only its flag is set."""
+    if reason is not None:
+        reason = " ".join(reason.split())  # one line wherever it is shown
+        if len(reason) > REASON_MAX:
+            raise invalid(
+                f"The reason is {len(reason):,} characters long; at most {REASON_MAX} are kept."
+            )
     if in_force(origin) is None and not origin.relay:
         try:
             origin.ingest()

@@ -44,6 +44,23 @@ def test_a_bad_duration_is_refused_readably(
     assert switch.paused(ui_origin.home) is None
 
 
+def test_a_reason_past_the_limit_is_refused_and_one_within_it_kept_on_one_line(
+    signed_in: Client, ui_origin: Origin, resumed: None
+) -> None:
+    """The form's maxlength is the browser's; the server holds the limit for any client."""
+    page = signed_in.post(
+        "/ui/recording/pause", data={"_csrf": signed_in.csrf, "reason": "x" * 5000}
+    )
+    assert "The reason is 5,000 characters long; at most 200 are kept." in page.text
+    assert switch.paused(ui_origin.home) is None
+    signed_in.post(
+        "/ui/recording/pause",
+        data={"_csrf": signed_in.csrf, "reason": "a call\nwith\r\n  my bank"},
+    )
+    found = switch.paused(ui_origin.home)
+    assert found is not None and found.reason == "a call with my bank"
+
+
 @pytest.mark.parametrize("path", ["/ui/recording/pause", "/ui/recording/resume"])
 def test_forms_without_the_csrf_token_are_refused(
     signed_in: Client, ui_origin: Origin, resumed: None, path: str
