@@ -339,8 +339,11 @@ class _StdioPeer:
 
 
 def through_mcp(corpus_dir: Path, home: Path, queries: list, starts: int = 5) -> dict:
+    """`origin mcp` as an agent starts it, on the settings a user has: its watcher's interval
+    decides how much of the archive a start-up pass checks (origin_api/freshness.py)."""
     byte_compile()
     env = corpus_env(corpus_dir, home)
+    del env["ORIGIN_WATCH_INTERVAL_MS"]
     first: list[float] = []
     for _ in range(starts + 1):
         peer = _StdioPeer(env)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -43,3 +46,33 @@ def shared_fixtures() -> Path:
     if not SHARED_FIXTURES.is_dir():
         pytest.skip(f"cross-check against the shared fixtures: none at {SHARED_FIXTURES}")
     return SHARED_FIXTURES
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_search_server_outlives_the_suite(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[None]:
+    """Tests whose environment is built whole (without ORIGIN_CLI_LINGER_S=0) may leave a
+    search server in a temporary home; each is ended with the suite rather than idling on."""
+    yield
+    base = str(tmp_path_factory.getbasetemp())
+    for pid, home in _lingering_servers():
+        if home.startswith(base):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+
+
+def _lingering_servers() -> Iterator[tuple[int, str]]:
+    """Every `python -m origin_api.linger` of this user, with the ORIGIN_HOME it serves."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if b"origin_api.linger" not in (entry / "cmdline").read_bytes():
+                continue
+            environ = (entry / "environ").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        for pair in environ:
+            if pair.startswith(b"ORIGIN_HOME="):
+                yield int(entry.name), pair.split(b"=", 1)[1].decode(errors="replace")

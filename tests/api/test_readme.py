@@ -85,6 +85,7 @@ def demo_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         "ORIGIN_HOME": str(root / "origin"),
         "LANG": "C.UTF-8",
         "ORIGIN_WATCH_INTERVAL_MS": "0",
+        "ORIGIN_CLI_LINGER_S": "0",
     }
     first = subprocess.run(
         [ORIGIN, "run", "--no-hub"], env=base, capture_output=True, text=True, timeout=300
