@@ -3,7 +3,8 @@ answers on the home's socket: it serves the next fresh commands (`cliserve.CliSe
 answers as alone) and leaves after `ORIGIN_CLI_LINGER_S` seconds without one.
 
 It ends as soon as it is not wanted: its socket removed or replaced (the home deleted, another
-process serving), SIGTERM or SIGINT. It writes its pid to `cli-server.pid` in the home while it
+process serving), Origin's code changed under it (an upgrade, an edit in a checkout: it would
+answer with the old code), SIGTERM or SIGINT. It writes its pid to `cli-server.pid` in the home while it
 serves, so a person or a script can find it. Run by `cli/served.py` as `python -m
 origin_api.linger`, detached, with its stderr in `cli-server.log`.
 """
@@ -32,6 +33,7 @@ TICK_S = 0.5
 
 
 def main() -> int:
+    started_ns = time.time_ns()  # its modules were read just before: a later write is a change
     signal.signal(signal.SIGTERM, _leave)
     signal.signal(signal.SIGINT, _leave)
     try:
@@ -45,7 +47,7 @@ def main() -> int:
             pid_file = origin.home / PID_FILE
             try:
                 pid_file.write_text(f"{os.getpid()}\n")
-                linger(server, settings.cli_linger_s)
+                linger(server, settings.cli_linger_s, started_ns)
             finally:
                 server.stop()
                 with contextlib.suppress(OSError):
@@ -57,10 +59,37 @@ def main() -> int:
     return 0
 
 
-def linger(server: CliServer, idle_s: float) -> None:
-    """Serve until `idle_s` seconds pass without a command or the socket is no longer ours."""
-    while server.owns_socket() and time.monotonic() - server.last_used < idle_s:
+def linger(server: CliServer, idle_s: float, started_ns: int) -> None:
+    """Serve until `idle_s` seconds pass without a command, the socket is no longer ours, or
+    Origin's code changed since this process started."""
+    while (
+        server.owns_socket()
+        and time.monotonic() - server.last_used < idle_s
+        and not code_changed(started_ns)
+    ):
         time.sleep(TICK_S)
+
+
+#: The packages whose loaded modules a lingering server watches.
+PACKAGES = ("origin_store", "origin_search", "origin_api")
+
+
+def code_changed(since_ns: int) -> bool:
+    """Whether a file of Origin's loaded modules was written after `since_ns`, or is gone: a
+    new command would run the new code, and this process must not answer for it (~100 stats,
+    a fraction of a millisecond)."""
+    for name, module in list(sys.modules.items()):
+        if name.partition(".")[0] not in PACKAGES:
+            continue
+        path = getattr(module, "__file__", None)
+        if not path:
+            continue
+        try:
+            if os.stat(path).st_mtime_ns > since_ns:
+                return True
+        except OSError:
+            return True  # uninstalled or moved
+    return False
 
 
 def _leave(signum: int, _frame: FrameType | None) -> None:

@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+import types
 from collections.abc import Callable, Iterator
 from contextlib import redirect_stdout
 from pathlib import Path
@@ -19,7 +20,7 @@ import pytest
 from helpers import fixture_env
 
 from origin_api.cli import served
-from origin_api.linger import PID_FILE
+from origin_api.linger import PID_FILE, code_changed
 from origin_api.settings import Settings
 
 ORIGIN = str(Path(sys.executable).with_name("origin"))
@@ -175,3 +176,22 @@ def test_the_fresh_command_reads_the_setting_as_the_settings_do(
     assert served.linger_seconds(environ) == seconds
     if value in (None, "", "0", "5"):
         assert Settings.from_env(environ).cli_linger_s == seconds
+
+
+def test_a_change_to_origins_code_is_seen(tmp_path: Path) -> None:
+    """An upgrade or an edit rewrites a loaded module's file: the server must stop answering
+    with the code it loaded, and the next command starts one with the new code."""
+    module = types.ModuleType("origin_api._stamp_probe")
+    module.__file__ = str(tmp_path / "_stamp_probe.py")
+    Path(module.__file__).write_text("")
+    os.utime(module.__file__, ns=(1_000_000_000, 1_000_000_000))
+    sys.modules[module.__name__] = module
+    try:
+        since = time.time_ns()
+        assert not code_changed(since)
+        os.utime(module.__file__, ns=(since + 1, since + 1))
+        assert code_changed(since)
+        Path(module.__file__).unlink()
+        assert code_changed(since)
+    finally:
+        del sys.modules[module.__name__]
