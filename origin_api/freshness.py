@@ -2,11 +2,12 @@
 once at start in the background, then whenever a log file changed (checked every watch
 interval; 0 turns the watching off), and on demand.
 
-The start-up pass is a search's pass (the new and recently written logs, and a turn of the
-others), not a full one: a full pass reads every log's cursor, 1.4 s and a gigabyte of mapped
-store pages at 10M events, which every agent session's `origin mcp` would pay at its start
-while its first search waited. A store without a recorded pass still gets a full one, and the
-watcher's first tick finds whatever else changed."""
+At start, a search's pass comes first (the new and recently written logs, and a turn of the
+others), then a pass over every log, then the hub sync: searches wait for the first only. Both
+trust the stat each log had when it was last seen equal to its cursor; a full pass reads every
+log's cursor, 1.4 s and a gigabyte of mapped store pages at 10M events, which every agent
+session's `origin mcp` would pay at its start and at every watcher tick that saw a change. A
+store without a recorded pass, or none since the machine started, still gets a full one."""
 
 from __future__ import annotations
 
@@ -78,7 +79,7 @@ class Freshness:
         finally:
             if self.origin.started is not None:
                 self.origin.started.set()
-        sync_due(self.origin, force=True)  # after: a search need not wait for the hub
+        ingest_and_sync(self.origin)  # every log, then the hub: no search waits for them
         if self.interval_s <= 0:
             return
         while not self._stop.wait(self.interval_s):

@@ -136,37 +136,43 @@ class Origin:
         *,
         timeout: float | None = None,
         full: bool = True,
+        every: bool = False,
     ) -> IngestReport | None:
         """One ingest pass; threads of one process share a single pass at a time.
 
         With a `timeout`, gives up (returns None) when another thread's pass is still running
         after that many seconds: a search then answers from what is stored so far instead of
-        waiting for a whole first backfill. A pass that is not `full` checks the new and the
-        recently written logs and its turn of the others (see `Sweep`).
-        """
+        waiting for a whole first backfill. A `full` pass reads every log's cursor; one that is
+        not checks the logs whose stat moved since it was last seen equal to their cursor:
+        `every` log, or the new and recently written ones and a turn of the others (see
+        `Sweep`). The first pass after the machine started is full whatever is asked: the
+        sweep file and the store's newest commits may not have outlived a crash of the system
+        together."""
         if not self._ingest_lock.acquire(timeout=-1 if timeout is None else timeout):
             return None
         try:
-            report = self._pass(progress, full)
+            report = self._pass(progress, full, every)
             self.last_ingest = time.monotonic()
             return report
         finally:
             self._ingest_lock.release()
 
-    def _pass(self, progress: Progress | None, full: bool) -> IngestReport:
+    def _pass(self, progress: Progress | None, full: bool, every: bool) -> IngestReport:
         from origin_store.ingest import IngestReport
         from origin_store.ingest.discovery import Sweep
 
         sources = self.ingester.sources
         last = self._last_pass()
-        # A store with no pass recorded (new, or recreated beside an old sweep file) trusts
-        # nothing the sweep file remembers: every log is checked against the store's cursors.
-        full = full or last is None
+        boot = boot_id()
+        # A store with no pass recorded (new, or recreated beside an old sweep file), or none
+        # since the machine started, trusts nothing the sweep file remembers: every log is
+        # checked against the store's cursors.
+        full = full or last is None or last.get("boot") != boot
         sweep = Sweep.load(self.home / SWEEP_FILE)
         found = sweep.discover(sources, self.settings, self.ingester.cwds())
         turn = last.get("turn", 0) if last is not None else 0
         chosen, turn = sweep.pick(
-            found, 1 if full else self.rounds, turn if isinstance(turn, int) else 0
+            found, 1 if full or every else self.rounds, turn if isinstance(turn, int) else 0
         )
         changed = sweep.check(self.store, sources, chosen, trust=not full)
         if changed:
@@ -181,6 +187,7 @@ class Origin:
             "checked": len(chosen),
             "changed": report.files_changed,
             "turn": turn,
+            "boot": boot,
         }
         self.store.write(lambda txn: self.store.meta_put(txn, LAST_PASS, record))
         return report
@@ -217,6 +224,17 @@ class Origin:
         record = self._last_pass()
         stamp = record.get("time") if record is not None else None
         return time.time() - stamp / 1000 if isinstance(stamp, int) else None
+
+
+#: This boot of the machine (Linux); None where the system does not say.
+BOOT_ID = Path("/proc/sys/kernel/random/boot_id")
+
+
+def boot_id() -> str | None:
+    try:
+        return BOOT_ID.read_text().strip() or None
+    except OSError:
+        return None
 
 
 def check_home(home: Path, *, min_free: int = MIN_FREE_BYTES) -> None:

@@ -76,11 +76,12 @@ def refresh(origin: Origin, *, force: bool = False) -> None:
 
 
 def ingest_if_due(origin: Origin, *, force: bool = False) -> None:
-    """A forced pass checks every log; otherwise a pass runs when no process (this one by its
-    clock, any by the store's record) ended one within the interval, and checks the new and
-    recently written logs and a turn of the others."""
+    """A forced pass checks every log (a stat each, the cursor of those whose stat moved);
+    otherwise a pass runs when no process (this one by its clock, any by the store's record)
+    ended one within the interval, and checks the new and recently written logs and a turn of
+    the others."""
     if force:
-        origin.ingest()
+        origin.ingest(full=False, every=True)
         ingest_journals(origin)
         return
     interval = origin.settings.search_ingest_interval_ms / 1000

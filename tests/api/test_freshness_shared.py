@@ -3,6 +3,7 @@ interval answers without walking the agents' trees; after it, the next search re
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -149,3 +150,61 @@ def test_a_damaged_sweep_file_costs_a_full_check_and_loses_nothing(env, damage):
     with Origin.open(Settings.from_env(env)) as origin:
         assert NEW_ID in _search(origin, "quokkafern")
     assert discovery.Sweep.load(home / "sweep").known  # written anew, readable
+
+
+def _last_pass(origin: Origin) -> dict[str, object]:
+    with origin.store.read() as txn:
+        record = origin.store.meta_get(txn, LAST_PASS)
+    assert isinstance(record, dict)
+    return record
+
+
+def _lose_the_cursor(origin: Origin, env: dict[str, str]) -> None:
+    """As an OS crash can leave it: the sweep file says the log was seen settled, the store's
+    newest commits (this log's cursor) are gone."""
+    key = str(Path(env["CLAUDE_CONFIG_DIR"]) / SESSION_LOG).encode()
+    origin.store.write(lambda txn: txn.delete(key, db=origin.store.dbs["files"]))
+
+
+def test_a_pass_trusts_the_sweep_within_a_boot_and_reads_every_cursor_after_one(
+    env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from origin_api import runtime
+
+    with Origin.open(Settings.from_env(env)) as origin:
+        origin.ingest()
+        origin.ingest(full=False, every=True)  # the sweep sees every log settled
+        with origin.store.read() as txn:
+            events = origin.store.event_count(txn)
+        _lose_the_cursor(origin, env)
+        report = origin.ingest(full=False, every=True)
+        assert report is not None and report.files_changed == 0  # trusted: not noticed
+        assert _last_pass(origin)["boot"] == runtime.boot_id()
+        monkeypatch.setattr(runtime, "boot_id", lambda: "a-later-boot")
+        report = origin.ingest(full=False, every=True)
+        assert report is not None and report.files_changed == 1  # every cursor read: found
+        assert _last_pass(origin)["boot"] == "a-later-boot"
+        with origin.store.read() as txn:
+            assert origin.store.event_count(txn) == events  # read again, nothing doubled
+        report = origin.ingest(full=False, every=True)
+        assert report is not None and report.files_changed == 0
+
+
+def test_a_pass_over_every_log_checks_them_all_where_a_searchs_takes_a_turn(
+    env: dict[str, str],
+) -> None:
+    """With the watcher on (60 s) and searches every 10 s, a search's pass checks a sixth of
+    the logs written over an hour ago; a start-up's second pass, a watcher's, `remember`'s
+    check every one (each a stat, a cursor read only where the stat moved)."""
+    env = {**env, "ORIGIN_WATCH_INTERVAL_MS": "60000"}
+    hour_ago = time.time() - 7200
+    for log in Path(env["CLAUDE_CONFIG_DIR"]).rglob("*.jsonl"):
+        os.utime(log, (hour_ago, hour_ago))
+    with Origin.open(Settings.from_env(env)) as origin:
+        origin.ingest()
+        found = _last_pass(origin)["files"]
+        assert isinstance(found, int) and found >= 6
+        origin.ingest(full=False)
+        assert _last_pass(origin)["checked"] < found
+        origin.ingest(full=False, every=True)
+        assert _last_pass(origin)["checked"] == found
