@@ -125,7 +125,7 @@ def start_lingering() -> None:
             ],
             setsid=True,
         )
-    except OSError:
+    except (OSError, NotImplementedError):  # setsid is not offered everywhere
         pass  # no server then: every command answers alone, as it always could
 
 
