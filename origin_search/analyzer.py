@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from tantivy import Filter, TextAnalyzer, TextAnalyzerBuilder, Tokenizer
 
@@ -327,6 +327,40 @@ def tokens(text: str) -> list[str]:
     if text.isascii():
         return _drop_long(_ASCII_WORD_RE.findall(text.lower()))
     return _words(_rewrite(text))
+
+
+def is_alone(token: str) -> bool:
+    """A token of one CJK character: each is searched alone, so a CJK word is a phrase of them."""
+    return len(token) == 1 and _is_cjk(ord(token))
+
+
+def pair_tokens(clause: Sequence[str]) -> list[str]:
+    """Each two adjacent tokens of a run of CJK characters as one token of the pairs field."""
+    return [a + b for a, b in zip(clause, clause[1:], strict=False)]
+
+
+def pairs(prepared: str) -> str:
+    """The text of the pairs field for a text :func:`prepare` made: each two CJK tokens at
+    adjacent positions as one token, at adjacent positions while their run lasts, and an
+    empty position between runs, so that a phrase of pairs matches exactly where the phrase
+    of their characters does (the tests compare the two on random texts). ``""`` without a
+    run of two. A CJK word of two characters is then one term, and a longer one a phrase of
+    far rarer terms than its characters: at 10M events ``数据库`` took 104 ms as a phrase of
+    characters found in a million documents each."""
+    if prepared.isascii() or _ALONE not in prepared:
+        return ""
+    words: list[str] = []
+    previous = ""
+    for token in _words(prepared):
+        if token and is_alone(token):
+            if previous:
+                words.append(previous + token)
+            previous = token
+        elif previous:
+            previous = ""
+            if words and words[-1] != _FILLER_WORD:
+                words.append(_FILLER_WORD)  # dropped by the analyzer: an empty position
+    return " ".join(words)
 
 
 # --- NFKC with offsets back into the original text ------------------------------------------

@@ -23,7 +23,15 @@ from typing import Any
 
 from tantivy import Document, FieldType, Index, Occur, Order, Query, Schema, SchemaBuilder
 
-from .analyzer import ANALYZER_NAME, ANALYZER_VERSION, build_analyzer, prepare
+from .analyzer import (
+    ANALYZER_NAME,
+    ANALYZER_VERSION,
+    build_analyzer,
+    is_alone,
+    pair_tokens,
+    pairs,
+    prepare,
+)
 from .errors import IndexBusy, IndexUnavailable, QueryError, SearchError
 from .filters import VALID_FOREVER, Filters
 from .indexdir import OPEN_LOCK_FILE, locked, read_version, wipe, write_version
@@ -31,7 +39,8 @@ from .indexdir import VERSION_FILE as VERSION_FILE  # where tests and tools look
 from .query import Clause
 
 #: Bump when fields change; with the analyzer version it decides whether an index is reusable.
-SCHEMA_VERSION = 2
+#: 3: the pairs field (adjacent CJK characters as one term).
+SCHEMA_VERSION = 3
 VERSION = f"origin-search schema {SCHEMA_VERSION} analyzer {ANALYZER_VERSION}\n"
 
 
@@ -59,6 +68,9 @@ def build_schema() -> Schema:
     # as a fast field, it names a hit without decompressing a block of stored documents.
     sb.add_integer_field("seq", fast=True)
     sb.add_text_field("text", tokenizer_name=ANALYZER_NAME, index_option="position")
+    # Each two CJK characters at adjacent positions of `text`, as one term (analyzer.pairs):
+    # a CJK word is searched here, not as a phrase of its characters.
+    sb.add_text_field("pairs", tokenizer_name=ANALYZER_NAME, index_option="position")
     return sb.build()
 
 
@@ -274,6 +286,12 @@ def _clause_query(schema: Schema, clause: Clause) -> Query:
         raise QueryError(f"Not a search clause: {clause!r}; build clauses with clauses().")
     if len(clause) == 1:
         return Query.term_query(schema, "text", clause[0])
+    if all(is_alone(t) for t in clause):
+        # A CJK word: the same documents as the phrase of its characters, from rarer terms.
+        joined = pair_tokens(clause)
+        if len(joined) == 1:
+            return Query.term_query(schema, "pairs", joined[0])
+        return Query.phrase_query(schema, "pairs", list(enumerate(joined)))
     # Offsets keep the gap of a dropped over-long token, as tantivy left one when indexing.
     return Query.phrase_query(schema, "text", [(i, t) for i, t in enumerate(clause) if t])
 
@@ -291,7 +309,11 @@ def _document(d: Mapping[str, Any]) -> Document:
     doc.add_integer("seq", d.get("seq") or 0)
     text = d.get("text")
     if text:
-        doc.add_text("text", prepare(text))
+        prepared = prepare(text)
+        doc.add_text("text", prepared)
+        joined = pairs(prepared)
+        if joined:
+            doc.add_text("pairs", joined)
     return doc
 
 

@@ -403,3 +403,59 @@ def test_matches_agrees_with_the_index(
         cl = clauses(q)
         expected = {f"d{i}" for i, t in enumerate(texts) if matches(t, cl)}
         assert {i for i, _ in scratch.search(cl, limit=100)} == expected, (q, cl)
+
+
+# -- CJK words through the pairs field -------------------------------------------------------
+
+#: Few characters, so that texts repeat pairs across runs: where a phrase of pairs could match
+#: what the phrase of characters does not.
+CJK_DENSE = st.lists(
+    st.sampled_from(["数", "据", "库", "デ", "ー", "タ", " ", "、", ".", "x", "ab", "。", "\n"]),
+    max_size=30,
+).map("".join)
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(st.lists(CJK_DENSE, min_size=1, max_size=8), st.lists(CJK_DENSE, min_size=1, max_size=8))
+def test_a_cjk_word_finds_exactly_what_the_phrase_of_its_characters_finds(
+    scratch: SearchIndex, texts: list[str], queries: list[str]
+) -> None:
+    with scratch.writer() as w:
+        w.delete_all()
+        w.upsert(event(f"d{i}", t) for i, t in enumerate(texts))
+        w.commit()
+    for q in queries:
+        cl = clauses(q)
+        expected = {f"d{i}" for i, t in enumerate(texts) if matches(t, cl)}
+        assert {i for i, _ in scratch.search(cl, limit=100)} == expected, (q, cl)
+
+
+@pytest.mark.parametrize(
+    ("text", "query", "found"),
+    [
+        ("数据库", "数据", True),  # a two-character word: one term of the pairs field
+        ("数据库", "数据库", True),
+        ("数据 库", "数据库", False),  # a space between CJK characters leaves an empty position
+        ("数据、库", "数据库", False),
+        ("数据x库", "数据库", False),
+        ("数据x据库", "数据库", False),  # runs ending 数据 and starting 据库 are not one word
+        ("数据。据库", "数据库", False),
+        ("abc数据库def", "数据库", True),
+        ("デー タ", "データ", False),
+        ("データベース", "ータベ", True),
+    ],
+)
+def test_cjk_words_and_the_runs_they_may_not_span(
+    scratch: SearchIndex, text: str, query: str, found: bool
+) -> None:
+    with scratch.writer() as w:
+        w.delete_all()
+        w.upsert([event("d0", text)])
+        w.commit()
+    cl = clauses(query)
+    assert matches(text, cl) == found
+    assert ({i for i, _ in scratch.search(cl)} == {"d0"}) == found
