@@ -330,29 +330,30 @@ def tokens(text: str) -> list[str]:
 
 
 def is_alone(token: str) -> bool:
-    """A token of one CJK character: each is searched alone, so a CJK word is a phrase of them."""
-    return len(token) == 1 and _is_cjk(ord(token))
+    """A token of one character beyond ASCII, such as each CJK character (searched alone, so a
+    CJK word is a phrase of them): the pairs field joins two of them at adjacent positions."""
+    return len(token) == 1 and token > "\x7f"
 
 
 def pair_tokens(clause: Sequence[str]) -> list[str]:
-    """Each two adjacent tokens of a run of CJK characters as one token of the pairs field."""
+    """Each two adjacent tokens of a run of :func:`is_alone` tokens as one pairs-field token."""
     return [a + b for a, b in zip(clause, clause[1:], strict=False)]
 
 
 def pairs(prepared: str) -> str:
-    """The text of the pairs field for a text :func:`prepare` made: each two CJK tokens at
-    adjacent positions as one token, at adjacent positions while their run lasts, and an
-    empty position between runs, so that a phrase of pairs matches exactly where the phrase
-    of their characters does (the tests compare the two on random texts). ``""`` without a
-    run of two. A CJK word of two characters is then one term, and a longer one a phrase of
-    far rarer terms than its characters: at 10M events ``数据库`` took 104 ms as a phrase of
-    characters found in a million documents each."""
+    """The text of the pairs field for a text :func:`prepare` made: each two :func:`is_alone`
+    tokens at adjacent positions as one token, at adjacent positions while their run lasts,
+    and an empty position between runs, so that a phrase of pairs matches exactly where the
+    phrase of their characters does (the tests compare the two on random texts). ``""``
+    without a run of two. A CJK word of two characters is then one term, and a longer one a
+    phrase of far rarer terms than its characters: at 10M events ``数据库`` took 104 ms as a
+    phrase of characters found in about a million documents each."""
     if prepared.isascii() or _ALONE not in prepared:
         return ""
     words: list[str] = []
     previous = ""
     for token in _words(prepared):
-        if token and is_alone(token):
+        if len(token) == 1 and token > "\x7f":  # is_alone, inline: this loop runs per token
             if previous:
                 words.append(previous + token)
             previous = token

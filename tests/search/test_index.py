@@ -410,7 +410,36 @@ def test_matches_agrees_with_the_index(
 #: Few characters, so that texts repeat pairs across runs: where a phrase of pairs could match
 #: what the phrase of characters does not.
 CJK_DENSE = st.lists(
-    st.sampled_from(["数", "据", "库", "デ", "ー", "タ", " ", "、", ".", "x", "ab", "。", "\n"]),
+    st.sampled_from(
+        # characters, separators, and what NFKC joins, drops or spreads between them
+        [
+            "数",
+            "据",
+            "库",
+            "デ",
+            "ー",
+            "タ",
+            " ",
+            "、",
+            ".",
+            "x",
+            "ab",
+            "。",
+            "\n",
+            "ﾃﾞ",
+            "ｰ",
+            "\u0301",
+            "\u200d",
+            "ก",
+            "\u0e34",
+            "🚀",
+            "데",
+            "…",
+            "㈱",
+            "\t",
+            "_",
+        ]
+    ),
     max_size=30,
 ).map("".join)
 
