@@ -386,6 +386,19 @@ def scratch(tmp_path_factory: pytest.TempPathFactory) -> SearchIndex:
     return SearchIndex.open(tmp_path_factory.mktemp("scratch"))
 
 
+def index_agrees_with_matches(scratch: SearchIndex, texts: list[str], queries: list[str]) -> None:
+    """The index finds, for each query, exactly the texts `matches` (the Python reference of
+    the phrases of tokens) says it should."""
+    with scratch.writer() as w:
+        w.delete_all()
+        w.upsert(event(f"d{i}", t) for i, t in enumerate(texts))
+        w.commit()
+    for q in queries:
+        cl = clauses(q)
+        expected = {f"d{i}" for i, t in enumerate(texts) if matches(t, cl)}
+        assert {i for i, _ in scratch.search(cl, limit=100)} == expected, (q, cl)
+
+
 @settings(
     max_examples=25,
     deadline=None,
@@ -395,14 +408,7 @@ def scratch(tmp_path_factory: pytest.TempPathFactory) -> SearchIndex:
 def test_matches_agrees_with_the_index(
     scratch: SearchIndex, texts: list[str], queries: list[str]
 ) -> None:
-    with scratch.writer() as w:
-        w.delete_all()
-        w.upsert(event(f"d{i}", t) for i, t in enumerate(texts))
-        w.commit()
-    for q in queries:
-        cl = clauses(q)
-        expected = {f"d{i}" for i, t in enumerate(texts) if matches(t, cl)}
-        assert {i for i, _ in scratch.search(cl, limit=100)} == expected, (q, cl)
+    index_agrees_with_matches(scratch, texts, queries)
 
 
 # -- CJK words through the pairs field -------------------------------------------------------
@@ -453,14 +459,7 @@ CJK_DENSE = st.lists(
 def test_a_cjk_word_finds_exactly_what_the_phrase_of_its_characters_finds(
     scratch: SearchIndex, texts: list[str], queries: list[str]
 ) -> None:
-    with scratch.writer() as w:
-        w.delete_all()
-        w.upsert(event(f"d{i}", t) for i, t in enumerate(texts))
-        w.commit()
-    for q in queries:
-        cl = clauses(q)
-        expected = {f"d{i}" for i, t in enumerate(texts) if matches(t, cl)}
-        assert {i for i, _ in scratch.search(cl, limit=100)} == expected, (q, cl)
+    index_agrees_with_matches(scratch, texts, queries)
 
 
 @pytest.mark.parametrize(
