@@ -329,10 +329,23 @@ def tokens(text: str) -> list[str]:
     return _words(_rewrite(text))
 
 
+class _CjkChars(dict[str, bool]):
+    """Whether a character is CJK, filled on first sight (a range search once per character)."""
+
+    def __missing__(self, ch: str) -> bool:
+        found = self[ch] = _is_cjk(ord(ch))
+        return found
+
+
+_CJK_CHARS = _CjkChars()
+
+
 def is_alone(token: str) -> bool:
-    """A token of one character beyond ASCII, such as each CJK character (searched alone, so a
-    CJK word is a phrase of them): the pairs field joins two of them at adjacent positions."""
-    return len(token) == 1 and token > "\x7f"
+    """A token of one CJK character (each is searched alone, so a CJK word is a phrase of
+    them): the pairs field joins two of them at adjacent positions. Other one-character tokens
+    beyond ASCII (a one-letter Greek word) are not: `pairs` finds runs by the markers that
+    `prepare` puts around CJK characters only."""
+    return len(token) == 1 and token > "\x7f" and _CJK_CHARS[token]
 
 
 def pair_tokens(clause: Sequence[str]) -> list[str]:
@@ -353,7 +366,7 @@ def pairs(prepared: str) -> str:
     words: list[str] = []
     previous = ""
     for token in _words(prepared):
-        if len(token) == 1 and token > "\x7f":  # is_alone, inline: this loop runs per token
+        if is_alone(token):
             if previous:
                 words.append(previous + token)
             previous = token

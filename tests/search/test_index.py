@@ -444,6 +444,8 @@ CJK_DENSE = st.lists(
             "㈱",
             "\t",
             "_",
+            "α",  # one-letter words beyond ASCII that are not CJK
+            "ж",
         ]
     ),
     max_size=30,
@@ -475,6 +477,9 @@ def test_a_cjk_word_finds_exactly_what_the_phrase_of_its_characters_finds(
         ("abc数据库def", "数据库", True),
         ("デー タ", "データ", False),
         ("データベース", "ータベ", True),
+        ("α β", "α.β", True),  # one-letter words beyond ASCII are no CJK run: their phrase
+        ("ж ж", "ж.ж", True),
+        ("数 α", "数.α", True),
     ],
 )
 def test_cjk_words_and_the_runs_they_may_not_span(
