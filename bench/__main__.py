@@ -252,7 +252,7 @@ def report_search_latency(
     section(f"Search latency (top 20, snippets, same queries; {scale(info)})")
     ours = origin_run.in_process(corpus_dir, home, mix)
     ours["fresh_process_ms"] = origin_run.fresh_process(corpus_dir, home, mix[0].text)
-    ours["fresh_search"] = origin_run.fresh_search(corpus_dir, home, fresh, first=True)
+    ours["fresh_search"] = origin_run.fresh_search(corpus_dir, home, fresh)
     ours["fresh_search_alone"] = origin_run.fresh_search(corpus_dir, home, fresh, linger=False)
     ours["fresh_search_served"] = origin_run.fresh_search_served(corpus_dir, home, fresh)
     print(

@@ -17,6 +17,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from origin_api.cli import served
 from origin_store.reader import disk_usage
 
 from . import memory
@@ -214,19 +215,18 @@ def cli_args(query: Any) -> list[str]:
     return [*args, query.text]
 
 
-def fresh_search(
-    corpus_dir: Path, home: Path, queries: list, *, linger: bool = True, first: bool = False
-) -> dict:
+def fresh_search(corpus_dir: Path, home: Path, queries: list, *, linger: bool = True) -> dict:
     """Wall times of `origin search --json` in a new process per query, start to exit, as a
     user runs it: the freshness check over every log file included, page cache warm (one
     untimed run first), modules byte-compiled as installed.
 
     With `linger` (as installed), the first command answers alone and leaves a search server
-    (origin_api/linger.py) that answers the timed ones; `first` adds that first command's time.
+    (origin_api/linger.py) that answers the timed ones; `first_ms` is that first command's time.
     Without, nothing is running and each command answers alone: the floor of a fresh process."""
     byte_compile()
-    env = {**corpus_env(corpus_dir, home), "ORIGIN_CLI_LINGER_S": "600" if linger else "0"}
-    pid_file = home / "cli-server.pid"
+    linger_s = served.LINGER_DEFAULT if linger else 0
+    env = {**corpus_env(corpus_dir, home), served.LINGER_SETTING: str(linger_s)}
+    pid_file = home / served.PID_FILE
     stop_lingering(home)
     if linger:
         subprocess.run(cli_args(queries[0]), env=env, check=True, capture_output=True)
@@ -248,12 +248,12 @@ def fresh_search(
             samples.append((time.perf_counter() - started) * 1000)
     finally:
         stop_lingering(home)
-    return {**asdict(summarize(samples)), **({"first_ms": first_ms} if first else {})}
+    return {**asdict(summarize(samples)), "first_ms": first_ms}
 
 
 def stop_lingering(home: Path) -> None:
     """End the search server a fresh `origin search` left in `home`, if any, and wait for it."""
-    pid_file = home / "cli-server.pid"
+    pid_file = home / served.PID_FILE
     try:
         pid = int(pid_file.read_text())
         os.kill(pid, signal.SIGTERM)

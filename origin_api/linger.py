@@ -21,13 +21,12 @@ from types import FrameType
 from origin_search import SearchError
 from origin_store import StoreError
 
+from .cli import served
 from .cliserve import CliServer
 from .errors import OriginError
 from .runtime import Origin
 from .settings import Settings
 
-#: Under ORIGIN_HOME while a lingering server serves: its process id.
-PID_FILE = "cli-server.pid"
 #: How often it looks at its socket and its idle time.
 TICK_S = 0.5
 
@@ -44,7 +43,7 @@ def main() -> int:
             server = CliServer(origin)
             if not server.start():
                 return 0  # another process serves already
-            pid_file = origin.home / PID_FILE
+            pid_file = origin.home / served.PID_FILE
             try:
                 pid_file.write_text(f"{os.getpid()}\n")
                 linger(server, settings.cli_linger_s, started_ns)

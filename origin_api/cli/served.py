@@ -88,6 +88,8 @@ LINGER_SETTING = "ORIGIN_CLI_LINGER_S"
 LINGER_DEFAULT = 600
 #: The lingering server's messages (a bug's traceback), under ORIGIN_HOME.
 LINGER_LOG = "cli-server.log"
+#: Under ORIGIN_HOME while a lingering server serves: its process id.
+PID_FILE = "cli-server.pid"
 
 
 def linger_seconds(environ: dict[str, str] | os._Environ[str]) -> int:

@@ -20,7 +20,7 @@ import pytest
 from helpers import fixture_env
 
 from origin_api.cli import served
-from origin_api.linger import PID_FILE, code_changed
+from origin_api.linger import code_changed
 from origin_api.settings import Settings
 
 ORIGIN = str(Path(sys.executable).with_name("origin"))
@@ -57,7 +57,7 @@ def _alive(pid: int) -> bool:
 
 def _lingering(env: dict[str, str]) -> int:
     """The pid of the home's lingering server, once it serves."""
-    pid_file = Path(env["ORIGIN_HOME"], PID_FILE)
+    pid_file = Path(env["ORIGIN_HOME"], served.PID_FILE)
     assert _wait(pid_file.exists), "no search server was left to linger"
     return int(pid_file.read_text())
 
@@ -67,7 +67,7 @@ def env(tmp_path: Path) -> Iterator[dict[str, str]]:
     environ = {**fixture_env(tmp_path), "ORIGIN_CLI_LINGER_S": "30"}
     assert _origin(environ, "ingest").returncode == 0
     yield environ
-    pid_file = Path(environ["ORIGIN_HOME"], PID_FILE)
+    pid_file = Path(environ["ORIGIN_HOME"], served.PID_FILE)
     if pid_file.exists():  # a test that failed midway: leave no server behind
         os.kill(int(pid_file.read_text()), signal.SIGTERM)
 
@@ -102,7 +102,7 @@ def test_the_first_command_answers_alone_and_leaves_a_server_for_the_next(
     assert printed == first.stdout
     again = _origin(env, "search", "--json", "migration")
     assert again.stdout == first.stdout and again.returncode == 0
-    assert int(Path(env["ORIGIN_HOME"], PID_FILE).read_text()) == pid  # no second server
+    assert int(Path(env["ORIGIN_HOME"], served.PID_FILE).read_text()) == pid  # no second server
 
 
 def test_an_idle_server_leaves_by_itself(env: dict[str, str]) -> None:
@@ -112,7 +112,7 @@ def test_an_idle_server_leaves_by_itself(env: dict[str, str]) -> None:
     home = Path(env["ORIGIN_HOME"])
     assert _wait(lambda: not _alive(pid))
     assert not (home / served.SOCKET).exists()
-    assert not (home / PID_FILE).exists()
+    assert not (home / served.PID_FILE).exists()
     assert _ask(env, "search", "--json", "migration")[0] == served.NOBODY
 
 
@@ -122,14 +122,14 @@ def test_sigterm_ends_it_cleanly(env: dict[str, str]) -> None:
     os.kill(pid, signal.SIGTERM)
     assert _wait(lambda: not _alive(pid))
     assert not Path(env["ORIGIN_HOME"], served.SOCKET).exists()
-    assert not Path(env["ORIGIN_HOME"], PID_FILE).exists()
+    assert not Path(env["ORIGIN_HOME"], served.PID_FILE).exists()
     assert Path(env["ORIGIN_HOME"], served.LINGER_LOG).read_text() == ""  # nothing went wrong
 
 
 def test_a_removed_socket_ends_it(env: dict[str, str]) -> None:
     """As when its home is deleted (`origin demo remove`) or another process took the socket."""
     assert _origin(env, "get", "--json", "nothing-with-this-id").returncode != 0
-    assert not Path(env["ORIGIN_HOME"], PID_FILE).exists()  # an error started no server
+    assert not Path(env["ORIGIN_HOME"], served.PID_FILE).exists()  # an error started no server
     assert _origin(env, "search", "--json", "migration").returncode == 0
     pid = _lingering(env)
     Path(env["ORIGIN_HOME"], served.SOCKET).unlink()
@@ -140,7 +140,7 @@ def test_zero_starts_none(env: dict[str, str]) -> None:
     env = {**env, "ORIGIN_CLI_LINGER_S": "0"}
     assert _origin(env, "search", "--json", "migration").returncode == 0
     time.sleep(1)
-    assert not Path(env["ORIGIN_HOME"], PID_FILE).exists()
+    assert not Path(env["ORIGIN_HOME"], served.PID_FILE).exists()
     assert not Path(env["ORIGIN_HOME"], served.SOCKET).exists()
 
 
@@ -159,7 +159,7 @@ def test_a_running_origin_mcp_serves_once_the_lingering_server_left(env: dict[st
         assert _wait(lambda: not _alive(pid))
         # The mcp process takes the socket at its next watch tick.
         assert _wait(lambda: _ask(env, "search", "--json", "migration")[0] == served.ANSWERED)
-        assert not Path(env["ORIGIN_HOME"], PID_FILE).exists()  # it is no lingering server
+        assert not Path(env["ORIGIN_HOME"], served.PID_FILE).exists()  # it is no lingering server
     finally:
         assert mcp.stdin is not None
         mcp.stdin.close()
