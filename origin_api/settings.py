@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from origin_store import settings as store_settings
-from origin_store.settings import Setting, read
+from origin_store.settings import Setting, read, whole
 
 OWN: tuple[Setting, ...] = (
     Setting(
@@ -111,18 +111,18 @@ class Settings(store_settings.Settings):
             base = store_settings.Settings.fields(environ)
         return {
             **base,
-            "watch_interval_ms": int(values["ORIGIN_WATCH_INTERVAL_MS"]),
-            "search_ingest_interval_ms": int(values["ORIGIN_SEARCH_INGEST_INTERVAL_MS"]),
-            "cli_linger_s": int(values["ORIGIN_CLI_LINGER_S"]),
+            "watch_interval_ms": whole(values, "ORIGIN_WATCH_INTERVAL_MS"),
+            "search_ingest_interval_ms": whole(values, "ORIGIN_SEARCH_INGEST_INTERVAL_MS"),
+            "cli_linger_s": whole(values, "ORIGIN_CLI_LINGER_S"),
             "hub_host": values["ORIGIN_HUB_HOST"],
-            "hub_port": int(values["ORIGIN_HUB_PORT"]),
+            "hub_port": whole(values, "ORIGIN_HUB_PORT"),
             "hub_allowed_hosts": tuple(
                 h.strip() for h in values["ORIGIN_HUB_ALLOWED_HOSTS"].split(",") if h.strip()
             ),
-            "hub_max_body": int(values["ORIGIN_HUB_MAX_BODY"]),
-            "hub_request_timeout_ms": int(values["ORIGIN_HUB_REQUEST_TIMEOUT_MS"]),
+            "hub_max_body": whole(values, "ORIGIN_HUB_MAX_BODY"),
+            "hub_request_timeout_ms": whole(values, "ORIGIN_HUB_REQUEST_TIMEOUT_MS"),
             "hub_rate_limit": values["ORIGIN_HUB_RATE_LIMIT"].strip(),
-            "hub_timeout_ms": int(values["ORIGIN_HUB_TIMEOUT_MS"]),
+            "hub_timeout_ms": whole(values, "ORIGIN_HUB_TIMEOUT_MS"),
         }
 
     @classmethod

@@ -25,3 +25,7 @@ class HomeUnusable(StoreError):
         )
         self.home = home
         self.reason = reason
+
+
+class BadSetting(StoreError):
+    """An environment setting whose value Origin cannot use, named with it."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
 
+from .errors import BadSetting
 from .home import HOME_DEFAULT, home_of
 
 
@@ -31,6 +32,16 @@ TABLE: tuple[Setting, ...] = (
     ),
     Setting("ORIGIN_DEVICE", "", "This device's name in entry authors; the host name when empty."),
 )
+
+
+def whole(values: Mapping[str, str], name: str) -> int:
+    """The setting `name` of `values` (from :func:`read`) as a whole number, or `BadSetting`
+    naming it: a typo in the environment is one line a person can act on, not a traceback."""
+    value = values[name]
+    try:
+        return int(value)
+    except ValueError:
+        raise BadSetting(f"{name} must be a whole number, not {value!r}.") from None
 
 
 def read(table: tuple[Setting, ...], environ: Mapping[str, str]) -> dict[str, str]:
@@ -57,7 +68,7 @@ class Settings:
         user_home = Path(environ.get("HOME") or Path.home())
         return {
             "home": Path(home_of(environ)),
-            "map_size": int(values["ORIGIN_MAP_SIZE"]),
+            "map_size": whole(values, "ORIGIN_MAP_SIZE"),
             "user_home": user_home,
             "environ": environ,
             "device": values["ORIGIN_DEVICE"] or _host_name().split(".")[0] or "device",

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from helpers import ROOT
 
 from origin_api.runtime import Origin
 from origin_api.settings import OWN, TABLE, Settings
 from origin_store import Settings as StoreSettings
 from origin_store import settings as store_settings
+from origin_store.errors import BadSetting
 
 #: A value other than the default for every setting, and where it shows in `Settings`.
 CHANGED = {
@@ -131,3 +135,28 @@ def test_an_origin_home_that_is_a_demo_reads_only_its_samples(tmp_path: Path):
     assert settings.user_home == demo / "samples"
     plain = Settings.from_env({**real, "ORIGIN_HOME": str(tmp_path / "origin")})
     assert plain.environ["CLAUDE_CONFIG_DIR"] == str(tmp_path / "real-claude")
+
+
+WHOLE_NUMBERS = [s.env for s in TABLE if s.default.isdigit()]
+
+
+@pytest.mark.parametrize("name", WHOLE_NUMBERS)
+def test_a_number_setting_that_is_no_number_is_named_in_one_readable_error(
+    name: str, tmp_path: Path
+) -> None:
+    with pytest.raises(BadSetting) as refused:
+        Settings.from_env({"HOME": str(tmp_path), name: "soon"})
+    assert str(refused.value) == f"{name} must be a whole number, not 'soon'."
+
+
+def test_the_cli_reports_a_bad_number_setting_in_one_line(tmp_path: Path) -> None:
+    env = {"HOME": str(tmp_path), "ORIGIN_HOME": str(tmp_path / "o"), "ORIGIN_CLI_LINGER_S": "0"}
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("origin")), "status"],
+        env={**env, "ORIGIN_HUB_PORT": "eighty"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr == "error: ORIGIN_HUB_PORT must be a whole number, not 'eighty'.\n"
