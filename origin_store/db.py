@@ -7,7 +7,7 @@ transactions are short and per request; write transactions are short too, since 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -15,17 +15,20 @@ from typing import Any, TypeVar
 import lmdb
 import orjson
 
-from .codec import EventCodec
+from . import spans
+from .codec import CodecError, EventCodec
 from .errors import SchemaMismatch
 from .keys import feed_key, feed_seq, read_u64, u64
 from .lmdbio import Pairs, cursor_key, cursor_value, pairs, raw_get
 from .records import FeedItem
 
-#: 5: the directories sessions ran in (`cwds`), where project memory files are looked for;
+#: 6: sealed mirror frames leave out the events' texts, which patches in `frames` name
+#: (`spans`; a frame before it has no patches, so the upgrade has nothing to do but refuse the
+#: store to an older Origin); 5: the directories sessions ran in (`cwds`), where project memory files are looked for;
 #: 4: event records under sequence numbers in `ev`, found by id in `ev_ids`; 3: a session's
 #: events are duplicates of one key (`sess_events`); 2: event records compressed with a
 #: dictionary per source (`codec`); 1: plain orjson. `migrate.upgrade` brings a store up.
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 #: Named databases. Keys are bytes (their layouts: `keys`); values orjson unless said otherwise.
 DBS: tuple[str, ...] = (
@@ -36,7 +39,7 @@ DBS: tuple[str, ...] = (
     "sess_ev",  # before schema 3: source \0 session \0 time(8 BE) id -> b"" (emptied by upgrade)
     "files",  # original file path -> cursor (offsets, mirror state, parser state)
     "mirrors",  # mirror id (4 BE) -> {original_file, mirror_file, source}
-    "frames",  # mirror id (4 BE) + first line (8 BE) -> offset, length, lines (struct)
+    "frames",  # mirror id (4 BE) + first line (8 BE) -> offset, length, lines (struct), patches
     "feed",  # seq (8 BE) -> {"t": type, "id": id} (an event's: b"e" id): what changed, in order
     "problems",  # mirror id (4 BE) + line (8 BE) -> {reason, detail}
     "entries",  # entry id -> entry version record
@@ -49,6 +52,7 @@ DBS: tuple[str, ...] = (
     "ev",  # seq (8 BE) -> event record, encoded by `codec`; appended, so pages are full
     "ev_ids",  # event id -> seq (8 BE) in ev
     "cwds",  # a directory some session ran in -> b"": where project memory files are looked for
+    "tail_cuts",  # mirror id (4 BE) + line (8 BE) -> a tail line's cuts (`spans`), until sealed
 )
 #: Databases whose keys hold many sorted values.
 DUPSORT = frozenset({"sess_events"})
@@ -205,6 +209,31 @@ class Store:
         if seq is not None:
             return raw_get(txn, seq, self.dbs["ev"])
         return raw_get(txn, key, self.dbs["events"])
+
+    def event_span(self, txn: lmdb.Transaction, seq: int) -> bytes | None:
+        """The JSON string of the text of the event at `seq` (what a mirror frame leaves out and
+        puts back: `spans`), or None when no such record is kept."""
+        raw = raw_get(txn, u64(seq), self.dbs["ev"])
+        if raw is None:
+            return None
+        try:
+            text = self.codec.decode(txn, b"", raw).get("text")
+        except CodecError:
+            return None
+        return spans.as_json(text) if isinstance(text, str) else None
+
+    def span_texts(self, txn: lmdb.Transaction) -> spans.Texts:
+        """`event_span` for many events, as `spans.rebuild` asks for them."""
+
+        def texts(seqs: Iterable[int]) -> dict[int, bytes]:
+            out: dict[int, bytes] = {}
+            for seq in seqs:
+                span = self.event_span(txn, seq)
+                if span is not None:
+                    out[seq] = span
+            return out
+
+        return texts
 
     def iter_events(self, txn: lmdb.Transaction) -> Pairs:
         """Every event's (id, stored bytes): in `ev` by id, then any left in `events`."""

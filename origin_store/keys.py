@@ -14,6 +14,7 @@ of a u64); lines, sequence numbers and times take 8. Text keys are UTF-8, parts 
 - files:     original file path
 - mirrors:   mirror id(4)
 - frames:    mirror id(4) line(8)   (a frame's first line)
+- tail_cuts: mirror id(4) line(8)   (a line in a mirror's plain tail)
 - problems:  mirror id(4) line(8)
 - feed:      seq(8)
 - cites:     event id \\0 entry id

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import zstandard
 
+from . import spans
 from .records import MirrorState
 
 #: Raw bytes per sealed frame: ~4.5x compression and a sub-millisecond line read.
@@ -33,6 +34,9 @@ FRAME_BYTES = 256 * 1024
 LEVEL = 1
 _FRAME = struct.Struct(">QQI")  # offset, length, lines
 _local = threading.local()
+#: The cuts (`spans`) of the tail's lines from the first to the last line number given, kept in
+#: LMDB while the lines wait in the plain tail.
+TailCuts = Callable[[int, int], dict[int, list[spans.Cut]]]
 
 
 def compressor() -> zstandard.ZstdCompressor:
@@ -56,14 +60,18 @@ class Frame:
     offset: int
     length: int
     lines: int
+    #: The patches that put the events' texts back into its lines (`spans`), encoded.
+    patches: bytes = b""
+    #: Its patches as sealed, before `commit` names their events by sequence number.
+    pending: list[spans.Pending] | None = None
 
     def pack(self) -> bytes:
-        return _FRAME.pack(self.offset, self.length, self.lines)
+        return _FRAME.pack(self.offset, self.length, self.lines) + self.patches
 
     @classmethod
     def unpack(cls, first_line: int, data: bytes) -> Frame:
-        offset, length, lines = _FRAME.unpack(data)
-        return cls(first_line, offset, length, lines)
+        offset, length, lines = _FRAME.unpack_from(data)
+        return cls(first_line, offset, length, lines, data[_FRAME.size :])
 
 
 def split_lines(data: bytes) -> list[bytes]:
@@ -122,11 +130,20 @@ class MirrorWriter:
         self._tail = tail
         return True
 
-    def append(self, lines: list[bytes], *, seal: bool = False) -> list[Frame]:
+    def append(
+        self,
+        lines: list[bytes],
+        *,
+        seal: bool = False,
+        cuts: dict[int, list[spans.Cut]] | None = None,
+        tail_cuts: TailCuts | None = None,
+    ) -> list[Frame]:
         """Append complete lines (each ending in a newline); returns the frames it sealed.
 
         With `seal` the tail is compressed too (a file that stopped growing): a cold file read
-        in one batch goes straight into frames without ever writing a tail.
+        in one batch goes straight into frames without ever writing a tail. `cuts` are the
+        events' texts in the new lines by line number (`spans`); `tail_cuts` gives those of the
+        lines waiting in the tail, asked only when some of them are sealed now.
         """
         st = self.state
         tail = self._current_tail()
@@ -157,7 +174,15 @@ class MirrorWriter:
         if seal and chunk:
             chunks.append(chunk)
             consumed = len(pending)
-        frames = self._seal(chunks)
+        if chunks and (cuts or tail_cuts is not None):
+            first = st["sealed"] + 1
+            held = len(pending) - len(lines)
+            found = dict(cuts or {})
+            if held and tail_cuts is not None:
+                found.update(tail_cuts(first, first + min(held, consumed) - 1))
+            frames = self._seal(chunks, found)
+        else:
+            frames = self._seal(chunks)
         st["src"] += sum(len(line) for line in pending[:consumed])
         rest = b"".join(pending[consumed:])
         if rest or tail or self.tail_path.exists():
@@ -204,8 +229,12 @@ class MirrorWriter:
             )
         return self._tail
 
-    def _seal(self, chunks: list[list[bytes]]) -> list[Frame]:
-        """Compress each chunk of lines into a frame; all of them land in one write."""
+    def _seal(
+        self, chunks: list[list[bytes]], cuts: dict[int, list[spans.Cut]] | None = None
+    ) -> list[Frame]:
+        """Compress each chunk of lines into a frame; all of them land in one write. A frame of
+        many lines leaves out the spans of `cuts` (by line number), a frame of one line never
+        does: such a line is read streaming, a chunk at a time."""
         if not chunks:
             return []
         st = self.state
@@ -214,8 +243,17 @@ class MirrorWriter:
         offset = st["zst"]
         compress = compressor().compress
         for lines in chunks:
+            first = st["sealed"] + 1
+            pending: list[spans.Pending] = []
+            if cuts and len(lines) > 1:
+                lines = list(lines)
+                for index in range(len(lines)):
+                    line_cuts = cuts.get(first + index)
+                    if line_cuts:
+                        lines[index], patches = spans.cut_line(lines[index], line_cuts, index)
+                        pending.extend(patches)
             data = compress(b"".join(lines))
-            frames.append(Frame(st["sealed"] + 1, offset, len(data), len(lines)))
+            frames.append(Frame(first, offset, len(data), len(lines), b"", pending or None))
             blobs.append(data)
             offset += len(data)
             st["sealed"] += len(lines)
@@ -251,13 +289,19 @@ def sync_files(*files: Path) -> None:
 
 
 def read_line(
-    raw_root: Path, state: MirrorState, frame: Frame | None, line: int, limit: int = 1 << 20
+    raw_root: Path,
+    state: MirrorState,
+    frame: Frame | None,
+    line: int,
+    limit: int = 1 << 20,
+    texts: spans.Texts | None = None,
 ) -> bytes | None:
     """Line `line` (1-based) of a mirror as committed in `state`, without its newline.
 
     `frame` is the frame holding the line when it is sealed (looked up by the caller in LMDB).
     At most `limit` bytes are decompressed for an oversized line. Returns None when the files
     no longer match `state` (a concurrent seal): the caller reads the state again and retries.
+    `texts` gives the events' texts a patched frame leaves out (`spans`).
     """
     zst_path, tail_path = paths(raw_root, state["rel"])
     if line > state["sealed"]:
@@ -275,21 +319,47 @@ def read_line(
     with open(zst_path, "rb") as f:
         f.seek(frame.offset)
         data = f.read(frame.length)
-    if frame.lines == 1:
+    if frame.lines == 1 and not frame.patches:
         reader = zstandard.ZstdDecompressor().stream_reader(io.BytesIO(data))
         return reader.read(limit).split(b"\n", 1)[0]
-    lines = _split_frame(data)
     index = line - frame.first_line
-    return lines[index] if 0 <= index < len(lines) else None
+    lines = _split_frame(data)
+    if not 0 <= index < len(lines):
+        return None
+    if frame.patches:
+        mine = [patch for patch in _patches(frame) if patch[0] == index]
+        return spans.rebuild([lines[index]], [(0, *patch[1:]) for patch in mine], _need(texts))[0]
+    return lines[index]
 
 
-def frame_lines(raw_root: Path, state: MirrorState, frame: Frame) -> list[bytes]:
+def frame_lines(
+    raw_root: Path, state: MirrorState, frame: Frame, texts: spans.Texts | None = None
+) -> list[bytes]:
     """Every line of a sealed frame of many lines, decompressed once: for readers that want
     many lines that sit together (a sync batch), where `read_line` would decompress the frame
-    once per line."""
+    once per line. `texts` as for `read_line`."""
     with open(paths(raw_root, state["rel"])[0], "rb") as f:
         f.seek(frame.offset)
-        return _split_frame(f.read(frame.length))
+        return whole_lines(f.read(frame.length), frame, texts)
+
+
+def whole_lines(data: bytes, frame: Frame, texts: spans.Texts | None = None) -> list[bytes]:
+    """A frame's compressed bytes as the log's lines (without newlines; an empty last item),
+    the events' texts put back (`spans`)."""
+    lines = _split_frame(data)
+    if frame.patches:
+        return spans.rebuild(lines, _patches(frame), _need(texts))
+    return lines
+
+
+def _patches(frame: Frame) -> list[spans.Patch]:
+    return spans.decode(frame.patches)
+
+
+def _need(texts: spans.Texts | None) -> spans.Texts:
+    if texts is None:
+        raise spans.SpanError("a patched frame is read without the store's texts")
+    return texts
 
 
 def _split_frame(data: bytes) -> list[bytes]:

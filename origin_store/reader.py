@@ -12,7 +12,7 @@ from typing import Any, cast
 import lmdb
 from zstandard import ZstdError
 
-from . import keys
+from . import keys, spans
 from . import mirror as mirrors
 from .db import Store, feed_item, loads
 from .lmdbio import cursor_key, cursor_value, pairs, raw_get
@@ -81,9 +81,13 @@ def read_mirror_text(
         if located is None:
             return None
         state, frame = located
-        if frame is not None and frame.lines == 1 and line <= state["sealed"]:
+        if frame is not None and frame.lines == 1 and not frame.patches and line <= state["sealed"]:
             return _stream_text(mirrors.paths(raw_root, state["rel"])[0], frame, keep)
-        found = mirrors.read_line(raw_root, state, frame, line)
+        try:
+            with store.read() as txn:
+                found = mirrors.read_line(raw_root, state, frame, line, texts=store.span_texts(txn))
+        except spans.SpanError:
+            return None  # a text it left out is not kept (a damaged store: `verify` says so)
         if found is not None:
             return _decoded(found, keep)
     return None
@@ -126,8 +130,11 @@ class MirrorLines:
         if frame is None or frame.lines == 1 or line > state["sealed"]:
             return None
         try:
-            lines = mirrors.frame_lines(self._home / "raw", state, frame)
-        except (OSError, ZstdError):  # a concurrent seal, a damaged file
+            with self.store.read() as txn:
+                lines = mirrors.frame_lines(
+                    self._home / "raw", state, frame, self.store.span_texts(txn)
+                )
+        except (OSError, ZstdError, spans.SpanError):  # a concurrent seal, a damaged file
             return None
         if len(lines) < frame.lines or not 0 <= line - frame.first_line < frame.lines:
             return None

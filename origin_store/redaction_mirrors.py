@@ -25,7 +25,7 @@ from typing import IO, cast
 import lmdb
 import zstandard
 
-from . import keys
+from . import keys, spans
 from . import mirror as mirrors
 from .db import Store, loads
 from .ingest.oshelpers import stripe_lock
@@ -95,7 +95,7 @@ def rewrite_mirrors(store: Store, home: Path, done: MirrorsDone) -> None:
                 continue
             try:
                 _rewrite(store, raw_root, found, taken, done)
-            except (OSError, zstandard.ZstdError) as error:
+            except (OSError, zstandard.ZstdError, spans.SpanError) as error:
                 done.skipped.append(f"{found.state['rel']}: {error}")
 
 
@@ -127,13 +127,13 @@ def _rewrite(
     if len(tail) != state["tail"] or zlib.crc32(tail) != state["crc"]:
         done.skipped.append(f"{state['rel']}: the tail does not match its checksum")
         return
-    if not _changes(zst, found.frames, tail):
+    if not _changes(store, zst, found.frames, tail):
         return
     rel = _new_rel(state["rel"], raw_root, taken)
     new_zst, new_tail = mirrors.paths(raw_root, rel)
     counts: Counter[str] = Counter()
     with open(zst, "rb") if found.frames else io.BytesIO() as source, open(new_zst, "wb") as out:
-        frames, open_key, lines = _copy_frames(source, out, found.frames, counts)
+        frames, open_key, lines = _copy_frames(store, source, out, found.frames, counts)
         out.flush()
         os.fsync(out.fileno())
         size = out.tell()
@@ -176,10 +176,16 @@ def _new_rel(rel: str, raw_root: Path, taken: set[str]) -> str:
             return candidate
 
 
-def _frame_lines(source: IO[bytes], frame: mirrors.Frame) -> list[bytes]:
+def _frame_lines(store: Store, source: IO[bytes], frame: mirrors.Frame) -> list[bytes]:
+    """A frame's lines as the log had them, the texts it leaves out put back (`spans`): those
+    are the records' as the rescan of events left them, masked already."""
     source.seek(frame.offset)
     data = zstandard.ZstdDecompressor().decompressobj().decompress(source.read(frame.length))
-    return mirrors.split_lines(data)
+    if not frame.patches:
+        return mirrors.split_lines(data)
+    with store.read() as txn:
+        lines = spans.rebuild(data.split(b"\n"), spans.decode(frame.patches), store.span_texts(txn))
+    return [line + b"\n" for line in lines[:-1]]
 
 
 def _big_chunks(source: IO[bytes], frame: mirrors.Frame) -> Iterator[bytes]:
@@ -190,7 +196,7 @@ def _big_chunks(source: IO[bytes], frame: mirrors.Frame) -> Iterator[bytes]:
         yield chunk
 
 
-def _changes(zst: Path, frames: list[mirrors.Frame], tail: bytes) -> bool:
+def _changes(store: Store, zst: Path, frames: list[mirrors.Frame], tail: bytes) -> bool:
     """Whether redaction changes any line of the mirror (read, nothing written)."""
     open_key = False
     if frames:
@@ -204,7 +210,7 @@ def _changes(zst: Path, frames: list[mirrors.Frame], tail: bytes) -> bool:
                         return True
                     open_key = False
                     continue
-                lines = _frame_lines(source, frame)
+                lines = _frame_lines(store, source, frame)
                 done = redact_lines(lines, open_key=open_key)
                 if done.lines is not lines:
                     return True
@@ -214,17 +220,22 @@ def _changes(zst: Path, frames: list[mirrors.Frame], tail: bytes) -> bool:
 
 
 def _copy_frames(
-    source: IO[bytes], out: IO[bytes], frames: list[mirrors.Frame], counts: Counter[str]
+    store: Store,
+    source: IO[bytes],
+    out: IO[bytes],
+    frames: list[mirrors.Frame],
+    counts: Counter[str],
 ) -> tuple[list[mirrors.Frame], bool, int]:
-    """Each frame into `out`: as it was when nothing in it changes, else compressed again from
-    its redacted lines. Returns the new frames, whether the last ends inside a private key,
-    and how many lines changed."""
+    """Each frame into `out`: as it was when nothing in it changes (its patches with it), else
+    compressed again from its redacted lines, whole. Returns the new frames, whether the last
+    ends inside a private key, and how many lines changed."""
     cctx = mirrors.compressor()
     new: list[mirrors.Frame] = []
     open_key = False
     changed = 0
     for frame in frames:
         at = out.tell()
+        patches = b""
         if frame.lines == 1:
             masking = stream()
             with cctx.stream_writer(out, closefd=False) as writer:
@@ -234,9 +245,10 @@ def _copy_frames(
             changed += bool(masking.counts)
             open_key = False
         else:
-            lines = _frame_lines(source, frame)
+            lines = _frame_lines(store, source, frame)
             done = redact_lines(lines, open_key=open_key)
             open_key = done.open_key
+            patches = frame.patches
             if done.lines is lines:
                 source.seek(frame.offset)
                 out.write(source.read(frame.length))
@@ -244,8 +256,9 @@ def _copy_frames(
                 out.write(cctx.compress(b"".join(done.lines)))
                 counts.update(done.counts)
                 changed += sum(a is not b for a, b in zip(lines, done.lines, strict=True))
+                patches = b""
         out.flush()
-        new.append(mirrors.Frame(frame.first_line, at, out.tell() - at, frame.lines))
+        new.append(mirrors.Frame(frame.first_line, at, out.tell() - at, frame.lines, patches))
     return new, open_key, changed
 
 

@@ -19,7 +19,7 @@ from typing import Any, cast
 import lmdb
 import zstandard
 
-from . import keys
+from . import keys, spans
 from . import mirror as mirrors
 from .codec import CodecError
 from .db import Store, feed_item, loads
@@ -114,9 +114,32 @@ class _Check:
                 self.problem(
                     f"{rel}: frame at line {frame.first_line} holds {held} lines, not {frame.lines}"
                 )
+            if frame.patches:
+                self._patches(rel, frame, text.split(b"\n"))
             counted += frame.lines
             expected_offset = frame.offset + frame.length
         return counted, expected_offset
+
+    def _patches(self, rel: str, frame: mirrors.Frame, lines: list[bytes]) -> None:
+        """A frame's patches (`spans`): each in a line of the frame, and each event it names
+        kept, so every line can be put back together."""
+        where = f"{rel}: frame at line {frame.first_line}"
+        try:
+            patches = spans.decode(frame.patches)
+        except spans.SpanError as error:
+            self.problem(f"{where}: {error}")
+            return
+        ev = self.store.dbs["ev"]
+        for index, offset, seq, _ in patches:
+            if index >= frame.lines or (lines and offset > len(lines[index])):
+                self.problem(f"{where}: a patch points outside line {frame.first_line + index}")
+                return
+            if seq and self.txn.get(keys.u64(seq), db=ev) is None:
+                self.problem(
+                    f"{where}: line {frame.first_line + index} needs the text of event record"
+                    f" {seq}, which is not kept"
+                )
+                return
 
     def feed(self) -> None:
         for key, value in pairs(self.txn.cursor(db=self.store.dbs["feed"])):

@@ -13,6 +13,7 @@ from ..mirror import Frame
 from ..model import EventRecord, ParseProblem, SessionFact
 from ..project import project_of
 from ..records import EventDoc
+from ..spans import Cut
 from ..textclip import STORED_CHARS
 
 #: One event of a batch: [its record, the record's bytes (None until encoded by `commit`, once
@@ -34,6 +35,8 @@ class Batch:
     #: A row log's batch: an event already stored is replaced when the row it came from
     #: changed (an append-only log's lines never change, so there the first one stays).
     upsert: bool = False
+    #: The cuts (`spans`) of its lines that wait in the mirror's plain tail, by line number.
+    tail_cuts: dict[int, list[Cut]] | None = None
 
     @property
     def memories(self) -> list[EventRecord]:

@@ -7,7 +7,7 @@ from typing import Any
 
 import lmdb
 
-from .. import keys
+from .. import keys, spans
 from ..codec import Encoder
 from ..db import Store, dumps, loads
 from ..imports import import_memories
@@ -38,6 +38,8 @@ class _Commit:
         self.sessions: dict[bytes, SessionDoc] = {}
         self.described: dict[bytes, tuple[Any, ...]] = {}  # as each session was read
         self.with_events: set[str] = set()  # sessions announced by a new event already
+        self.seq_of: dict[bytes, bytes] = {}  # the batch's new events' sequence numbers
+        self.resolved: dict[bytes, int] = {}
 
     def session(self, name: str) -> SessionDoc:
         key = keys.session_key(self.source, name)
@@ -89,6 +91,7 @@ class _Commit:
             if (legacy is None or raw_get(txn, key, legacy) is None)
             and ids.put(key, seq_of[key], overwrite=False)
         }
+        self.seq_of = {key: seq_of[key] for key in fresh}
         for key, entry in pending.items():
             if key in fresh and not ev.put(seq_of[key], entry[1], append=True):
                 # Cannot happen (the numbers follow the last one): never index what is not kept.
@@ -143,6 +146,60 @@ class _Commit:
             widen(self.session(record["session"]), record["time"])
         return True
 
+    def seq_for(self, event: bytes | int, span: bytes) -> int:
+        """The sequence number of the record whose text a cut left out (`spans`), or 0 when no
+        record holds it as cut: an event already stored whose text differs, say."""
+        if isinstance(event, int):
+            return event
+        found = self.resolved.get(event)
+        if found is not None:
+            return found
+        seq = self.seq_of.get(event)
+        if seq is None:
+            seq = raw_get(self.txn, event, self.dbs["ev_ids"])
+            if seq is not None and self.store.event_span(self.txn, keys.read_u64(seq)) != span:
+                seq = None
+        number = 0 if seq is None else keys.read_u64(seq)
+        self.resolved[event] = number
+        return number
+
+    def put_cuts(self, batch: Batch) -> None:
+        """Frames' patches with their events named by sequence number; the cuts of lines that
+        wait in the tail kept for when they are sealed; those of lines sealed now dropped."""
+        txn = self.txn
+        tail_cuts = self.dbs["tail_cuts"]
+        sealed = 0
+        for frame in batch.frames:
+            sealed = frame.first_line + frame.lines - 1
+            if frame.pending:
+                frame.patches = spans.encode(
+                    [
+                        (line, offset, seq, b"" if seq else span)
+                        for line, offset, event, span in frame.pending
+                        for seq in (self.seq_for(event, span),)
+                    ]
+                )
+        if sealed:
+            prefix = keys.mirror_key(batch.mirror_id)
+            cursor = txn.cursor(db=tail_cuts)
+            if cursor.set_range(prefix):
+                while cursor_key(cursor).startswith(prefix):
+                    if keys.line_of(cursor_key(cursor)) > sealed or not cursor.delete():
+                        break
+        for number, cuts in (batch.tail_cuts or {}).items():
+            kept = [
+                (start, end, seq)
+                for start, end, event, span in cuts
+                for seq in (self.seq_for(event, span),)
+                if seq
+            ]
+            if kept:
+                txn.put(
+                    keys.mirror_line_key(batch.mirror_id, number),
+                    spans.pack_tail_cuts(kept),
+                    db=tail_cuts,
+                )
+
     def put_rest(self, batch: Batch, file_key: bytes, cursor: Cursor) -> None:
         """Sessions, frames, problems and the cursor."""
         txn, dbs = self.txn, self.dbs
@@ -157,6 +214,7 @@ class _Commit:
                 described.append({"t": "session", "id": f"{self.source}:{sess['session']}"})
         if described:
             self.store.feed_append(txn, described)
+        self.put_cuts(batch)
         for frame in batch.frames:
             txn.put(
                 keys.mirror_line_key(batch.mirror_id, frame.first_line),

@@ -14,11 +14,13 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 
+from .. import keys, redact, spans
 from .. import mirror as mirrors
-from .. import redact
 from ..db import Store
+from ..lmdbio import prefixed
 from ..model import EventRecord, ParseProblem, SessionFact
 from ..records import Cursor
+from ..textclip import STORED_CHARS
 from . import rowlog
 from .batch import Batch, pending_events
 from .commit import write_batch
@@ -32,6 +34,31 @@ BATCH_LINES = 20_000
 BATCH_BYTES = 32 * 1024 * 1024
 #: A file unchanged this long is cold: its mirror's plain tail is sealed into a frame.
 COLD_SECONDS = 600
+
+
+def _cuts(
+    lines: list[bytes], first_line: int, events: list[tuple[int, EventRecord]]
+) -> dict[int, list[spans.Cut]]:
+    """Where each new event's text sits in its line, by line number (`spans`): an event's
+    first line in the batch only, and only a text the record keeps whole."""
+    texts: dict[int, list[tuple[bytes, str]]] = {}
+    seen: set[str] = set()
+    for number, event in events:
+        if event.id in seen:
+            continue
+        seen.add(event.id)
+        text = event.text
+        if len(text) > STORED_CHARS or len(text) < spans.MIN_SPAN - 2:
+            continue
+        texts.setdefault(number, []).append((event.id.encode(), text))
+    out: dict[int, list[spans.Cut]] = {}
+    for number, some in texts.items():
+        index = number - first_line
+        if 0 <= index < len(lines):
+            found = spans.find_cuts(lines[index], some)
+            if found:
+                out[number] = found
+    return out
 
 
 class FilePass:
@@ -134,7 +161,9 @@ class FilePass:
                 elif isinstance(record, SessionFact):
                     facts.append(record)
         src = self.writer.state["src"]
-        frames = self.writer.append(redacted.lines, seal=seal)
+        cuts = {} if self.log.kind.upserts else _cuts(redacted.lines, first_line, events)
+        frames = self.writer.append(redacted.lines, seal=seal, cuts=cuts, tail_cuts=self._tail_cuts)
+        sealed = self.writer.state["sealed"]
         self.touched(self.writer)
         new_offset = offset + sum(len(line) for line in lines)
         self._settle_src(lines, bool(frames), new_offset, src)
@@ -149,6 +178,7 @@ class FilePass:
                 problems,
                 frames,
                 upsert=self.log.kind.upserts,
+                tail_cuts={n: found for n, found in cuts.items() if n > sealed},
             ),
             len(lines),
             new_offset,
@@ -157,6 +187,28 @@ class FilePass:
         self._count(redacted.counts)
         self.report.lines += len(lines)
         self.report.bytes += new_offset - offset
+
+    def _tail_cuts(self, first: int, last: int) -> dict[int, list[spans.Cut]]:
+        """The cuts kept for the tail's lines `first` to `last`, now sealed (`spans`), each
+        with its event's text as the record holds it now."""
+        store = self.store
+        mirror_id = self.cursor["mirror"]["id"]
+        out: dict[int, list[spans.Cut]] = {}
+        with store.read() as txn:
+            found = prefixed(txn.cursor(db=store.dbs["tail_cuts"]), keys.mirror_key(mirror_id))
+            for key, value in found:
+                number = keys.line_of(key)
+                if number > last:
+                    break
+                if number < first:
+                    continue
+                line_cuts: list[spans.Cut] = []
+                for start, end, seq in spans.unpack_tail_cuts(value):
+                    span = store.event_span(txn, seq)
+                    if span is not None:
+                        line_cuts.append((start, end, seq, span))
+                out[number] = line_cuts
+        return out
 
     def _settle_src(self, lines: list[bytes], sealed: bool, new_offset: int, before: int) -> None:
         """Where the mirror's tail starts in the original (`MirrorState.src`, what rebuilds a

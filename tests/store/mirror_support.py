@@ -8,7 +8,7 @@ from pathlib import Path
 
 import zstandard
 
-from origin_store import keys
+from origin_store import keys, spans
 from origin_store import mirror as mirrors
 from origin_store.db import Store
 from origin_store.reader import locate, mirror_info, mirror_state
@@ -19,11 +19,14 @@ def read_mirror_line(
 ) -> bytes | None:
     """Line `line` of mirror `mirror_id` as bytes (its first `limit`), from its frame or the tail."""
     located = locate(store, mirror_id, line)
-    return None if located is None else mirrors.read_line(home / "raw", *located, line, limit)
+    if located is None:
+        return None
+    with store.read() as txn:
+        return mirrors.read_line(home / "raw", *located, line, limit, texts=store.span_texts(txn))
 
 
 def iter_mirror(store: Store, home: Path, mirror_id: int) -> Iterator[bytes]:
-    """Every line of a mirror in order (frames, then the tail)."""
+    """Every line of a mirror in order (frames, the events' texts put back, then the tail)."""
     with store.read() as txn:
         info = mirror_info(store, txn, mirror_id)
         assert info is not None
@@ -46,6 +49,11 @@ def iter_mirror(store: Store, home: Path, mirror_id: int) -> Iterator[bytes]:
                 f.seek(frame.offset)
                 data = dctx.decompressobj().decompress(f.read(frame.length))
                 parts = data.split(b"\n")
+                if frame.patches:
+                    with store.read() as txn:
+                        parts = spans.rebuild(
+                            parts, spans.decode(frame.patches), store.span_texts(txn)
+                        )
                 yield from (parts[:-1] if data.endswith(b"\n") else parts)
     tail = tail_path.read_bytes()[: state["tail"]] if state["tail"] else b""
     assert zlib.crc32(tail) == state["crc"], f"mirror tail {tail_path} does not match the store"

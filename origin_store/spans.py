@@ -1,0 +1,241 @@
+"""Event texts kept once: a sealed mirror frame leaves out each event's text where its line
+holds it word for word, and patches in the `frames` record put it back.
+
+An agent writes an event's text into its log as a JSON string; the store keeps the same text
+in the event's record. In the logs Origin reads, those strings are most of the bytes: cut out,
+a mirror frame compresses to about half. So where the bytes of `orjson.dumps(text)` occur in
+the line an event came from (Node's and serde's JSON escape what orjson escapes), the sealed
+frame holds the line without them and a patch says where they go back and which event's
+record holds the text. Reading the line decodes those records and inserts their texts,
+encoded again, at the same places: the line comes back byte for byte.
+
+What this rests on: a record's text never changes once a patch names it. Ingest only cuts
+lines of append-only logs (a row log's rows, whose events are replaced by newer versions, keep
+their bytes) and only texts kept whole (a text cut at `textclip.STORED_CHARS` is not the
+log's). The one rewrite of texts, `origin redact --rescan`, masks a secret in the record and
+in the line alike, so the rebuilt line is the masked one, as a rescan of a whole line gives.
+A text that an event already stored (the same id read from another file) holds differently is
+kept in the patch itself (a literal), so a patch never depends on which file came first.
+
+A cut is (start, end, event, span) in a line: `event` is the event's key while the batch that
+stores it is not written (`commit` turns it into the record's sequence number) or already that
+number. A patch is (line in the frame, offset in the line as kept, sequence number, or 0 with
+the span itself).
+"""
+
+from __future__ import annotations
+
+import struct
+from array import array
+from collections.abc import Callable, Iterable, Sequence
+
+import orjson
+import zstandard
+
+#: The shortest JSON string worth cutting: a patch costs a few bytes, and a short string costs
+#: few in a compressed frame.
+MIN_SPAN = 48
+
+Cut = tuple[int, int, "bytes | int", bytes]
+#: A patch as sealed, its event named as its cut names it.
+Pending = tuple[int, int, "bytes | int", bytes]
+Patch = tuple[int, int, int, bytes]
+
+_HEAD = struct.Struct("<II")  # patches, bytes of literals
+
+
+class SpanError(ValueError):
+    """A patch that cannot be applied: a damaged record, or an event that is not there."""
+
+
+def as_json(text: str) -> bytes | None:
+    """The JSON string of `text` as agents write it, or None for what JSON cannot hold (a lone
+    surrogate)."""
+    try:
+        return orjson.dumps(text)
+    except TypeError:
+        return None
+
+
+def span_of(text: str) -> bytes | None:
+    """`as_json`, or None when the text is too short to be worth a cut."""
+    if len(text) < MIN_SPAN - 2:
+        return None
+    span = as_json(text)
+    return span if span is not None and len(span) >= MIN_SPAN else None
+
+
+def find_cuts(line: bytes, texts: Iterable[tuple[bytes, str]]) -> list[Cut]:
+    """Where each text occurs in `line` as its JSON string (every occurrence that overlaps no
+    other: an agent may write a tool's output twice in one line), in line order."""
+    cuts: list[Cut] = []
+    for key, text in texts:
+        span = span_of(text)
+        if span is None:
+            continue
+        at = line.find(span)
+        while at >= 0:
+            end = at + len(span)
+            if not any(start < end and at < stop for start, stop, _, _ in cuts):
+                cuts.append((at, end, key, span))
+                at = line.find(span, end)
+            else:
+                at = line.find(span, at + 1)
+    cuts.sort(key=lambda cut: cut[0])
+    return cuts
+
+
+def cut_line(line: bytes, cuts: Sequence[Cut], index: int) -> tuple[bytes, list[Pending]]:
+    """The line without its cuts' spans, and the patches (unresolved: the event as the cut
+    names it) that put them back. A cut whose span is not where it says is left out."""
+    kept: list[bytes] = []
+    patches: list[Pending] = []
+    at = 0
+    removed = 0
+    for start, end, event, span in cuts:
+        if start < at or line[start:end] != span:
+            continue
+        kept.append(line[at:start])
+        patches.append((index, start - removed, event, span))
+        removed += end - start
+        at = end
+    if not patches:
+        return line, []
+    kept.append(line[at:])
+    return b"".join(kept), patches
+
+
+def encode(patches: Sequence[Patch]) -> bytes:
+    """A frame's patches, resolved (sequence numbers, 0 for a literal), as the bytes kept after
+    its offsets in `frames`: columns (lines and numbers as deltas), compressed."""
+    if not patches:
+        return b""
+    lines = array("I")
+    offsets = array("I")
+    seqs = array("q")
+    kinds = bytearray()
+    literals: list[bytes] = []
+    last_line = 0
+    last_seq = 0
+    for line, offset, seq, span in patches:
+        lines.append(line - last_line)
+        offsets.append(offset)
+        last_line = line
+        if seq:
+            kinds.append(1)
+            seqs.append(seq - last_seq)
+            last_seq = seq
+        else:
+            kinds.append(0)
+            seqs.append(0)
+            literals.append(struct.pack("<I", len(span)) + span)
+    literal = b"".join(literals)
+    body = b"".join(
+        (
+            _HEAD.pack(len(patches), len(literal)),
+            lines.tobytes(),
+            offsets.tobytes(),
+            seqs.tobytes(),
+            bytes(kinds),
+            literal,
+        )
+    )
+    return zstandard.ZstdCompressor(level=3).compress(body)
+
+
+def decode(blob: bytes) -> list[Patch]:
+    """The patches `encode` kept; the literal's span is given, a reference's is b""."""
+    if not blob:
+        return []
+    try:
+        body = zstandard.ZstdDecompressor().decompress(blob)
+        count, literal_bytes = _HEAD.unpack_from(body)
+        at = _HEAD.size
+        lines = array("I", body[at : at + 4 * count])
+        at += 4 * count
+        offsets = array("I", body[at : at + 4 * count])
+        at += 4 * count
+        seqs = array("q", body[at : at + 8 * count])
+        at += 8 * count
+        kinds = body[at : at + count]
+        literal = body[at + count : at + count + literal_bytes]
+        if len(kinds) != count or len(literal) != literal_bytes:
+            raise ValueError("cut short")
+        out: list[Patch] = []
+        line = seq = 0
+        taken = 0
+        for n in range(count):
+            line += lines[n]
+            if kinds[n]:
+                seq += seqs[n]
+                out.append((line, offsets[n], seq, b""))
+            else:
+                (size,) = struct.unpack_from("<I", literal, taken)
+                out.append((line, offsets[n], 0, literal[taken + 4 : taken + 4 + size]))
+                taken += 4 + size
+    except (zstandard.ZstdError, struct.error, ValueError) as error:
+        raise SpanError(f"a frame's patches are damaged ({error})") from None
+    return out
+
+
+#: Gives the JSON string of each event's text by sequence number (an absent one is missing).
+Texts = Callable[[Iterable[int]], dict[int, bytes]]
+
+
+def rebuild(lines: list[bytes], patches: Sequence[Patch], texts: Texts) -> list[bytes]:
+    """A frame's lines as the log had them: each patch's span put back where it was cut.
+    `lines` are the frame's lines as kept; SpanError when a patch names an event not kept."""
+    if not patches:
+        return lines
+    found = texts({seq for _, _, seq, _ in patches if seq})
+    out = list(lines)
+    by_line: dict[int, list[Patch]] = {}
+    for patch in patches:
+        by_line.setdefault(patch[0], []).append(patch)
+    for index, some in by_line.items():
+        if not 0 <= index < len(out):
+            raise SpanError(f"a patch names line {index + 1} of a frame of {len(out)}")
+        line = out[index]
+        pieces: list[bytes] = []
+        at = 0
+        for _, offset, seq, literal in some:
+            span = literal if not seq else found.get(seq)
+            if span is None:
+                raise SpanError(f"the event at {seq} that a mirror line holds is not kept")
+            if offset < at or offset > len(line):
+                raise SpanError(f"a patch at byte {offset} is outside its line")
+            pieces.append(line[at:offset])
+            pieces.append(span)
+            at = offset
+        pieces.append(line[at:])
+        out[index] = b"".join(pieces)
+    return out
+
+
+def pack_tail_cuts(cuts: Sequence[tuple[int, int, int]]) -> bytes:
+    """The cuts of a line still in a mirror's plain tail, (start, end, seq) each, for when it
+    is sealed (`tail_cuts`)."""
+    return b"".join(struct.pack("<IIQ", *cut) for cut in cuts)
+
+
+def unpack_tail_cuts(value: bytes) -> list[tuple[int, int, int]]:
+    return [struct.unpack_from("<IIQ", value, at) for at in range(0, len(value) - 15, 16)]
+
+
+__all__ = [
+    "MIN_SPAN",
+    "Cut",
+    "Patch",
+    "Pending",
+    "SpanError",
+    "Texts",
+    "as_json",
+    "cut_line",
+    "decode",
+    "encode",
+    "find_cuts",
+    "pack_tail_cuts",
+    "rebuild",
+    "span_of",
+    "unpack_tail_cuts",
+]
