@@ -210,9 +210,9 @@ class Store:
             return raw_get(txn, seq, self.dbs["ev"])
         return raw_get(txn, key, self.dbs["events"])
 
-    def event_span(self, txn: lmdb.Transaction, seq: int) -> bytes | None:
-        """The JSON string of the text of the event at `seq` (what a mirror frame leaves out and
-        puts back: `spans`), or None when no such record is kept."""
+    def event_text(self, txn: lmdb.Transaction, seq: int) -> str | None:
+        """The text of the event at `seq` (what a mirror frame leaves out and puts back:
+        `spans`), or None when no such record is kept."""
         raw = raw_get(txn, u64(seq), self.dbs["ev"])
         if raw is None:
             return None
@@ -220,17 +220,17 @@ class Store:
             text = self.codec.decode(txn, b"", raw).get("text")
         except CodecError:
             return None
-        return spans.as_json(text) if isinstance(text, str) else None
+        return text if isinstance(text, str) else None
 
     def span_texts(self, txn: lmdb.Transaction) -> spans.Texts:
-        """`event_span` for many events, as `spans.rebuild` asks for them."""
+        """`event_text` for many events, as `spans.rebuild` asks for them."""
 
-        def texts(seqs: Iterable[int]) -> dict[int, bytes]:
-            out: dict[int, bytes] = {}
+        def texts(seqs: Iterable[int]) -> dict[int, str]:
+            out: dict[int, str] = {}
             for seq in seqs:
-                span = self.event_span(txn, seq)
-                if span is not None:
-                    out[seq] = span
+                text = self.event_text(txn, seq)
+                if text is not None:
+                    out[seq] = text
             return out
 
         return texts

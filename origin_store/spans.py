@@ -17,10 +17,15 @@ in the line alike, so the rebuilt line is the masked one, as a rescan of a whole
 A text that an event already stored (the same id read from another file) holds differently is
 kept in the patch itself (a literal), so a patch never depends on which file came first.
 
-A cut is (start, end, event, span) in a line: `event` is the event's key while the batch that
-stores it is not written (`commit` turns it into the record's sequence number) or already that
-number. A patch is (line in the frame, offset in the line as kept, sequence number, or 0 with
-the span itself).
+A text is not always the whole string: a tool call's text is the tool's name and then its
+arguments, which the line holds as a string (Codex) or as an object (Claude Code), and Codex
+writes a tool's output inside a JSON string of JSON. So a cut names one of `FORMS`: how the
+text's bytes were written in the line.
+
+A cut is (start, end, event, span, form) in a line: `event` is the event's key while the batch
+that stores it is not written (`commit` turns it into the record's sequence number) or already
+that number. A patch is (line in the frame, offset in the line as kept, sequence number, or 0
+with the span itself, form).
 """
 
 from __future__ import annotations
@@ -36,10 +41,16 @@ import zstandard
 #: few in a compressed frame.
 MIN_SPAN = 48
 
-Cut = tuple[int, int, "bytes | int", bytes]
+Cut = tuple[int, int, "bytes | int", bytes, int]
 #: A patch as sealed, its event named as its cut names it.
-Pending = tuple[int, int, "bytes | int", bytes]
-Patch = tuple[int, int, int, bytes]
+Pending = tuple[int, int, "bytes | int", bytes, int]
+Patch = tuple[int, int, int, bytes, int]
+
+#: How a text's bytes may sit in its line, tried in this order: its JSON string; the JSON
+#: string of what follows its first word (a tool's arguments after its name); what follows its
+#: first word as it is (arguments written as an object); its JSON string inside another JSON
+#: string (an output kept as JSON text), without the outer quotes.
+FORMS = ("json", "json-after-word", "raw-after-word", "json-in-json")
 
 _HEAD = struct.Struct("<II")  # patches, bytes of literals
 
@@ -57,30 +68,51 @@ def as_json(text: str) -> bytes | None:
         return None
 
 
-def span_of(text: str) -> bytes | None:
-    """`as_json`, or None when the text is too short to be worth a cut."""
-    if len(text) < MIN_SPAN - 2:
+def written(text: str, form: int) -> bytes | None:
+    """The bytes `text` takes in a line in `form` (an index of FORMS), or None when it has no
+    such form (no first word, a lone surrogate)."""
+    if form == 0:
+        return as_json(text)
+    if form == 3:
+        inner = as_json(text)
+        outer = as_json(inner.decode()) if inner is not None else None
+        return outer[1:-1] if outer is not None else None
+    after = text.find(" ") + 1
+    if after <= 0 or after >= len(text):
         return None
-    span = as_json(text)
-    return span if span is not None and len(span) >= MIN_SPAN else None
+    if form == 1:
+        return as_json(text[after:])
+    if form == 2:
+        try:
+            return text[after:].encode()
+        except UnicodeEncodeError:
+            return None
+    return None
 
 
 def find_cuts(line: bytes, texts: Iterable[tuple[bytes, str]]) -> list[Cut]:
-    """Where each text occurs in `line` as its JSON string (every occurrence that overlaps no
-    other: an agent may write a tool's output twice in one line), in line order."""
+    """Where each text occurs in `line`, in the first of FORMS the line holds it in (every
+    occurrence that overlaps no other: an agent may write a tool's output twice in one line),
+    in line order."""
     cuts: list[Cut] = []
     for key, text in texts:
-        span = span_of(text)
-        if span is None:
+        if len(text) < MIN_SPAN - 2:
             continue
-        at = line.find(span)
-        while at >= 0:
-            end = at + len(span)
-            if not any(start < end and at < stop for start, stop, _, _ in cuts):
-                cuts.append((at, end, key, span))
-                at = line.find(span, end)
-            else:
-                at = line.find(span, at + 1)
+        for form in range(len(FORMS)):
+            span = written(text, form)
+            if span is None or len(span) < MIN_SPAN:
+                continue
+            at = line.find(span)
+            if at < 0:
+                continue
+            while at >= 0:
+                end = at + len(span)
+                if not any(start < end and at < stop for start, stop, _, _, _ in cuts):
+                    cuts.append((at, end, key, span, form))
+                    at = line.find(span, end)
+                else:
+                    at = line.find(span, at + 1)
+            break
     cuts.sort(key=lambda cut: cut[0])
     return cuts
 
@@ -92,11 +124,11 @@ def cut_line(line: bytes, cuts: Sequence[Cut], index: int) -> tuple[bytes, list[
     patches: list[Pending] = []
     at = 0
     removed = 0
-    for start, end, event, span in cuts:
+    for start, end, event, span, form in cuts:
         if start < at or line[start:end] != span:
             continue
         kept.append(line[at:start])
-        patches.append((index, start - removed, event, span))
+        patches.append((index, start - removed, event, span, form))
         removed += end - start
         at = end
     if not patches:
@@ -107,7 +139,8 @@ def cut_line(line: bytes, cuts: Sequence[Cut], index: int) -> tuple[bytes, list[
 
 def encode(patches: Sequence[Patch]) -> bytes:
     """A frame's patches, resolved (sequence numbers, 0 for a literal), as the bytes kept after
-    its offsets in `frames`: columns (lines and numbers as deltas), compressed."""
+    its offsets in `frames`: columns (lines and numbers as deltas; a byte per patch, 0 for a
+    literal, else 1 + its form), compressed."""
     if not patches:
         return b""
     lines = array("I")
@@ -117,12 +150,12 @@ def encode(patches: Sequence[Patch]) -> bytes:
     literals: list[bytes] = []
     last_line = 0
     last_seq = 0
-    for line, offset, seq, span in patches:
+    for line, offset, seq, span, form in patches:
         lines.append(line - last_line)
         offsets.append(offset)
         last_line = line
         if seq:
-            kinds.append(1)
+            kinds.append(1 + form)
             seqs.append(seq - last_seq)
             last_seq = seq
         else:
@@ -168,18 +201,18 @@ def decode(blob: bytes) -> list[Patch]:
             line += lines[n]
             if kinds[n]:
                 seq += seqs[n]
-                out.append((line, offsets[n], seq, b""))
+                out.append((line, offsets[n], seq, b"", kinds[n] - 1))
             else:
                 (size,) = struct.unpack_from("<I", literal, taken)
-                out.append((line, offsets[n], 0, literal[taken + 4 : taken + 4 + size]))
+                out.append((line, offsets[n], 0, literal[taken + 4 : taken + 4 + size], 0))
                 taken += 4 + size
     except (zstandard.ZstdError, struct.error, ValueError) as error:
         raise SpanError(f"a frame's patches are damaged ({error})") from None
     return out
 
 
-#: Gives the JSON string of each event's text by sequence number (an absent one is missing).
-Texts = Callable[[Iterable[int]], dict[int, bytes]]
+#: Gives each event's text by sequence number (an absent one is not kept).
+Texts = Callable[[Iterable[int]], dict[int, str]]
 
 
 def rebuild(lines: list[bytes], patches: Sequence[Patch], texts: Texts) -> list[bytes]:
@@ -187,7 +220,7 @@ def rebuild(lines: list[bytes], patches: Sequence[Patch], texts: Texts) -> list[
     `lines` are the frame's lines as kept; SpanError when a patch names an event not kept."""
     if not patches:
         return lines
-    found = texts({seq for _, _, seq, _ in patches if seq})
+    found = texts({patch[2] for patch in patches if patch[2]})
     out = list(lines)
     by_line: dict[int, list[Patch]] = {}
     for patch in patches:
@@ -198,10 +231,16 @@ def rebuild(lines: list[bytes], patches: Sequence[Patch], texts: Texts) -> list[
         line = out[index]
         pieces: list[bytes] = []
         at = 0
-        for _, offset, seq, literal in some:
-            span = literal if not seq else found.get(seq)
-            if span is None:
-                raise SpanError(f"the event at {seq} that a mirror line holds is not kept")
+        for _, offset, seq, literal, form in some:
+            if seq:
+                text = found.get(seq)
+                if text is None:
+                    raise SpanError(f"the event at {seq} that a mirror line holds is not kept")
+                span = written(text, form)
+                if span is None:
+                    raise SpanError(f"the text of the event at {seq} has no {FORMS[form]} form")
+            else:
+                span = literal
             if offset < at or offset > len(line):
                 raise SpanError(f"a patch at byte {offset} is outside its line")
             pieces.append(line[at:offset])
@@ -212,17 +251,22 @@ def rebuild(lines: list[bytes], patches: Sequence[Patch], texts: Texts) -> list[
     return out
 
 
-def pack_tail_cuts(cuts: Sequence[tuple[int, int, int]]) -> bytes:
-    """The cuts of a line still in a mirror's plain tail, (start, end, seq) each, for when it
-    is sealed (`tail_cuts`)."""
-    return b"".join(struct.pack("<IIQ", *cut) for cut in cuts)
+_TAIL_CUT = struct.Struct("<IIQB")
 
 
-def unpack_tail_cuts(value: bytes) -> list[tuple[int, int, int]]:
-    return [struct.unpack_from("<IIQ", value, at) for at in range(0, len(value) - 15, 16)]
+def pack_tail_cuts(cuts: Sequence[tuple[int, int, int, int]]) -> bytes:
+    """The cuts of a line still in a mirror's plain tail, (start, end, seq, form) each, for when
+    it is sealed (`tail_cuts`)."""
+    return b"".join(_TAIL_CUT.pack(*cut) for cut in cuts)
+
+
+def unpack_tail_cuts(value: bytes) -> list[tuple[int, int, int, int]]:
+    size = _TAIL_CUT.size
+    return [_TAIL_CUT.unpack_from(value, at) for at in range(0, len(value) - size + 1, size)]
 
 
 __all__ = [
+    "FORMS",
     "MIN_SPAN",
     "Cut",
     "Patch",
@@ -236,6 +280,6 @@ __all__ = [
     "find_cuts",
     "pack_tail_cuts",
     "rebuild",
-    "span_of",
     "unpack_tail_cuts",
+    "written",
 ]

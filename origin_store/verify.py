@@ -130,7 +130,7 @@ class _Check:
             self.problem(f"{where}: {error}")
             return
         ev = self.store.dbs["ev"]
-        for index, offset, seq, _ in patches:
+        for index, offset, seq, _, _ in patches:
             if index >= frame.lines or (lines and offset > len(lines[index])):
                 self.problem(f"{where}: a patch points outside line {frame.first_line + index}")
                 return

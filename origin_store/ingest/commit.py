@@ -39,7 +39,7 @@ class _Commit:
         self.described: dict[bytes, tuple[Any, ...]] = {}  # as each session was read
         self.with_events: set[str] = set()  # sessions announced by a new event already
         self.seq_of: dict[bytes, bytes] = {}  # the batch's new events' sequence numbers
-        self.resolved: dict[bytes, int] = {}
+        self.resolved: dict[tuple[bytes, int], int] = {}
 
     def session(self, name: str) -> SessionDoc:
         key = keys.session_key(self.source, name)
@@ -146,21 +146,23 @@ class _Commit:
             widen(self.session(record["session"]), record["time"])
         return True
 
-    def seq_for(self, event: bytes | int, span: bytes) -> int:
+    def seq_for(self, event: bytes | int, span: bytes, form: int) -> int:
         """The sequence number of the record whose text a cut left out (`spans`), or 0 when no
         record holds it as cut: an event already stored whose text differs, say."""
         if isinstance(event, int):
             return event
-        found = self.resolved.get(event)
+        found = self.resolved.get((event, form))
         if found is not None:
             return found
         seq = self.seq_of.get(event)
         if seq is None:
             seq = raw_get(self.txn, event, self.dbs["ev_ids"])
-            if seq is not None and self.store.event_span(self.txn, keys.read_u64(seq)) != span:
-                seq = None
+            if seq is not None:
+                text = self.store.event_text(self.txn, keys.read_u64(seq))
+                if text is None or spans.written(text, form) != span:
+                    seq = None
         number = 0 if seq is None else keys.read_u64(seq)
-        self.resolved[event] = number
+        self.resolved[event, form] = number
         return number
 
     def put_cuts(self, batch: Batch) -> None:
@@ -174,9 +176,9 @@ class _Commit:
             if frame.pending:
                 frame.patches = spans.encode(
                     [
-                        (line, offset, seq, b"" if seq else span)
-                        for line, offset, event, span in frame.pending
-                        for seq in (self.seq_for(event, span),)
+                        (line, offset, seq, b"" if seq else span, form)
+                        for line, offset, event, span, form in frame.pending
+                        for seq in (self.seq_for(event, span, form),)
                     ]
                 )
         if sealed:
@@ -188,9 +190,9 @@ class _Commit:
                         break
         for number, cuts in (batch.tail_cuts or {}).items():
             kept = [
-                (start, end, seq)
-                for start, end, event, span in cuts
-                for seq in (self.seq_for(event, span),)
+                (start, end, seq, form)
+                for start, end, event, span, form in cuts
+                for seq in (self.seq_for(event, span, form),)
                 if seq
             ]
             if kept:

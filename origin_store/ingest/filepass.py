@@ -203,10 +203,11 @@ class FilePass:
                 if number < first:
                     continue
                 line_cuts: list[spans.Cut] = []
-                for start, end, seq in spans.unpack_tail_cuts(value):
-                    span = store.event_span(txn, seq)
+                for start, end, seq, form in spans.unpack_tail_cuts(value):
+                    text = store.event_text(txn, seq)
+                    span = None if text is None else spans.written(text, form)
                     if span is not None:
-                        line_cuts.append((start, end, seq, span))
+                        line_cuts.append((start, end, seq, span, form))
                 out[number] = line_cuts
         return out
 

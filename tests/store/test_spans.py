@@ -18,6 +18,7 @@ from origin_store import mirror as mirrors
 from origin_store.lmdbio import pairs
 from origin_store.verify import verify
 
+ARGS = '{"command":["bash","-lc","pytest -q tests/test_x.py"],"workdir":"/home/dev/app"}'
 LONG = 'the build failed at step 3: "make check" timed out after 300 s \\ see log\n'
 
 
@@ -30,7 +31,7 @@ def _key(event: bytes | int) -> bytes:
     return event
 
 
-def _texts(found: dict[int, bytes]) -> spans.Texts:
+def _texts(found: dict[int, str]) -> spans.Texts:
     return lambda seqs: {seq: found[seq] for seq in seqs if seq in found}
 
 
@@ -49,16 +50,26 @@ def _texts(found: dict[int, bytes]) -> spans.Texts:
         (_line(text=LONG + LONG), [LONG + LONG, LONG], 1),
         # characters beyond ASCII are written as UTF-8 by the agents, as orjson writes them
         (_line(text="数据库 " * 30), ["数据库 " * 30], 1),
+        # a tool call: its name, then its arguments as the log's string (Codex) ...
+        (_line(name="shell", arguments=ARGS), ["shell " + ARGS], 1),
+        # ... or as the log's object (Claude Code)
+        (
+            _line(name="Write", input=orjson.loads(ARGS)),
+            ["Write " + orjson.dumps(orjson.loads(ARGS)).decode()],
+            1,
+        ),
+        # an output kept as JSON text inside the line's JSON (Codex's tool outputs)
+        (_line(output=orjson.dumps({"output": LONG, "exit": 0}).decode()), [LONG], 1),
     ],
 )
 def test_a_line_loses_its_texts_and_gets_them_back(line, texts, spans_found):
     cuts = spans.find_cuts(line, [(f"e{n}".encode(), text) for n, text in enumerate(texts)])
     assert len(cuts) == spans_found
     kept, patches = spans.cut_line(line, cuts, 0)
-    assert len(kept) == len(line) - sum(end - start for start, end, _, _ in cuts)
+    assert len(kept) == len(line) - sum(end - start for start, end, _, _, _ in cuts)
     by_key = {f"e{n}".encode(): n + 1 for n in range(len(texts))}
-    resolved = [(i, offset, by_key[_key(event)], b"") for i, offset, event, _ in patches]
-    found = {n + 1: orjson.dumps(text) for n, text in enumerate(texts)}
+    resolved = [(i, o, by_key[_key(event)], b"", form) for i, o, event, _, form in patches]
+    found = {n + 1: text for n, text in enumerate(texts)}
     assert spans.rebuild([kept], spans.decode(spans.encode(resolved)), _texts(found)) == [line]
 
 
@@ -71,13 +82,21 @@ def test_a_cut_whose_span_moved_is_left_out():
 
 @given(
     st.lists(
-        st.tuples(st.integers(0, 50), st.integers(0, 1 << 20), st.integers(0, 1 << 40)),
+        st.tuples(
+            st.integers(0, 50),
+            st.integers(0, 1 << 20),
+            st.integers(0, 1 << 40),
+            st.integers(0, len(spans.FORMS) - 1),
+        ),
         max_size=60,
     ).map(sorted),
     st.binary(max_size=40),
 )
 def test_patches_come_back_as_they_were_kept(rows, literal):
-    patches = [(line, offset, seq, b"" if seq else literal) for line, offset, seq in rows]
+    patches = [
+        (line, offset, seq, b"" if seq else literal, form if seq else 0)
+        for line, offset, seq, form in rows
+    ]
     assert spans.decode(spans.encode(patches)) == patches
 
 
@@ -91,14 +110,14 @@ def test_any_json_line_rebuilds_exactly(texts, names):
     )
     keyed = [(str(n).encode(), text) for n, text in enumerate(texts)]
     kept, patches = spans.cut_line(line, spans.find_cuts(line, keyed), 3)
-    found = {n + 1: orjson.dumps(text) for n, text in enumerate(texts)}
-    resolved = [(i, o, int(_key(e)) + 1, b"") for i, o, e, _ in patches]
+    found = dict(enumerate(texts, start=1))
+    resolved = [(i, o, int(_key(e)) + 1, b"", form) for i, o, e, _, form in patches]
     assert spans.rebuild([b"", b"", b"", kept], resolved, _texts(found))[3] == line
 
 
 def test_a_missing_text_is_an_error_not_a_wrong_line():
     with pytest.raises(spans.SpanError):
-        spans.rebuild([b'{"a":}'], [(0, 5, 9, b"")], _texts({}))
+        spans.rebuild([b'{"a":}'], [(0, 5, 9, b"", 0)], _texts({}))
 
 
 # -- through ingest --------------------------------------------------------------------------
@@ -168,7 +187,7 @@ def test_lines_that_waited_in_the_tail_are_cut_when_sealed(tmp_path):
                 assert waiting == count  # each waiting line's cut, kept till it is sealed
         [frame] = _frames(store)
         assert frame.first_line == 1 and frame.lines > 20  # lines from several passes
-        assert {index for index, _, _, _ in spans.decode(frame.patches)} == set(range(frame.lines))
+        assert {patch[0] for patch in spans.decode(frame.patches)} == set(range(frame.lines))
         with store.read() as txn:
             left = [keys.line_of(key) for key, _ in pairs(txn.cursor(db=store.dbs["tail_cuts"]))]
         assert left == list(range(frame.lines + 1, count + 1))
@@ -203,7 +222,7 @@ def test_verify_reports_a_patch_whose_event_is_not_kept(tmp_path):
         Ingester(store, settings, {"plain": PLAIN}).run()
         [frame] = _frames(store)
         patches = spans.decode(frame.patches)
-        frame.patches = spans.encode([(i, o, s + 10_000, lit) for i, o, s, lit in patches])
+        frame.patches = spans.encode([(i, o, s + 10_000, lit, f) for i, o, s, lit, f in patches])
 
         def corrupt(txn) -> None:
             txn.put(keys.mirror_line_key(1, 1), frame.pack(), db=store.dbs["frames"])
