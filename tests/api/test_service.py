@@ -455,27 +455,40 @@ def test_a_deleted_index_is_rebuilt_from_the_store(tmp_path, fixtures_dir):
         ] == [entry["id"]]
 
 
-def test_hits_are_named_through_the_feed_exactly_as_by_stored_ids(tool, origin):
-    from origin_search import Filters, SearchIndex, clauses
+def test_hits_are_named_through_the_feed_exactly_as_their_indexed_ids(tool, origin):
+    """A hit's id comes from the feed item at its `seq` (events keep no stored id): each one
+    names the very document that the index's own `id` term finds."""
+    from tantivy import Query
+
+    from origin_search import Filters, clauses
     from origin_store.reader import event_ids_at
 
     index = origin.index
     origin.searcher.catch_up()
-    by_stored_id = SearchIndex.open(index.path)  # the same index, without the feed's names
 
     def lookup(seqs: list[int]) -> list[str | None]:
         return event_ids_at(origin.store, seqs)
 
+    def where(address) -> tuple[int, int]:
+        return address.segment_ord, address.doc
+
     def both(query: str) -> tuple[list, list]:
-        events = Filters(doc="event")
-        by_stored_id.reload()
-        return index.search(clauses(query), events, limit=50), by_stored_id.search(
-            clauses(query), events, limit=50
-        )
+        """The hits' ids as searches name them, and as the `id` terms of their documents."""
+        index.reload()
+        searcher = index._index.searcher()
+        found = searcher.search(
+            index._query(searcher, clauses(query), Filters(doc="event")), limit=50
+        ).hits
+        named = index._ids(searcher, [address for _, address in found])
+        by_term = []
+        for name, (_, address) in zip(named, found, strict=True):
+            hit = searcher.search(Query.term_query(index._index.schema, "id", name), limit=2)
+            by_term.append(name if [where(a) for _, a in hit.hits] == [where(address)] else None)
+        return named, by_term
 
     for query in ("rate limiter", "token bucket", "数据库"):
-        through_feed, stored = both(query)
-        assert through_feed == stored
+        named, by_term = both(query)
+        assert named == by_term
     assert both("token bucket rate limiter")[0]
 
     store = origin.store
@@ -484,7 +497,8 @@ def test_hits_are_named_through_the_feed_exactly_as_by_stored_ids(tool, origin):
     seq, item = next((s, i) for s, i in items if i["t"] == "event")
     assert lookup([seq, 0, items[-1][0] + 1]) == [item["id"], None, None]
 
-    # An event forgotten and restored is indexed again without its sequence: found by stored id.
+    # An event forgotten and restored is indexed again without its sequence: named by the id
+    # stored with it.
     event_id = "claude-code:a0000001-0000-4000-8000-000000000001"
     result = tool("forget", id=event_id, reason="user asked")
     from origin_api.admin import restore
@@ -497,8 +511,8 @@ def test_hits_are_named_through_the_feed_exactly_as_by_stored_ids(tool, origin):
         confidence=0.8,
         sources=[{"event_id": event_id}],
     )["entry"]
-    through_feed, stored = both("token bucket rate limiter")
-    assert through_feed == stored and event_id in [i for i, _ in through_feed]
+    named, by_term = both("token bucket rate limiter")
+    assert named == by_term and event_id in named
     with store.read() as txn:
         others = [
             s for s, i in store.feed_since(txn, 0) if i["t"] != "event"
