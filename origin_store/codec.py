@@ -4,7 +4,7 @@ A value's first byte says how it is kept:
 
 - ``{``: plain orjson, the whole record (every store before schema 2, and the first events of a
   source while its dictionary is not trained yet).
-- ``\\x01``: a dictionary id (u32, big-endian), then a magicless zstd frame (level 5, with its
+- ``\\x01``: a dictionary id (u32, big-endian), then a magicless zstd frame (level 3, with its
   content checksum) of the orjson record without its ``id`` (a record is found by its id, through
   `ev_ids`, so the reader knows it), compressed with that dictionary.
 
@@ -40,9 +40,9 @@ ZSTD = 1
 _HEAD = struct.Struct(">BI")
 HEAD_BYTES = _HEAD.size
 #: zstd level of event records. With a dictionary of DICT_BYTES, 5 keeps records ~4 % smaller
-#: than 3 for ~3.5 µs more an event (7 another ~5 % for ~8 µs more); with 112 KiB, 5 did no
-#: better than 3. Decoding takes ~1.6 µs either way.
-LEVEL = 5
+#: than 3 (~0.01x of the logs at 1M events) for ~3.5 µs more an event, paid again by a hub for
+#: each event pushed to it; 7 another ~5 % for ~8 µs more. Decoding takes ~1.6 µs either way.
+LEVEL = 3
 #: A source's dictionaries, by generation: generation g is trained once a process has seen
 #: GENERATIONS[g - 1] events of the source (and SAMPLE_BYTES of them in all), from a uniform
 #: sample of them. The first comes soon (few records are kept plain before it); the second
@@ -57,8 +57,8 @@ SAMPLE_RECORD_BYTES = 8192
 #: Records of the store looked at when a process samples the store's own (`_sample_store`).
 STORE_LOOK = 4 * SAMPLE_EVENTS
 #: A dictionary's size. Measured on 2,000 records of the 1M bench corpus (the sample one is
-#: trained from), at level 5: 112 KiB kept Claude Code's records at 262 bytes, Codex's at 236;
-#: 512 KiB at 228 and 200 (-13 %, -15 %); the text is now kept once (`spans`), so this is most
+#: trained from), at level 3: 112 KiB kept Claude Code's records at 262 bytes, Codex's at 234;
+#: 512 KiB at 239 and 210 (-9 %, -10 %); the text is now kept once (`spans`), so this is most
 #: of what the store keeps of it. Training takes ~0.05 s either way.
 DICT_BYTES = 512 << 10
 #: fastCover's segment and d-mer sizes, given rather than searched for: training takes ~0.05 s

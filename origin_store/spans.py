@@ -68,26 +68,49 @@ def as_json(text: str) -> bytes | None:
         return None
 
 
+#: Each form as (whether it is what follows the text's first word, how it is encoded).
+_FORMS = ((False, "json"), (True, "json"), (True, "raw"), (False, "json-in-json"))
+#: Characters of a text whose form is looked for first: a text is encoded whole only where the
+#: line holds its start (JSON escapes each character alone, so the start's bytes are the start
+#: of the whole's). Encoding every text in every form and looking for all of it cost ~15 µs an
+#: event, half as much as parsing it.
+PROBE_CHARS = 24
+#: Bytes that close an encoded string, left out of a probe.
+_CLOSING = {"json": 1, "raw": 0, "json-in-json": 2}
+
+
+def _encode(part: str, how: str) -> bytes | None:
+    if how == "raw":
+        try:
+            return part.encode()
+        except UnicodeEncodeError:
+            return None
+    inner = as_json(part)
+    if how == "json" or inner is None:
+        return inner
+    outer = as_json(inner.decode())
+    return outer[1:-1] if outer is not None else None
+
+
+def _part(text: str, form: int) -> str | None:
+    if not _FORMS[form][0]:
+        return text
+    after = text.find(" ") + 1
+    return text[after:] if 0 < after < len(text) else None
+
+
 def written(text: str, form: int) -> bytes | None:
     """The bytes `text` takes in a line in `form` (an index of FORMS), or None when it has no
     such form (no first word, a lone surrogate)."""
-    if form == 0:
-        return as_json(text)
-    if form == 3:
-        inner = as_json(text)
-        outer = as_json(inner.decode()) if inner is not None else None
-        return outer[1:-1] if outer is not None else None
-    after = text.find(" ") + 1
-    if after <= 0 or after >= len(text):
+    part = _part(text, form)
+    return None if part is None else _encode(part, _FORMS[form][1])
+
+
+def _probe(part: str, how: str) -> bytes | None:
+    head = _encode(part[:PROBE_CHARS], how)
+    if head is None:
         return None
-    if form == 1:
-        return as_json(text[after:])
-    if form == 2:
-        try:
-            return text[after:].encode()
-        except UnicodeEncodeError:
-            return None
-    return None
+    return head[: len(head) - _CLOSING[how]] if len(part) > PROBE_CHARS else head
 
 
 def find_cuts(line: bytes, texts: Iterable[tuple[bytes, str]]) -> list[Cut]:
@@ -98,21 +121,26 @@ def find_cuts(line: bytes, texts: Iterable[tuple[bytes, str]]) -> list[Cut]:
     for key, text in texts:
         if len(text) < MIN_SPAN - 2:
             continue
-        for form in range(len(FORMS)):
-            span = written(text, form)
-            if span is None or len(span) < MIN_SPAN:
+        for form, (_, how) in enumerate(_FORMS):
+            part = _part(text, form)
+            probe = None if part is None else _probe(part, how)
+            at = -1 if probe is None else line.find(probe)
+            span = None if at < 0 or part is None else _encode(part, how)
+            if probe is None or span is None or len(span) < MIN_SPAN:
                 continue
-            at = line.find(span)
-            if at < 0:
-                continue
+            found = False
             while at >= 0:
                 end = at + len(span)
-                if not any(start < end and at < stop for start, stop, _, _, _ in cuts):
+                if line.startswith(span, at) and not any(
+                    start < end and at < stop for start, stop, _, _, _ in cuts
+                ):
                     cuts.append((at, end, key, span, form))
-                    at = line.find(span, end)
+                    found = True
+                    at = line.find(probe, end)
                 else:
-                    at = line.find(span, at + 1)
-            break
+                    at = line.find(probe, at + 1)
+            if found:
+                break
     cuts.sort(key=lambda cut: cut[0])
     return cuts
 
