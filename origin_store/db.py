@@ -18,7 +18,7 @@ import orjson
 from . import spans
 from .codec import CodecError, EventCodec
 from .errors import SchemaMismatch
-from .keys import feed_key, feed_seq, read_u64, u64
+from .keys import feed_key, feed_seq, line_of, mirror_key, read_u64, u64
 from .lmdbio import Pairs, cursor_key, cursor_value, pairs, raw_get
 from .records import FeedItem
 
@@ -234,6 +234,21 @@ class Store:
             return out
 
         return texts
+
+    def drop_tail_cuts(
+        self, txn: lmdb.Transaction, mirror_id: int, last_line: int | None = None
+    ) -> None:
+        """Forget the `tail_cuts` of a mirror's lines up to `last_line` (sealed now), or all
+        of them (a version frozen with its tail: never sealed)."""
+        prefix = mirror_key(mirror_id)
+        cursor = txn.cursor(db=self.dbs["tail_cuts"])
+        if not cursor.set_range(prefix):
+            return
+        while cursor_key(cursor).startswith(prefix):
+            if last_line is not None and line_of(cursor_key(cursor)) > last_line:
+                return
+            if not cursor.delete():
+                return
 
     def iter_events(self, txn: lmdb.Transaction) -> Pairs:
         """Every event's (id, stored bytes): in `ev` by id, then any left in `events`."""

@@ -182,12 +182,7 @@ class _Commit:
                     ]
                 )
         if sealed:
-            prefix = keys.mirror_key(batch.mirror_id)
-            cursor = txn.cursor(db=tail_cuts)
-            if cursor.set_range(prefix):
-                while cursor_key(cursor).startswith(prefix):
-                    if keys.line_of(cursor_key(cursor)) > sealed or not cursor.delete():
-                        break
+            self.store.drop_tail_cuts(txn, batch.mirror_id, sealed)
         for number, cuts in (batch.tail_cuts or {}).items():
             kept = [
                 (start, end, seq, form)

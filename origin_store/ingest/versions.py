@@ -60,6 +60,7 @@ def new_version(store: Store, raw_root: Path, log: LogFile, old: Cursor | None) 
             old_key = keys.mirror_key(old["mirror"]["id"])
             previous: MirrorDoc | None = store.get(txn, "mirrors", old_key)
             store.put(txn, "mirrors", old_key, {**(previous or {}), "final": old["mirror"]})
+            store.drop_tail_cuts(txn, old["mirror"]["id"])
         mirror_id: int = (store.meta_get(txn, "next_mirror") or 0) + 1
         store.meta_put(txn, "next_mirror", mirror_id)
         doc: MirrorDoc = {

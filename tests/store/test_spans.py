@@ -230,3 +230,25 @@ def test_verify_reports_a_patch_whose_event_is_not_kept(tmp_path):
         store.write(corrupt)
         report = verify(store, settings.home)
         assert any("which is not kept" in problem for problem in report.problems)
+
+
+def test_a_rewritten_log_leaves_no_cuts_behind(tmp_path):
+    """A live log rewritten before its tail was sealed: the old version keeps its lines in its
+    tail, which is never sealed, so the cuts kept for them go."""
+    settings, logs = _env(tmp_path)
+    log = logs / "hot.jsonl"
+    log.write_bytes(b"".join(_event_line(i, f"{i} {LONG}") for i in range(5)))
+    with Store.open(settings.home) as store:
+        ingester = Ingester(store, settings, {"plain": PLAIN})
+        ingester.run()
+        with store.read() as txn:
+            assert txn.stat(store.dbs["tail_cuts"])["entries"] == 5
+        old = log.read_bytes()
+        log.write_bytes(_event_line(100, f"new {LONG}"))  # shorter: a new version
+        ingester.run()
+        with store.read() as txn:
+            kept = [keys.line_of(key) for key, _ in pairs(txn.cursor(db=store.dbs["tail_cuts"]))]
+            first = store.get(txn, "mirrors", keys.mirror_key(1))
+        assert kept == [1]  # the new version's one line
+        assert list(iter_mirror(store, settings.home, 1)) == old.split(b"\n")[:-1]
+        assert first["final"]["tail"] == len(old)
