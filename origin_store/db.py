@@ -7,7 +7,7 @@ transactions are short and per request; write transactions are short too, since 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -202,6 +202,11 @@ class Store:
         raw = self.event_value(txn, key)
         return None if raw is None else self.codec.decode(txn, key, raw)
 
+    def event_seq(self, txn: lmdb.Transaction, event_id: str) -> int | None:
+        """The sequence number an event's record is kept under in `ev`, or None."""
+        seq = raw_get(txn, event_id.encode(), self.dbs["ev_ids"])
+        return None if seq is None else read_u64(seq)
+
     def event_value(self, txn: lmdb.Transaction, key: bytes) -> bytes | None:
         """An event record's stored bytes by id: in `ev` through `ev_ids`, else (a record from
         before schema 4 not moved yet, or put there by hand) in `events`."""
@@ -222,13 +227,18 @@ class Store:
             return None
         return text if isinstance(text, str) else None
 
-    def span_texts(self, txn: lmdb.Transaction) -> spans.Texts:
-        """`event_text` for many events, as `spans.rebuild` asks for them."""
+    def span_texts(
+        self, txn: lmdb.Transaction, known: Mapping[int, str] | None = None
+    ) -> spans.Texts:
+        """`event_text` for many events, as `spans.rebuild` asks for them; those in `known`
+        (read already by the caller) are not decoded again."""
 
         def texts(seqs: Iterable[int]) -> dict[int, str]:
             out: dict[int, str] = {}
             for seq in seqs:
-                text = self.event_text(txn, seq)
+                text = known.get(seq) if known else None
+                if text is None:
+                    text = self.event_text(txn, seq)
                 if text is not None:
                     out[seq] = text
             return out

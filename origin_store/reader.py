@@ -110,6 +110,9 @@ class MirrorLines:
     def __init__(self, store: Store, home: Path, keep: int) -> None:
         self.store, self.keep, self._home = store, keep, home
         self._frames: dict[int, tuple[int, list[bytes]]] = {}  # mirror id: first line, lines
+        #: Texts of events the caller has read already, by sequence number: what a patched
+        #: frame needs is looked up here before its records are decoded again.
+        self.known: dict[int, str] = {}
 
     def text(self, mirror_id: int, line: int) -> tuple[str, int] | None:
         kept = self._frames.get(mirror_id)
@@ -132,7 +135,7 @@ class MirrorLines:
         try:
             with self.store.read() as txn:
                 lines = mirrors.frame_lines(
-                    self._home / "raw", state, frame, self.store.span_texts(txn)
+                    self._home / "raw", state, frame, self.store.span_texts(txn, self.known)
                 )
         except (OSError, ZstdError, spans.SpanError):  # a concurrent seal, a damaged file
             return None

@@ -69,6 +69,7 @@ def next_batch(
     sessions: dict[tuple[str, str], int] = {}
     lines: list[tuple[dict[str, Any], int, int]] = []
     files: dict[int, str | None] = {}  # mirror id: original file
+    reader = MirrorLines(store, home, RAW_CHARS)
     with store.read() as txn:
         for seq, change in store.feed_since(txn, after):
             if change["t"] == "session":  # described anew: sent with the sessions below
@@ -87,6 +88,9 @@ def next_batch(
                         files[mirror_id] = mirror["original_file"] if mirror else None
                     item["original_file"] = files[mirror_id]
                     lines.append((item, event.pop("m", 0), event["line"]))
+                    kept_at = store.event_seq(txn, event["id"])
+                    if kept_at is not None:  # its raw line needs its text: read already
+                        reader.known[kept_at] = event["text"]
                     for extra in ("device", "raw", "raw_chars", "original_file"):
                         event.pop(extra, None)
                     item["event"] = event
@@ -101,7 +105,6 @@ def next_batch(
             doc = session_doc(store, txn, source, name)
             if doc is not None:
                 batch.items.append({"seq": seq, "kind": "session", "session": doc})
-    reader = MirrorLines(store, home, RAW_CHARS)
     for item, mirror_id, line in lines:
         raw = reader.text(mirror_id, line) if mirror_id else None
         item["raw"], item["raw_chars"] = (raw[0], raw[1]) if raw else (None, 0)
