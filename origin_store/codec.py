@@ -37,8 +37,12 @@ if TYPE_CHECKING:
 
 PLAIN = ord("{")
 ZSTD = 1
+#: As ZSTD, with the record's id before the frame (u16 length, UTF-8): in a store whose events
+#: are named by sequence number (`Store.seq_ids`), a record says whose it is.
+ZSTD_ID = 2
 _HEAD = struct.Struct(">BI")
 HEAD_BYTES = _HEAD.size
+_ID_LEN = struct.Struct(">H")
 #: zstd level of event records. With a dictionary of DICT_BYTES, 5 keeps records ~4 % smaller
 #: than 3 (~0.01x of the logs at 1M events) for ~3.5 µs more an event, paid again by a hub for
 #: each event pushed to it; 7 another ~5 % for ~8 µs more. Decoding takes ~1.6 µs either way.
@@ -167,7 +171,8 @@ class EventCodec:
         return value[:1] == b"{"
 
     def decode(self, txn: lmdb.Transaction, key: bytes, value: bytes) -> dict[str, Any]:
-        """The record of event id `key` kept as `value`; CodecError if it cannot be read."""
+        """The record of event id `key` kept as `value` (a record that holds its id needs no
+        key); CodecError if it cannot be read."""
         mark = value[0] if value else -1
         if mark == PLAIN:
             try:
@@ -175,19 +180,52 @@ class EventCodec:
             except orjson.JSONDecodeError as error:
                 raise CodecError(f"plain record is not JSON ({error})") from None
             return found
-        if mark != ZSTD or len(value) <= HEAD_BYTES:
+        start = HEAD_BYTES
+        if mark == ZSTD_ID and len(value) > start + _ID_LEN.size:
+            (size,) = _ID_LEN.unpack_from(value, start)
+            start += _ID_LEN.size
+            key = value[start : start + size]
+            start += size
+        elif mark != ZSTD:
             raise CodecError(f"unknown record marker {mark}")
+        if len(value) <= start:
+            raise CodecError("record is cut short")
         dict_id = int.from_bytes(value[1:HEAD_BYTES], "big")
         dctx = self._local.decompressors.get(dict_id)
         if dctx is None:
             dctx = self._decompressor(txn, dict_id)
         try:
-            body = orjson.loads(dctx.decompress(value[HEAD_BYTES:]))
+            body = orjson.loads(dctx.decompress(value[start:]))
         except (zstandard.ZstdError, orjson.JSONDecodeError) as error:
             raise CodecError(f"compressed record is damaged ({error})") from None
         if not isinstance(body, dict):
             raise CodecError("compressed record is not an object")
-        return {"id": key.decode(), **body}
+        try:
+            return {"id": key.decode(), **body}
+        except UnicodeDecodeError:
+            raise CodecError("a record's id is not UTF-8") from None
+
+    @staticmethod
+    def record_id(value: bytes) -> str | None:
+        """The id a record holds, read without decompressing it; None for one that does not
+        hold it (kept before `Store.seq_ids`) or cannot be read."""
+        mark = value[0] if value else -1
+        if mark == ZSTD_ID and len(value) > HEAD_BYTES + _ID_LEN.size:
+            (size,) = _ID_LEN.unpack_from(value, HEAD_BYTES)
+            start = HEAD_BYTES + _ID_LEN.size
+            if start + size >= len(value):  # no frame after it: a damaged head
+                return None
+            try:
+                return value[start : start + size].decode()
+            except UnicodeDecodeError:
+                return None
+        if mark == PLAIN:
+            try:
+                found = orjson.loads(value).get("id")
+            except (orjson.JSONDecodeError, AttributeError):
+                return None
+            return found if isinstance(found, str) else None
+        return None
 
     def _decompressor(self, txn: lmdb.Transaction, dict_id: int) -> zstandard.ZstdDecompressor:
         dictionary = self._dictionary(txn, dict_id)
@@ -346,23 +384,29 @@ class EventCodec:
         if state is None:
             state = self._sources[source] = _Source()
         sampling = state if sample and state.gen < len(GENERATIONS) else None
+        with_id = self.store.seq_ids
         if state.dict_id is None:
-            return Encoder(None, 0, sampling)
-        return Encoder(self._compressor(state.dict_id), state.dict_id, sampling)
+            return Encoder(None, 0, sampling, with_id)
+        return Encoder(self._compressor(state.dict_id), state.dict_id, sampling, with_id)
 
 
 class Encoder:
     """Encodes records of one source with one dictionary (or plain), sampling them while a
     dictionary is still to be trained."""
 
-    __slots__ = ("_cctx", "_head", "_sampling")
+    __slots__ = ("_cctx", "_head", "_sampling", "_with_id")
 
     def __init__(
-        self, cctx: zstandard.ZstdCompressor | None, dict_id: int, sampling: _Source | None
+        self,
+        cctx: zstandard.ZstdCompressor | None,
+        dict_id: int,
+        sampling: _Source | None,
+        with_id: bool = False,
     ) -> None:
         self._cctx = cctx
-        self._head = _HEAD.pack(ZSTD, dict_id)
+        self._head = _HEAD.pack(ZSTD_ID if with_id else ZSTD, dict_id)
         self._sampling = sampling
+        self._with_id = with_id
 
     def __call__(self, record: Any) -> bytes:
         event_id = record.pop("id")
@@ -373,5 +417,11 @@ class Encoder:
         if self._sampling is not None:
             self._sampling.add(body[:SAMPLE_RECORD_BYTES])
         if self._cctx is not None:
+            if self._with_id:
+                name = str(event_id).encode()
+                if len(name) > 0xFFFF:  # no agent's id; kept plain, with its id, all the same
+                    return orjson.dumps(record)
+                frame: bytes = self._cctx.compress(body)
+                return self._head + _ID_LEN.pack(len(name)) + name + frame
             return self._head + self._cctx.compress(body)
         return orjson.dumps(record)

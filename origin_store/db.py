@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from hashlib import blake2b
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -18,17 +19,28 @@ import orjson
 from . import spans
 from .codec import CodecError, EventCodec
 from .errors import SchemaMismatch
-from .keys import feed_key, feed_seq, line_of, mirror_key, read_u64, u64
+from .keys import (
+    feed_key,
+    feed_seq,
+    line_of,
+    mirror_key,
+    read_u64,
+    session_event_value,
+    session_event_value_id,
+    u64,
+)
 from .lmdbio import Pairs, cursor_key, cursor_value, pairs, raw_get
 from .records import FeedItem
 
+#: 7: a new store names events by sequence number where it named them by id (`seq_ids`); a
+#: store from before keeps its layout, so its upgrade only sets the number;
 #: 6: sealed mirror frames leave out the events' texts, which patches in `frames` name
 #: (`spans`; a frame before it has no patches, so the upgrade has nothing to do but refuse the
 #: store to an older Origin); 5: the directories sessions ran in (`cwds`), where project memory files are looked for;
 #: 4: event records under sequence numbers in `ev`, found by id in `ev_ids`; 3: a session's
 #: events are duplicates of one key (`sess_events`); 2: event records compressed with a
 #: dictionary per source (`codec`); 1: plain orjson. `migrate.upgrade` brings a store up.
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 #: Named databases. Keys are bytes (their layouts: `keys`); values orjson unless said otherwise.
 DBS: tuple[str, ...] = (
@@ -53,9 +65,15 @@ DBS: tuple[str, ...] = (
     "ev_ids",  # event id -> seq (8 BE) in ev
     "cwds",  # a directory some session ran in -> b"": where project memory files are looked for
     "tail_cuts",  # mirror id (4 BE) + line (8 BE) -> a tail line's cuts (`spans`), until sealed
+    # A store created at schema 7 or later (`Store.seq_ids`) keeps these two instead of `ev_ids`
+    # and `sess_events`, and its feed announces an event as b"E" seq (8 BE):
+    "ev_keys",  # a 16-byte hash of the event id -> seq (8 BE) in ev (whose record holds the id)
+    "sess_seqs",  # source \0 session -> time(8 BE) seq(8 BE), many, sorted
 )
 #: Databases whose keys hold many sorted values.
-DUPSORT = frozenset({"sess_events"})
+DUPSORT = frozenset({"sess_events", "sess_seqs"})
+#: `meta` key naming a store's layout of events: b"seq" where events are named by sequence.
+SEQ_IDS = b"ids"
 
 T = TypeVar("T")
 
@@ -67,8 +85,10 @@ def dumps(value: Any) -> bytes:
 loads = orjson.loads
 
 #: How a feed item announcing an event starts: the event's id follows (most items are these;
-#: as orjson they took 20 bytes more). Any other item is orjson, starting with "{".
+#: as orjson they took 20 bytes more); in a `seq_ids` store, FEED_SEQ and its record's sequence
+#: number. Any other item is orjson, starting with "{".
 FEED_EVENT = b"e"
+FEED_SEQ = b"E"
 
 
 def event_feed_item(event_key: bytes) -> bytes:
@@ -86,10 +106,18 @@ def feed_item(value: bytes) -> FeedItem:
 class Store:
     """The open environment and its named databases."""
 
-    def __init__(self, path: Path, env: lmdb.Environment, dbs: dict[str, Any]) -> None:
+    def __init__(
+        self, path: Path, env: lmdb.Environment, dbs: dict[str, Any], seq_ids: bool = False
+    ) -> None:
         self.path = path
         self.env = env
         self.dbs = dbs
+        #: Events named by sequence number: records hold their ids (`codec.ZSTD_ID`), `ev_keys`
+        #: finds them by a hash of the id, and `sess_seqs` and the feed name them by number.
+        #: A store created before schema 7 keeps ids in `ev_ids`, `sess_events` and the feed.
+        self.seq_ids = seq_ids
+        self.ids_db = dbs["ev_keys"] if seq_ids else dbs["ev_ids"]
+        self.sess_db = dbs["sess_seqs"] if seq_ids else dbs["sess_events"]
         self.codec = EventCodec(self)
 
     @classmethod
@@ -121,12 +149,14 @@ class Store:
             found = txn.get(b"schema", db=dbs["meta"])
             if found is None:
                 txn.put(b"schema", str(SCHEMA_VERSION).encode(), db=dbs["meta"])
+                txn.put(SEQ_IDS, b"seq", db=dbs["meta"])
             elif int(found) > SCHEMA_VERSION:
                 env.close()
                 raise SchemaMismatch(
                     f"The store at {path} has schema {int(found)}; this Origin knows {SCHEMA_VERSION}. Upgrade Origin."
                 )
-        store = cls(path, env, dbs)
+            seq_ids = txn.get(SEQ_IDS, db=dbs["meta"]) == b"seq"
+        store = cls(path, env, dbs, seq_ids)
         if found is not None and int(found) < SCHEMA_VERSION:
             from .migrate import upgrade
 
@@ -202,18 +232,53 @@ class Store:
         raw = self.event_value(txn, key)
         return None if raw is None else self.codec.decode(txn, key, raw)
 
+    def id_key(self, key: bytes) -> bytes:
+        """An event id's key in `ids_db`: the id itself, or in a `seq_ids` store a 16-byte hash
+        of it (the ids, 48-90 bytes, were a key per event)."""
+        return blake2b(key, digest_size=16).digest() if self.seq_ids else key
+
     def event_seq(self, txn: lmdb.Transaction, event_id: str) -> int | None:
         """The sequence number an event's record is kept under in `ev`, or None."""
-        seq = raw_get(txn, event_id.encode(), self.dbs["ev_ids"])
+        seq = raw_get(txn, self.id_key(event_id.encode()), self.ids_db)
         return None if seq is None else read_u64(seq)
 
     def event_value(self, txn: lmdb.Transaction, key: bytes) -> bytes | None:
-        """An event record's stored bytes by id: in `ev` through `ev_ids`, else (a record from
+        """An event record's stored bytes by id: in `ev` through `ids_db`, else (a record from
         before schema 4 not moved yet, or put there by hand) in `events`."""
-        seq = raw_get(txn, key, self.dbs["ev_ids"])
+        seq = raw_get(txn, self.id_key(key), self.ids_db)
         if seq is not None:
             return raw_get(txn, seq, self.dbs["ev"])
         return raw_get(txn, key, self.dbs["events"])
+
+    def event_id_at(self, txn: lmdb.Transaction, seq: int) -> str | None:
+        """The id of the event kept at `seq` in `ev` (its record holds it), or None."""
+        raw = raw_get(txn, u64(seq), self.dbs["ev"])
+        return None if raw is None else self.codec.record_id(raw)
+
+    # -- how a session's events and the feed name an event --------------------------------------
+
+    def session_value(self, time: int, key: bytes, seq: int) -> bytes:
+        """An event's value in its session's list (`sess_db`): time then id, or time then
+        sequence number in a `seq_ids` store."""
+        if self.seq_ids:
+            return u64(time if time > 0 else 0) + u64(seq)
+        return session_event_value(time, key)
+
+    def session_value_id(self, txn: lmdb.Transaction, value: bytes) -> str | None:
+        """The id of the event a `sess_db` value names."""
+        if self.seq_ids:
+            return self.event_id_at(txn, read_u64(value[8:16]))
+        return session_event_value_id(value)
+
+    def event_feed_item(self, key: bytes, seq: int) -> bytes:
+        """The feed item announcing a new event."""
+        return FEED_SEQ + u64(seq) if self.seq_ids else FEED_EVENT + key
+
+    def feed_item(self, txn: lmdb.Transaction, value: bytes) -> FeedItem:
+        """A feed item from its bytes, the event it announces named."""
+        if value[:1] == FEED_SEQ and len(value) == 9:
+            return {"t": "event", "id": self.event_id_at(txn, read_u64(value[1:])) or ""}
+        return feed_item(value)
 
     def event_text(self, txn: lmdb.Transaction, seq: int) -> str | None:
         """The text of the event at `seq` (what a mirror frame leaves out and puts back:
@@ -261,29 +326,38 @@ class Store:
                 return
 
     def iter_events(self, txn: lmdb.Transaction) -> Pairs:
-        """Every event's (id, stored bytes): in `ev` by id, then any left in `events`."""
+        """Every event's (id, stored bytes): in `ev` (by id, or by sequence in a `seq_ids`
+        store, whose records hold their ids), then any left in `events`."""
         ev = txn.cursor(db=self.dbs["ev"])
-        for key, seq in pairs(txn.cursor(db=self.dbs["ev_ids"])):
-            if ev.set_key(seq):
-                yield key, cursor_value(ev)
+        if self.seq_ids:
+            record_id = self.codec.record_id
+            for _, value in pairs(ev):
+                found = record_id(value)
+                if found is not None:
+                    yield found.encode(), value
+        else:
+            for key, seq in pairs(txn.cursor(db=self.dbs["ev_ids"])):
+                if ev.set_key(seq):
+                    yield key, cursor_value(ev)
         yield from pairs(txn.cursor(db=self.dbs["events"]))
 
     def event_count(self, txn: lmdb.Transaction) -> int:
-        return int(
-            txn.stat(self.dbs["ev_ids"])["entries"] + txn.stat(self.dbs["events"])["entries"]
-        )
+        return int(txn.stat(self.ids_db)["entries"] + txn.stat(self.dbs["events"])["entries"])
 
-    def put_event_value(self, txn: lmdb.Transaction, key: bytes, value: bytes) -> None:
+    def put_event_value(self, txn: lmdb.Transaction, key: bytes, value: bytes) -> int:
         """Store an event record's bytes under its id: in place if it is there, else as the
-        next sequence number (for upgrades and repairs; ingest appends a batch at once)."""
-        seq = raw_get(txn, key, self.dbs["ev_ids"])
+        next sequence number (for upgrades and repairs; ingest appends a batch at once).
+        Returns its sequence number (0: kept in `events`, from before schema 4)."""
+        id_key = self.id_key(key)
+        seq = raw_get(txn, id_key, self.ids_db)
         if seq is None and raw_get(txn, key, self.dbs["events"]) is not None:
             txn.put(key, value, db=self.dbs["events"])
-            return
+            return 0
         if seq is None:
             seq = self.next_event_seq(txn)
-            txn.put(key, seq, db=self.dbs["ev_ids"])
+            txn.put(id_key, seq, db=self.ids_db)
         txn.put(seq, value, db=self.dbs["ev"])
+        return read_u64(seq)
 
     def next_event_seq(self, txn: lmdb.Transaction) -> bytes:
         cursor = txn.cursor(db=self.dbs["ev"])
@@ -315,7 +389,7 @@ class Store:
         if not cursor.set_range(feed_key(after + 1)):
             return
         for count, (key, value) in enumerate(pairs(cursor), start=1):
-            yield feed_seq(key), feed_item(value)
+            yield feed_seq(key), self.feed_item(txn, value)
             if limit is not None and count >= limit:
                 return
 

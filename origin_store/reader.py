@@ -14,7 +14,7 @@ from zstandard import ZstdError
 
 from . import keys, spans
 from . import mirror as mirrors
-from .db import Store, feed_item, loads
+from .db import Store, loads
 from .lmdbio import cursor_key, cursor_value, pairs, raw_get
 from .records import Cursor, MirrorDoc, MirrorState
 
@@ -51,11 +51,13 @@ def session_event_ids(
     store: Store, txn: lmdb.Transaction, source: str, session: str
 ) -> Iterator[str]:
     """A session's event ids oldest first."""
-    cursor = txn.cursor(db=store.dbs["sess_events"])
+    cursor = txn.cursor(db=store.sess_db)
     if not cursor.set_key(keys.session_key(source, session)):
         return
     for value in cast(Iterator[bytes], cursor.iternext_dup(keys=False)):
-        yield keys.session_event_value_id(value)
+        found = store.session_value_id(txn, value)
+        if found is not None:
+            yield found
 
 
 def mirror_info(store: Store, txn: lmdb.Transaction, mirror_id: int) -> MirrorDoc | None:
@@ -280,6 +282,6 @@ def event_ids_at(store: Store, seqs: list[int]) -> list[str | None]:
     with store.read() as txn:
         for seq in seqs:
             raw = raw_get(txn, keys.feed_key(seq), feed) if seq > 0 else None
-            item = feed_item(raw) if raw is not None else None
+            item = store.feed_item(txn, raw) if raw is not None else None
             out.append(item["id"] if item is not None and item.get("t") == "event" else None)
     return out

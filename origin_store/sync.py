@@ -17,7 +17,7 @@ import lmdb
 
 from . import entries, keys
 from .codec import Encoder
-from .db import Store, event_feed_item
+from .db import Store
 from .entries import get_entry, lineage, put_version
 from .lmdbio import raw_get
 from .model import EVENT_KINDS, ROLES, new_session, widen
@@ -304,27 +304,28 @@ class _Applier:
         key = record["id"].encode()
         hidden = txn.get(key, db=store.dbs["hidden"]) is not None
         old_raw = store.event_value(txn, key)
-        sess_events = store.dbs["sess_events"]
-        value = keys.session_event_value(record["time"], key)
+        sess_db = store.sess_db
         sess = self.session(record["source"], record["session"])
         encode = self.encoders.get(record["source"])
         if encode is None:
             encode = self.encoders[record["source"]] = store.codec.encoder(record["source"])
         if old_raw is None:
-            store.put_event_value(txn, key, encode(record))
-            txn.put(keys.session_key(record["source"], record["session"]), value, db=sess_events)
+            seq = store.put_event_value(txn, key, encode(record))
+            value = store.session_value(record["time"], key, seq)
+            txn.put(keys.session_key(record["source"], record["session"]), value, db=sess_db)
             if not hidden:
                 sess["events"] += 1
             widen(sess, record["time"])
-            store.feed_append(txn, [event_feed_item(key)])
+            store.feed_append(txn, [store.event_feed_item(key, seq)])
             return True
         old = store.codec.decode(txn, key, old_raw)
         if hidden or all(old.get(f) == record.get(f) for f in _COMPARED):
             return False  # the same event again, or forgotten: its content is not stored again
-        store.put_event_value(txn, key, encode(record))
+        seq = store.put_event_value(txn, key, encode(record))
+        value = store.session_value(record["time"], key, seq)
         old_key = keys.session_key(old["source"], old["session"])
-        txn.delete(old_key, keys.session_event_value(old["time"], key), db=sess_events)
-        txn.put(keys.session_key(record["source"], record["session"]), value, db=sess_events)
+        txn.delete(old_key, store.session_value(old["time"], key, seq), db=sess_db)
+        txn.put(keys.session_key(record["source"], record["session"]), value, db=sess_db)
         if old["session"] != record["session"]:
             self.session(old["source"], old["session"])["events"] -= 1
             sess["events"] += 1

@@ -12,6 +12,7 @@ rewritten.
 from __future__ import annotations
 
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -22,7 +23,7 @@ import zstandard
 from . import keys, spans
 from . import mirror as mirrors
 from .codec import CodecError
-from .db import Store, feed_item, loads
+from .db import Store, loads
 from .lmdbio import pairs, prefixed
 from .records import Cursor, EventDoc, MirrorState
 from .textclip import STORED_CHARS
@@ -143,22 +144,44 @@ class _Check:
 
     def feed(self) -> None:
         for key, value in pairs(self.txn.cursor(db=self.store.dbs["feed"])):
-            item = feed_item(value)
+            item = self.store.feed_item(self.txn, value)
             if item["t"] == "event":
                 event_id = item.get("id", "")
+                if not event_id:
+                    self.problem(
+                        "the change feed announces an event whose record is missing or damaged"
+                        f" (seq {keys.feed_seq(key)})"
+                    )
+                    continue
                 if event_id in self.announced:
                     self.problem(
                         f"the change feed announces {event_id} twice (seq {keys.feed_seq(key)})"
                     )
                 self.announced.add(event_id)
 
+    def _records(self) -> Iterator[tuple[bytes, bytes]]:
+        """Every event record with its id; in a `seq_ids` store a record that cannot say whose
+        it is (damaged) is a problem here, since no other place names it."""
+        if not self.store.seq_ids:
+            yield from self.store.iter_events(self.txn)
+            return
+        record_id = self.store.codec.record_id
+        for key, value in pairs(self.txn.cursor(db=self.store.dbs["ev"])):
+            found = record_id(value)
+            if found is None:
+                self.report.events += 1
+                self.problem(f"event record {keys.read_u64(key)}: it does not say whose it is")
+                continue
+            yield found.encode(), value
+        yield from pairs(self.txn.cursor(db=self.store.dbs["events"]))
+
     def events(self) -> None:
         decode = self.store.codec.decode
-        indexed = self.txn.stat(self.store.dbs["ev_ids"])["entries"]
+        indexed = self.txn.stat(self.store.ids_db)["entries"]
         kept = self.txn.stat(self.store.dbs["ev"])["entries"]
         if indexed != kept:
             self.problem(f"{kept} event records under {indexed} ids: the id index is damaged")
-        for key, value in self.store.iter_events(self.txn):
+        for key, value in self._records():
             self.report.events += 1
             try:
                 event = cast(EventDoc, decode(self.txn, key, value))
@@ -172,6 +195,8 @@ class _Check:
             ):
                 self.problem(f"{key.decode(errors='replace')}: the record is not this event's")
                 continue
+            if self.store.seq_ids and self.store.event_value(self.txn, key) != value:
+                self.problem(f"{event['id']}: its id does not find its record")
             known = self.lines_of.get(event["m"])
             if known is not None and not 1 <= event["line"] <= known:
                 self.problem(

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import keys
-from ..db import event_feed_item
 from ..mirror import Frame
 from ..model import EventRecord, ParseProblem, SessionFact
 from ..project import project_of
@@ -17,8 +16,9 @@ from ..spans import Cut
 from ..textclip import STORED_CHARS
 
 #: One event of a batch: [its record, the record's bytes (None until encoded by `commit`, once
-#: its project is known), its sess_events key and value, its feed item's bytes]. A list, not an
-#: object: one is made per event.
+#: its project is known), its session's key in `Store.sess_db`]. A list, not an object: one is
+#: made per event. Its value there and its feed item name it by the sequence number `commit`
+#: gives it, in a store that names events so.
 Pending = list[Any]
 
 
@@ -50,7 +50,6 @@ def pending_events(batch: Batch) -> tuple[dict[bytes, Pending], int]:
     source = batch.source
     upsert = batch.upsert  # a later version of a row (or of an open message) wins
     session_key = keys.session_key
-    session_event_value = keys.session_event_value
     pending: dict[bytes, Pending] = {}
     duplicates = 0
     for number, event in batch.events:
@@ -82,10 +81,5 @@ def pending_events(batch: Batch) -> tuple[dict[bytes, Pending], int]:
             record["text_chars"] = len(text)
         if event.label:
             record["label"] = event.label
-        pending[key] = [
-            record,
-            None,
-            (session_key(source, event.session), session_event_value(event.time, key)),
-            event_feed_item(key),
-        ]
+        pending[key] = [record, None, session_key(source, event.session)]
     return pending, duplicates

@@ -83,30 +83,35 @@ class _Commit:
         base = keys.read_u64(cursor_key(ev)) if ev.last() else 0
         seq_of = {key: keys.u64(base + n) for n, key in enumerate(pending, start=1)}
         # Ids in order keep the index's inserts local; put(overwrite=False) is the dedupe.
-        ids = txn.cursor(db=dbs["ev_ids"])
+        ids = txn.cursor(db=self.store.ids_db)
+        id_key = self.store.id_key
         legacy = dbs["events"] if txn.stat(dbs["events"])["entries"] else None
         fresh = {
             key
             for key in order
             if (legacy is None or raw_get(txn, key, legacy) is None)
-            and ids.put(key, seq_of[key], overwrite=False)
+            and ids.put(id_key(key), seq_of[key], overwrite=False)
         }
         self.seq_of = {key: seq_of[key] for key in fresh}
         for key, entry in pending.items():
             if key in fresh and not ev.put(seq_of[key], entry[1], append=True):
                 # Cannot happen (the numbers follow the last one): never index what is not kept.
                 raise RuntimeError(f"event record {key!r} could not be appended")
-        sess_events = self.dbs["sess_events"]
+        store = self.store
+        sess_db = store.sess_db
         session = self.session
         feed: list[bytes] = []
-        for key, (record, _, (sess_key, sess_value), feed_item) in pending.items():  # file order
+        for key, (record, _, sess_key) in pending.items():  # file order
             if key not in fresh:
                 continue
+            seq = keys.read_u64(seq_of[key])
             sess = session(record["session"])
-            txn.put(sess_key, sess_value, db=sess_events, dupdata=True)
+            txn.put(
+                sess_key, store.session_value(record["time"], key, seq), db=sess_db, dupdata=True
+            )
             sess["events"] += 1
             widen(sess, record["time"])
-            feed.append(feed_item)
+            feed.append(store.event_feed_item(key, seq))
             self.with_events.add(record["session"])
         if feed:
             self.store.feed_append(self.txn, feed)
@@ -132,14 +137,15 @@ class _Commit:
         record = entry[0]
         if all(old.get(field) == record.get(field) for field in _COMPARED):
             return False
-        self.store.put_event_value(txn, key, entry[1])
-        sess_key, sess_value = entry[2]
+        store = self.store
+        seq = store.put_event_value(txn, key, entry[1])
+        sess_key = entry[2]
+        sess_value = store.session_value(record["time"], key, seq)
         old_key = keys.session_key(self.source, old["session"])
-        old_value = keys.session_event_value(old["time"], key)
+        old_value = store.session_value(old["time"], key, seq)
         if (old_key, old_value) != (sess_key, sess_value):
-            sess_events = self.dbs["sess_events"]
-            txn.delete(old_key, old_value, db=sess_events)
-            txn.put(sess_key, sess_value, db=sess_events, dupdata=True)
+            txn.delete(old_key, old_value, db=store.sess_db)
+            txn.put(sess_key, sess_value, db=store.sess_db, dupdata=True)
             if old["session"] != record["session"]:
                 self.session(old["session"])["events"] -= 1
                 self.session(record["session"])["events"] += 1
@@ -156,7 +162,7 @@ class _Commit:
             return found
         seq = self.seq_of.get(event)
         if seq is None:
-            seq = raw_get(self.txn, event, self.dbs["ev_ids"])
+            seq = raw_get(self.txn, self.store.id_key(event), self.store.ids_db)
             if seq is not None:
                 text = self.store.event_text(self.txn, keys.read_u64(seq))
                 if text is None or spans.written(text, form) != span:

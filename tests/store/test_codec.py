@@ -6,13 +6,16 @@ every event, entry, forget and token."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
 from plain_format import line
 
-from origin_store import Store, codec, entries, tokens
-from origin_store.codec import PLAIN, ZSTD, CodecError, EventCodec
+from origin_store import Ingester, Settings, Store, codec, entries, keys, tokens
+from origin_store.codec import PLAIN, ZSTD, ZSTD_ID, CodecError, EventCodec
 from origin_store.db import SCHEMA_VERSION
 from origin_store.reader import get_event, session_event_ids
 from origin_store.verify import verify
@@ -69,7 +72,7 @@ def test_every_record_reads_back_exactly_once_compressed(plain_env, small_genera
         meta = store.meta_get(txn, "dict:plain")
     assert meta["gen"] == 2
     heads = {v[:5] for v in values.values()}
-    assert heads == {bytes([ZSTD]) + meta["id"].to_bytes(4, "big")}
+    assert heads == {bytes([ZSTD_ID]) + meta["id"].to_bytes(4, "big")}
     with store.read() as txn:
         for i, text in enumerate(texts):
             event = get_event(store, txn, f"plain:{i}")
@@ -145,31 +148,44 @@ def test_verify_finds_damaged_compressed_records(plain_env, small_generations):
         value[-1] ^= 0x55
         return value
 
+    with store.read() as txn:
+        seqs = {n: store.event_seq(txn, f"plain:{n}") for n in (10, 11, 12, 13)}
     _damage(store, b"plain:10", flip)
     _damage(store, b"plain:11", lambda v: b"\x09" + v[1:])
     _damage(store, b"plain:12", lambda v: v[:5] + b"garbage")
     _damage(store, b"plain:13", lambda v: v[:1] + (999).to_bytes(4, "big") + v[5:])
     report = verify(store, settings.home)
-    damaged = [p for p in report.problems if "does not decode" in p or "not this event" in p]
-    named = {p.split(":")[0] + ":" + p.split(":")[1] for p in damaged}
-    assert {"plain:10", "plain:11", "plain:12", "plain:13"} <= named, report.problems
+    # Each is named by its id where the record still says it, else by its place in `ev`.
+    for n, seq in seqs.items():
+        assert any(
+            p.startswith((f"plain:{n}: the record", f"event record {seq}: it does not say"))
+            for p in report.problems
+        ), (n, report.problems)
     with store.read() as txn, pytest.raises(CodecError):
         get_event(store, txn, "plain:13")
 
 
 def _downgrade(store: Store) -> None:
     """Make the store what schema 1 wrote: plain records under their ids in `events`, no
-    dictionaries, a key per event in `sess_ev`."""
+    dictionaries, a key per event in `sess_ev`, events named by their ids."""
 
     def work(txn) -> None:
         for key, value in list(store.iter_events(txn)):
             record = store.codec.decode(txn, key, value)
             txn.put(key, orjson.dumps(record), db=store.dbs["events"])
-        txn.drop(store.dbs["ev"], delete=False)
-        txn.drop(store.dbs["ev_ids"], delete=False)
-        for session, value in list(txn.cursor(db=store.dbs["sess_events"])):
-            txn.put(bytes(session) + b"\0" + bytes(value), b"", db=store.dbs["sess_ev"])
-        txn.drop(store.dbs["sess_events"], delete=False)
+        for session, value in list(txn.cursor(db=store.sess_db)):
+            named = keys.session_event_value(
+                keys.read_u64(value[:8]), str(store.session_value_id(txn, value)).encode()
+            )
+            txn.put(bytes(session) + b"\0" + named, b"", db=store.dbs["sess_ev"])
+        feed = store.dbs["feed"]
+        for seq, value in list(txn.cursor(db=feed)):
+            item = store.feed_item(txn, value)
+            if item["t"] == "event":
+                txn.put(seq, orjson.dumps(item), db=feed)
+        for name in ("ev", "ev_ids", "ev_keys", "sess_events", "sess_seqs"):
+            txn.drop(store.dbs[name], delete=False)
+        txn.delete(b"ids", db=store.dbs["meta"])
         txn.drop(store.dbs["dicts"], delete=False)
         txn.delete(b"dict:plain", db=store.dbs["meta"])
         txn.put(b"schema", b"1", db=store.dbs["meta"])
@@ -273,5 +289,61 @@ def test_processes_that_each_see_few_events_still_train_from_the_store(plain_env
         assert store.meta_get(txn, "dict:plain")["gen"] == 1
         assert store.meta_get(txn, "plain_left:plain") is None
         assert get_event(store, txn, "plain:5")["text"] == f"{texts[5]} 5"
-    assert {v[0] for v in _values(store).values()} == {ZSTD}
+    assert {v[0] for v in _values(store).values()} == {ZSTD_ID}
     assert verify(store, settings.home).ok
+
+
+def _layout(store: Store) -> dict[str, object]:
+    with store.read() as txn:
+        first_feed = next(iter(txn.cursor(db=store.dbs["feed"])))[1]
+        return {
+            "seq_ids": store.seq_ids,
+            "ids": {n: txn.stat(store.dbs[n])["entries"] for n in ("ev_ids", "ev_keys")},
+            "sessions": {
+                n: txn.stat(store.dbs[n])["entries"] for n in ("sess_events", "sess_seqs")
+            },
+            "feed": first_feed[:1],
+            "timeline": list(session_event_ids(store, txn, "plain", "s0")),
+        }
+
+
+def test_a_new_store_names_events_by_sequence_and_an_older_one_by_id(tmp_path: Path) -> None:
+    """A store created now keeps each id once, in its record; one created before schema 7
+    keeps its layout (ids in `ev_ids`, `sess_events` and the feed) and reads the same."""
+    from plain_format import PLAIN
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    texts = _texts(300)
+    with open(logs / "a.jsonl", "wb") as f:
+        for i, text in enumerate(texts):
+            f.write(line(i, text, session=f"s{i // 50}"))
+
+    def older(store: Store) -> Callable[[Any], None]:
+        def work(txn: Any) -> None:  # as schema 6 made it: no layout named
+            txn.delete(b"ids", db=store.dbs["meta"])
+            txn.put(b"schema", b"6", db=store.dbs["meta"])
+
+        return work
+
+    found: dict[str, dict[str, object]] = {}
+    for name in ("new", "older"):
+        env = {"HOME": str(tmp_path), "ORIGIN_HOME": str(tmp_path / name), "PLAIN_HOME": str(logs)}
+        settings = Settings.from_env(env)
+        if name == "older":
+            with Store.open(settings.home) as store:
+                store.write(older(store))
+        with Store.open(settings.home) as store:
+            Ingester(store, settings, {"plain": PLAIN}).run()
+            assert verify(store, settings.home).ok
+            found[name] = _layout(store)
+            with store.read() as txn:
+                assert get_event(store, txn, "plain:7")["text"] == f"{texts[7]} 7"
+    new, old = found["new"], found["older"]
+    assert new["seq_ids"] and not old["seq_ids"]
+    assert new["ids"] == {"ev_ids": 0, "ev_keys": 300}
+    assert old["ids"] == {"ev_ids": 300, "ev_keys": 0}
+    assert new["sessions"] == {"sess_events": 0, "sess_seqs": 300}  # values, not keys
+    assert old["sessions"] == {"sess_events": 300, "sess_seqs": 0}
+    assert (new["feed"], old["feed"]) == (b"E", b"e")
+    assert new["timeline"] == old["timeline"] == [f"plain:{i}" for i in range(50)]

@@ -16,7 +16,7 @@ import pytest
 from test_ingest import _env, _snapshot, _write_corpus
 
 from origin_store import Settings, Store
-from origin_store.codec import ZSTD
+from origin_store.codec import ZSTD_ID
 from origin_store.verify import verify
 
 HERE = Path(__file__).parent
@@ -33,7 +33,7 @@ def _check_store(home: Path, logs: Path) -> None:
             values = [value for _, value in store.iter_events(txn)]
         assert meta is not None and meta["gen"] == 2
         assert 1 <= dicts <= 2, "a generation was stored twice"
-        compressed = sum(value[0] == ZSTD for value in values)
+        compressed = sum(value[0] == ZSTD_ID for value in values)
         assert compressed >= 0.9 * len(values)
         report = verify(store, settings.home)
         assert report.ok, report.problems

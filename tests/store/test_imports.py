@@ -91,19 +91,14 @@ def _put_event(store: Store, txn: Any, event: EventRecord) -> None:
         "m": 0,
         "line": 0,
     }
-    store.put_event_value(txn, key, orjson.dumps(record))
+    seq = store.put_event_value(txn, key, orjson.dumps(record))
     session_key = keys.session_key(event.source, event.session)
     session = store.get(txn, "sessions", session_key)
     assert session is not None  # its fact came first
     session["events"] += 1
     widen(session, event.time)
     store.put(txn, "sessions", session_key, session)
-    txn.put(
-        session_key,
-        keys.session_event_value(event.time, key),
-        db=store.dbs["sess_events"],
-        dupdata=True,
-    )
+    txn.put(session_key, store.session_value(event.time, key, seq), db=store.sess_db, dupdata=True)
 
 
 def chain(store: Store, path: Path) -> tuple[list[dict[str, Any]], str | None]:
