@@ -12,6 +12,8 @@ from typing import Any
 
 import orjson
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from plain_format import line
 
 from origin_store import Ingester, Settings, Store, codec, entries, keys, tokens
@@ -347,3 +349,30 @@ def test_a_new_store_names_events_by_sequence_and_an_older_one_by_id(tmp_path: P
     assert old["sessions"] == {"sess_events": 300, "sess_seqs": 0}
     assert (new["feed"], old["feed"]) == (b"E", b"e")
     assert new["timeline"] == old["timeline"] == [f"plain:{i}" for i in range(50)]
+
+
+@pytest.mark.parametrize(
+    ("event_id", "size"),
+    [
+        ("claude-code:0019085c-0ba5-437e-9724-7690b980429b", 17),
+        ("codex:01a20d64-1bef-7fdf-a075-10fa73e83128:L673", 22),
+        # what does not give the id back exactly is kept as it is
+        ("claude-code:0019085C-0BA5-437E-9724-7690B980429B", 48),
+        ("claude-code:0019085c-0ba5-437e-9724-7690b98042", 46),
+        ("plain:7", 7),
+        ("grok:数据", 11),
+    ],
+)
+def test_an_id_is_kept_small_and_comes_back_exactly(event_id: str, size: int) -> None:
+    kept = codec.pack_id(event_id)
+    assert len(kept) == size and codec.unpack_id(kept) == event_id
+
+
+@given(
+    st.sampled_from(["claude-code:", "codex:", "grok:", "", "x:", "\x01", "\x00"]),
+    st.uuids().map(str) | st.text(max_size=40),
+    st.text(max_size=20),
+)
+def test_any_id_comes_back_exactly(prefix: str, middle: str, rest: str) -> None:
+    event_id = prefix + middle + rest
+    assert codec.unpack_id(codec.pack_id(event_id)) == event_id
