@@ -38,8 +38,9 @@ if TYPE_CHECKING:
 
 PLAIN = ord("{")
 ZSTD = 1
-#: As ZSTD, with the record's id before the frame (u16 length, UTF-8): in a store whose events
-#: are named by sequence number (`Store.seq_ids`), a record says whose it is.
+#: As ZSTD, with the record's id before the frame (u16 length, the id as `pack_id` keeps it):
+#: in a store whose events are named by sequence number (`Store.seq_ids`), a record says whose
+#: it is.
 ZSTD_ID = 2
 _HEAD = struct.Struct(">BI")
 HEAD_BYTES = _HEAD.size
@@ -70,6 +71,18 @@ def pack_id(event_id: str) -> bytes:
         break
     kept = event_id.encode()
     return b"\x00" + kept if kept[:1] and kept[0] < 0x20 else kept
+
+
+def _id_head(value: bytes) -> tuple[bytes, int] | None:
+    """A ZSTD_ID record's id as kept and where its frame starts; None when no frame follows
+    the id (a damaged head)."""
+    start = HEAD_BYTES + _ID_LEN.size
+    if len(value) <= start:
+        return None
+    (size,) = _ID_LEN.unpack_from(value, HEAD_BYTES)
+    if start + size >= len(value):
+        return None
+    return value[start : start + size], start + size
 
 
 def unpack_id(kept: bytes) -> str:
@@ -224,11 +237,11 @@ class EventCodec:
                 raise CodecError(f"plain record is not JSON ({error})") from None
             return found
         start = HEAD_BYTES
-        if mark == ZSTD_ID and len(value) > start + _ID_LEN.size:
-            (size,) = _ID_LEN.unpack_from(value, start)
-            start += _ID_LEN.size
-            key = value[start : start + size]
-            start += size
+        if mark == ZSTD_ID:
+            head = _id_head(value)
+            if head is None:
+                raise CodecError("record is cut short")
+            key, start = head
         elif mark != ZSTD:
             raise CodecError(f"unknown record marker {mark}")
         if len(value) <= start:
@@ -253,13 +266,12 @@ class EventCodec:
         """The id a record holds, read without decompressing it; None for one that does not
         hold it (kept before `Store.seq_ids`) or cannot be read."""
         mark = value[0] if value else -1
-        if mark == ZSTD_ID and len(value) > HEAD_BYTES + _ID_LEN.size:
-            (size,) = _ID_LEN.unpack_from(value, HEAD_BYTES)
-            start = HEAD_BYTES + _ID_LEN.size
-            if start + size >= len(value):  # no frame after it: a damaged head
+        if mark == ZSTD_ID:
+            head = _id_head(value)
+            if head is None:
                 return None
             try:
-                return unpack_id(value[start : start + size])
+                return unpack_id(head[0])
             except (UnicodeDecodeError, ValueError):
                 return None
         if mark == PLAIN:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from hashlib import blake2b
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -20,6 +19,7 @@ from . import spans
 from .codec import CodecError, EventCodec
 from .errors import SchemaMismatch
 from .keys import (
+    event_hash_key,
     feed_key,
     feed_seq,
     line_of,
@@ -27,6 +27,8 @@ from .keys import (
     read_u64,
     session_event_value,
     session_event_value_id,
+    session_seq_value,
+    session_seq_value_seq,
     u64,
 )
 from .lmdbio import Pairs, cursor_key, cursor_value, pairs, raw_get
@@ -235,7 +237,7 @@ class Store:
     def id_key(self, key: bytes) -> bytes:
         """An event id's key in `ids_db`: the id itself, or in a `seq_ids` store a 16-byte hash
         of it (the ids, 48-90 bytes, were a key per event)."""
-        return blake2b(key, digest_size=16).digest() if self.seq_ids else key
+        return event_hash_key(key) if self.seq_ids else key
 
     def event_seq(self, txn: lmdb.Transaction, event_id: str) -> int | None:
         """The sequence number an event's record is kept under in `ev`, or None."""
@@ -260,19 +262,17 @@ class Store:
     def session_value(self, time: int, key: bytes, seq: int) -> bytes:
         """An event's value in its session's list (`sess_db`): time then id, or time then
         sequence number in a `seq_ids` store."""
-        if self.seq_ids:
-            return u64(time if time > 0 else 0) + u64(seq)
-        return session_event_value(time, key)
+        return session_seq_value(time, seq) if self.seq_ids else session_event_value(time, key)
 
     def session_value_id(self, txn: lmdb.Transaction, value: bytes) -> str | None:
         """The id of the event a `sess_db` value names."""
         if self.seq_ids:
-            return self.event_id_at(txn, read_u64(value[8:16]))
+            return self.event_id_at(txn, session_seq_value_seq(value))
         return session_event_value_id(value)
 
     def event_feed_item(self, key: bytes, seq: int) -> bytes:
         """The feed item announcing a new event."""
-        return FEED_SEQ + u64(seq) if self.seq_ids else FEED_EVENT + key
+        return FEED_SEQ + u64(seq) if self.seq_ids else event_feed_item(key)
 
     def feed_item(self, txn: lmdb.Transaction, value: bytes) -> FeedItem:
         """A feed item from its bytes, the event it announces named."""
@@ -325,16 +325,21 @@ class Store:
             if not cursor.delete():
                 return
 
-    def iter_events(self, txn: lmdb.Transaction) -> Pairs:
+    def iter_events(
+        self, txn: lmdb.Transaction, unnamed: Callable[[int], None] | None = None
+    ) -> Pairs:
         """Every event's (id, stored bytes): in `ev` (by id, or by sequence in a `seq_ids`
-        store, whose records hold their ids), then any left in `events`."""
+        store, whose records hold their ids), then any left in `events`. A record that cannot
+        say whose it is (its head damaged) is passed over, its sequence number to `unnamed`."""
         ev = txn.cursor(db=self.dbs["ev"])
         if self.seq_ids:
             record_id = self.codec.record_id
-            for _, value in pairs(ev):
+            for key, value in pairs(ev):
                 found = record_id(value)
                 if found is not None:
                     yield found.encode(), value
+                elif unnamed is not None:
+                    unnamed(read_u64(key))
         else:
             for key, seq in pairs(txn.cursor(db=self.dbs["ev_ids"])):
                 if ev.set_key(seq):

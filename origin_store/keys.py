@@ -10,6 +10,9 @@ of a u64); lines, sequence numbers and times take 8. Text keys are UTF-8, parts 
 - sessions:  source \\0 session
 - sess_events: source \\0 session -> time(8) event id, duplicates sorted (a session's events in
   time order; the key once per session, not once per event)
+- sess_seqs: source \\0 session -> time(8) seq(8), duplicates sorted (the same, in a store that
+  names events by sequence number: `Store.seq_ids`)
+- ev_keys:   16-byte hash of an event id -> seq(8) (`Store.seq_ids`)
 - sess_ev (before schema 3): source \\0 session \\0 time(8) event id
 - files:     original file path
 - mirrors:   mirror id(4)
@@ -23,6 +26,7 @@ of a u64); lines, sequence numbers and times take 8. Text keys are UTF-8, parts 
 from __future__ import annotations
 
 import struct
+from hashlib import blake2b
 
 _U64 = struct.Struct(">Q")
 #: Bytes of a mirror id at the head of a frames or problems key.
@@ -54,6 +58,21 @@ def session_event_value(time: int, event_key: bytes) -> bytes:
 def session_event_value_id(value: bytes) -> str:
     """The event id of a `sess_events` value."""
     return value[8:].decode()
+
+
+def event_hash_key(event_key: bytes) -> bytes:
+    """An event id's key in `ev_keys`: 16 bytes of BLAKE2b (the ids take 48-90)."""
+    return blake2b(event_key, digest_size=16).digest()
+
+
+def session_seq_value(time: int, seq: int) -> bytes:
+    """A session's event in `sess_seqs`, named by its sequence number in `ev`."""
+    return session_event_value(time, _U64.pack(seq))
+
+
+def session_seq_value_seq(value: bytes) -> int:
+    """The sequence number a `sess_seqs` value names."""
+    return read_u64(value[8:16])
 
 
 def split_session_event_key(key: bytes) -> tuple[bytes, bytes]:

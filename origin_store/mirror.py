@@ -346,7 +346,11 @@ def frame_lines(
 def whole_lines(data: bytes, frame: Frame, texts: spans.Texts | None = None) -> list[bytes]:
     """A frame's compressed bytes as the log's lines (without newlines; an empty last item),
     the events' texts put back (`spans`)."""
-    lines = _split_frame(data)
+    return put_back(_split_frame(data), frame, texts)
+
+
+def put_back(lines: list[bytes], frame: Frame, texts: spans.Texts | None = None) -> list[bytes]:
+    """A frame's lines as kept, the events' texts it leaves out put back (`spans`)."""
     if frame.patches:
         return spans.rebuild(lines, _patches(frame), _need(texts))
     return lines

@@ -184,7 +184,7 @@ def _frame_lines(store: Store, source: IO[bytes], frame: mirrors.Frame) -> list[
     if not frame.patches:
         return mirrors.split_lines(data)
     with store.read() as txn:
-        lines = spans.rebuild(data.split(b"\n"), spans.decode(frame.patches), store.span_texts(txn))
+        lines = mirrors.put_back(data.split(b"\n"), frame, store.span_texts(txn))
     return [line + b"\n" for line in lines[:-1]]
 
 

@@ -46,11 +46,6 @@ Cut = tuple[int, int, "bytes | int", bytes, int]
 Pending = tuple[int, int, "bytes | int", bytes, int]
 Patch = tuple[int, int, int, bytes, int]
 
-#: How a text's bytes may sit in its line, tried in this order: its JSON string; the JSON
-#: string of what follows its first word (a tool's arguments after its name); what follows its
-#: first word as it is (arguments written as an object); its JSON string inside another JSON
-#: string (an output kept as JSON text), without the outer quotes.
-FORMS = ("json", "json-after-word", "raw-after-word", "json-in-json")
 
 _HEAD = struct.Struct("<II")  # patches, bytes of literals
 
@@ -68,8 +63,18 @@ def as_json(text: str) -> bytes | None:
         return None
 
 
-#: Each form as (whether it is what follows the text's first word, how it is encoded).
-_FORMS = ((False, "json"), (True, "json"), (True, "raw"), (False, "json-in-json"))
+#: How a text's bytes may sit in its line, tried in this order: its JSON string; the JSON
+#: string of what follows its first word (a tool's arguments after its name); what follows its
+#: first word as it is (arguments written as an object); its JSON string inside another JSON
+#: string (an output kept as JSON text), without the outer quotes. Each as (its name, whether
+#: it is what follows the first word, how it is encoded); a patch keeps its index.
+_FORMS = (
+    ("json", False, "json"),
+    ("json-after-word", True, "json"),
+    ("raw-after-word", True, "raw"),
+    ("json-in-json", False, "json-in-json"),
+)
+FORMS = tuple(name for name, _, _ in _FORMS)
 #: Characters of a text whose form is looked for first: a text is encoded whole only where the
 #: line holds its start (JSON escapes each character alone, so the start's bytes are the start
 #: of the whole's). Encoding every text in every form and looking for all of it cost ~15 µs an
@@ -93,7 +98,7 @@ def _encode(part: str, how: str) -> bytes | None:
 
 
 def _part(text: str, form: int) -> str | None:
-    if not _FORMS[form][0]:
+    if not _FORMS[form][1]:
         return text
     after = text.find(" ") + 1
     return text[after:] if 0 < after < len(text) else None
@@ -103,7 +108,7 @@ def written(text: str, form: int) -> bytes | None:
     """The bytes `text` takes in a line in `form` (an index of FORMS), or None when it has no
     such form (no first word, a lone surrogate)."""
     part = _part(text, form)
-    return None if part is None else _encode(part, _FORMS[form][1])
+    return None if part is None else _encode(part, _FORMS[form][2])
 
 
 def _probe(part: str, how: str) -> bytes | None:
@@ -121,7 +126,7 @@ def find_cuts(line: bytes, texts: Iterable[tuple[bytes, str]]) -> list[Cut]:
     for key, text in texts:
         if len(text) < MIN_SPAN - 2:
             continue
-        for form, (_, how) in enumerate(_FORMS):
+        for form, (_, _, how) in enumerate(_FORMS):
             part = _part(text, form)
             probe = None if part is None else _probe(part, how)
             at = -1 if probe is None else line.find(probe)

@@ -12,7 +12,6 @@ rewritten.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -159,21 +158,11 @@ class _Check:
                     )
                 self.announced.add(event_id)
 
-    def _records(self) -> Iterator[tuple[bytes, bytes]]:
-        """Every event record with its id; in a `seq_ids` store a record that cannot say whose
-        it is (damaged) is a problem here, since no other place names it."""
-        if not self.store.seq_ids:
-            yield from self.store.iter_events(self.txn)
-            return
-        record_id = self.store.codec.record_id
-        for key, value in pairs(self.txn.cursor(db=self.store.dbs["ev"])):
-            found = record_id(value)
-            if found is None:
-                self.report.events += 1
-                self.problem(f"event record {keys.read_u64(key)}: it does not say whose it is")
-                continue
-            yield found.encode(), value
-        yield from pairs(self.txn.cursor(db=self.store.dbs["events"]))
+    def _unnamed(self, seq: int) -> None:
+        """A record of a `seq_ids` store that cannot say whose it is (its head damaged): no
+        other place names it."""
+        self.report.events += 1
+        self.problem(f"event record {seq}: it does not say whose it is")
 
     def events(self) -> None:
         decode = self.store.codec.decode
@@ -181,7 +170,7 @@ class _Check:
         kept = self.txn.stat(self.store.dbs["ev"])["entries"]
         if indexed != kept:
             self.problem(f"{kept} event records under {indexed} ids: the id index is damaged")
-        for key, value in self._records():
+        for key, value in self.store.iter_events(self.txn, self._unnamed):
             self.report.events += 1
             try:
                 event = cast(EventDoc, decode(self.txn, key, value))

@@ -160,14 +160,14 @@ class _Commit:
         found = self.resolved.get((event, form))
         if found is not None:
             return found
-        seq = self.seq_of.get(event)
-        if seq is None:
-            seq = raw_get(self.txn, self.store.id_key(event), self.store.ids_db)
-            if seq is not None:
-                text = self.store.event_text(self.txn, keys.read_u64(seq))
-                if text is None or spans.written(text, form) != span:
-                    seq = None
-        number = 0 if seq is None else keys.read_u64(seq)
+        fresh = self.seq_of.get(event)
+        if fresh is not None:
+            number = keys.read_u64(fresh)
+        else:
+            number = self.store.event_seq(self.txn, event.decode()) or 0
+            text = self.store.event_text(self.txn, number) if number else None
+            if text is None or spans.written(text, form) != span:
+                number = 0
         self.resolved[event, form] = number
         return number
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import zstandard
 
-from origin_store import keys, spans
+from origin_store import keys
 from origin_store import mirror as mirrors
 from origin_store.db import Store
 from origin_store.reader import locate, mirror_info, mirror_state
@@ -51,9 +51,7 @@ def iter_mirror(store: Store, home: Path, mirror_id: int) -> Iterator[bytes]:
                 parts = data.split(b"\n")
                 if frame.patches:
                     with store.read() as txn:
-                        parts = spans.rebuild(
-                            parts, spans.decode(frame.patches), store.span_texts(txn)
-                        )
+                        parts = mirrors.put_back(parts, frame, store.span_texts(txn))
                 yield from (parts[:-1] if data.endswith(b"\n") else parts)
     tail = tail_path.read_bytes()[: state["tail"]] if state["tail"] else b""
     assert zlib.crc32(tail) == state["crc"], f"mirror tail {tail_path} does not match the store"
