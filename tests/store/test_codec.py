@@ -376,3 +376,21 @@ def test_an_id_is_kept_small_and_comes_back_exactly(event_id: str, size: int) ->
 def test_any_id_comes_back_exactly(prefix: str, middle: str, rest: str) -> None:
     event_id = prefix + middle + rest
     assert codec.unpack_id(codec.pack_id(event_id)) == event_id
+
+
+def test_an_id_too_long_for_a_record_head_is_kept_in_a_plain_record(plain_env, small_generations):
+    """A hostile log's id over 64 KiB cannot sit before a compressed frame: its record is kept
+    plain, id and all, and reads back like any other."""
+    settings, logs, store, ingester = plain_env
+    _ingest(logs, ingester, _texts(400))
+    huge = "h" * 70_000
+    with open(logs / "a.jsonl", "ab") as f:
+        f.write(orjson.dumps({"id": huge, "t": 1, "s": "s0", "text": "a very long name"}) + b"\n")
+    ingester.run()
+    with store.read() as txn:
+        value = store.event_value(txn, f"plain:{huge}".encode())
+        assert value is not None and value[0] == PLAIN
+        assert get_event(store, txn, f"plain:{huge}")["text"] == "a very long name"
+        assert get_event(store, txn, "plain:399")["text"].endswith(" 399")
+        assert store.event_value(txn, b"plain:399")[0] == ZSTD_ID  # a dictionary was there
+    assert verify(store, settings.home).ok
