@@ -7,6 +7,7 @@ takes it. Storage is opened once here and nowhere else.
 from __future__ import annotations
 
 import errno
+import math
 import os
 import threading
 import time
@@ -59,7 +60,9 @@ class Origin:
         self._searcher: Searcher | None = None
         self._index_lock = threading.Lock()
         self._ingest_lock = threading.Lock()
-        self.last_ingest = 0.0
+        #: When this process last ended a pass (`time.monotonic()`); minus infinity for never,
+        #: since the monotonic clock counts from the machine's start and may be only seconds in.
+        self.last_ingest = -math.inf
         #: Set once the start-up pass of a long-running process (`Freshness`) is done; None in
         #: a process that runs none (a CLI command).
         self.started: threading.Event | None = None

@@ -3,6 +3,7 @@ search skip the start-up pass this process is still running."""
 
 from __future__ import annotations
 
+import math
 import threading
 from pathlib import Path
 
@@ -19,7 +20,7 @@ def test_a_search_waits_for_its_own_processes_start_up_pass(tmp_path: Path) -> N
     env = {**fixture_env(tmp_path), "ORIGIN_SEARCH_INGEST_INTERVAL_MS": "600000"}
     with Origin.open(Settings.from_env(env)) as origin:
         origin.ingest()  # the recent pass of "another process"
-        origin.last_ingest = 0.0  # this process has run none of its own
+        origin.last_ingest = -math.inf  # this process has run none of its own
         origin.started = threading.Event()
         done = threading.Event()
 
