@@ -80,6 +80,8 @@ class Freshness:
             if self.origin.started is not None:
                 self.origin.started.set()
         ingest_and_sync(self.origin)  # every log, then the hub: no search waits for them
+        # A backfill maps what it wrote: an idle server should not hold it until a tool call.
+        self.origin.footprint.check()
         if self.interval_s <= 0:
             return
         while not self._stop.wait(self.interval_s):
@@ -92,3 +94,4 @@ class Freshness:
                 continue
             if changed:
                 ingest_and_sync(self.origin)
+                self.origin.footprint.check()

@@ -22,6 +22,7 @@ from origin_store.settings import Settings as StoreSettings
 
 from . import connection as hub_connection
 from .errors import OriginError
+from .footprint import Footprint
 from .settings import Settings
 
 if TYPE_CHECKING:
@@ -46,6 +47,8 @@ class Origin:
         check_home(self.home)
         #: This device's hub (hub.json), or None: a relay opens no store at all.
         self.connection = hub_connection.load(self.home)
+        #: Keeps the archive's mapped pages under budget (checked after each tool call).
+        self.footprint = Footprint(self.home, max(0, self.settings.mapped_budget_mb) << 20)
         self._store: Store | None = None
         if not self.relay:
             try:

@@ -33,6 +33,12 @@ OWN: tuple[Setting, ...] = (
         "to answer the next ones, in idle seconds; 0 starts none.",
     ),
     Setting(
+        "ORIGIN_MAPPED_BUDGET_MB",
+        "512",
+        "How much of the archive a long-running process keeps mapped before it unmaps it "
+        "(the pages stay cached), in MiB of its file-backed RSS; 0 for no limit.",
+    ),
+    Setting(
         "ORIGIN_HUB_HOST",
         "127.0.0.1",
         "The address `origin hub` binds; loopback unless told otherwise.",
@@ -91,6 +97,7 @@ class Settings(store_settings.Settings):
     watch_interval_ms: int
     search_ingest_interval_ms: int
     cli_linger_s: int
+    mapped_budget_mb: int
     hub_host: str
     hub_port: int
     hub_allowed_hosts: tuple[str, ...]
@@ -114,6 +121,7 @@ class Settings(store_settings.Settings):
             "watch_interval_ms": whole(values, "ORIGIN_WATCH_INTERVAL_MS"),
             "search_ingest_interval_ms": whole(values, "ORIGIN_SEARCH_INGEST_INTERVAL_MS"),
             "cli_linger_s": whole(values, "ORIGIN_CLI_LINGER_S"),
+            "mapped_budget_mb": whole(values, "ORIGIN_MAPPED_BUDGET_MB"),
             "hub_host": values["ORIGIN_HUB_HOST"],
             "hub_port": whole(values, "ORIGIN_HUB_PORT"),
             "hub_allowed_hosts": tuple(

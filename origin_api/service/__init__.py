@@ -40,7 +40,15 @@ def call(origin: Origin, tool: str, args: Any, caller: Caller, *, merged: bool =
 
     With `merged` (a device's own `origin mcp`, never the hub's `/mcp`), a device connected to a
     hub answers with the hub too (`merge`): a relay returns the hub's `Relayed` result, and a read
-    the hub did not answer in time is `Noted`."""
+    the hub did not answer in time is `Noted`. After the call, the process's mapped archive
+    pages are brought under budget if due (`footprint`)."""
+    try:
+        return _call(origin, tool, args, caller, merged)
+    finally:
+        origin.footprint.check()
+
+
+def _call(origin: Origin, tool: str, args: Any, caller: Caller, merged: bool) -> Any:
     hub = origin.connection if merged else None
     if hub is not None and hub.relay:
         from .merge import relay

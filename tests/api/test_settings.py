@@ -25,6 +25,7 @@ CHANGED = {
     "ORIGIN_WATCH_INTERVAL_MS": ("0", "watch_interval_ms", 0),
     "ORIGIN_SEARCH_INGEST_INTERVAL_MS": ("5", "search_ingest_interval_ms", 5),
     "ORIGIN_CLI_LINGER_S": ("5", "cli_linger_s", 5),
+    "ORIGIN_MAPPED_BUDGET_MB": ("64", "mapped_budget_mb", 64),
     "ORIGIN_HUB_HOST": ("0.0.0.0", "hub_host", "0.0.0.0"),
     "ORIGIN_HUB_PORT": ("9999", "hub_port", 9999),
     "ORIGIN_HUB_ALLOWED_HOSTS": (
