@@ -21,7 +21,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from tantivy import Document, FieldType, Index, Occur, Order, Query, Schema, SchemaBuilder
+import orjson
+from tantivy import FieldType, Index, Occur, Order, Query, Schema, SchemaBuilder
 
 from .analyzer import (
     ANALYZER_NAME,
@@ -310,27 +311,28 @@ def _clause_query(schema: Schema, clause: Clause) -> Query:
     return Query.phrase_query(schema, "text", [(i, t) for i, t in enumerate(clause) if t])
 
 
-def _document(d: Mapping[str, Any]) -> Document:
-    doc = Document()
-    doc.add_text("id", d["id"])
+def _document(d: Mapping[str, Any]) -> str:
+    """The document as JSON for ``add_json``: one call into tantivy, where building a
+    ``Document`` field by field costs a call per field (~7 of a build's ~40 µs a document)."""
+    doc: dict[str, Any] = {"id": d["id"]}
     if not d.get("seq"):
-        doc.add_text("named", d["id"])
+        doc["named"] = d["id"]
     for name in _RAW_FIELDS:
         value = d.get(name)
         if value is not None:
-            doc.add_text(name, value)
-    doc.add_integer("time", d["time"])
+            doc[name] = value
+    doc["time"] = d["time"]
     valid_to = d.get("valid_to")
-    doc.add_integer("valid_to", VALID_FOREVER if valid_to is None else valid_to)
-    doc.add_integer("seq", d.get("seq") or 0)
+    doc["valid_to"] = VALID_FOREVER if valid_to is None else valid_to
+    doc["seq"] = d.get("seq") or 0
     text = d.get("text")
     if text:
         prepared = prepare(text)
-        doc.add_text("text", prepared)
+        doc["text"] = prepared
         joined = pairs(prepared)
         if joined:
-            doc.add_text("pairs", joined)
-    return doc
+            doc["pairs"] = joined
+    return orjson.dumps(doc).decode()
 
 
 class IndexWriter:
@@ -364,7 +366,7 @@ class IndexWriter:
             n = 0
             for d in docs:
                 w.delete_documents_by_term("id", d["id"])
-                w.add_document(_document(d))
+                w.add_json(_document(d))
                 n += 1
             return n
 
@@ -377,7 +379,7 @@ class IndexWriter:
         def run(w: Any) -> int:
             n = 0
             for d in docs:
-                w.add_document(_document(d))
+                w.add_json(_document(d))
                 n += 1
             return n
 
