@@ -227,6 +227,24 @@ def test_python_tokens_equal_tantivy_tokens(text: str) -> None:
     assert ends == sorted(ends) and (not ends or ends[-1] <= len(text))
 
 
+#: Log text: ASCII with a few other characters (``→`` in a file listing, ``’``, an emoji, é).
+MOSTLY_ASCII = st.lists(
+    st.one_of(
+        st.text(st.sampled_from(list("aZz09_ .,:;-'\"\\/\t\n(){}=")), min_size=8, max_size=40),
+        MULTILINGUAL,
+    ),
+    max_size=30,
+).map("".join)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(MOSTLY_ASCII, MIXED_TEXT, ANY_TEXT))
+def test_translating_ascii_as_bytes_is_the_same_translation(text: str) -> None:
+    """The fast path for mostly-ASCII text gives what the table gives character by character."""
+    assert analyzer._translate(text) == text.translate(analyzer._PREPARE)
+    same_as_tantivy(text)
+
+
 @settings(max_examples=300, deadline=None)
 @given(MIXED_TEXT)
 def test_composed_decomposed_halfwidth_and_fullwidth_are_one_spelling(text: str) -> None:
@@ -359,3 +377,29 @@ def test_spans_stay_right_when_the_pattern_of_growing_characters_is_stale(
     assert expected[0] == ["数", GAP, "据", "1", "sym2044", "2", "loading", "file"]
     monkeypatch.setattr(analyzer, "_growing_re", re.compile("[^\\s\\S]"))  # finds nothing
     assert spans(text) == expected
+
+
+def pairs_token_by_token(prepared: str) -> str:
+    """The pairs field as its definition reads, with no shortcut: each two CJK tokens at
+    adjacent positions, an empty position after a run that another token follows."""
+    words: list[str] = []
+    previous = ""
+    for token in analyzer._words(prepared):
+        if analyzer.is_alone(token):
+            if previous:
+                words.append(previous + token)
+            previous = token
+        elif previous:
+            previous = ""
+            if words and words[-1] != analyzer._FILLER_WORD:
+                words.append(analyzer._FILLER_WORD)
+    return " ".join(words)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(MOSTLY_ASCII, MIXED_TEXT))
+def test_the_pairs_shortcut_changes_nothing(text: str) -> None:
+    """`pairs` returns at once where no two CJK markers meet; that must be where the token by
+    token definition finds no pair either."""
+    prepared = prepare(text)
+    assert analyzer.pairs(prepared) == pairs_token_by_token(prepared)
