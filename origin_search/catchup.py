@@ -8,6 +8,7 @@ next catch-up upserts the same documents again (delete by id, then add), so noth
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,17 +16,22 @@ from origin_store import Store
 from origin_store.entries import get_entry, is_hidden, lineage
 from origin_store.reader import get_event
 
-from .index import IndexWriter, SearchIndex
+from . import feeder
+from .index import IndexWriter, Prepared, SearchIndex, prepared
 
 INDEXED_SEQ = "indexed_seq"
 #: The feed position a commit in progress covers, kept durably before the writer commits: the
 #: index may hold documents up to here even when INDEXED_SEQ is behind (a kill between the two).
 INDEXING_SEQ = "indexing_seq"
 _READ_BATCH = 5_000
-#: The writer holds what it was given until a commit (about 2 KB a document at 1M events,
-#: beside its 128 MB heap): committing every 50,000 keeps a full build's anonymous memory near
-#: 300 MB whatever the archive's size (every 200,000: 700 MB), and costs no measurable time.
-_COMMIT_DOCS = 50_000
+#: A commit waits for the indexing thread to drain and writes a segment; meanwhile nothing is
+#: indexed (every 50,000 documents: 10 of a 1M-event build's 38 s). Every 250,000: 2.5 s, and
+#: the build's anonymous memory stays near 215 MiB, the same as with one commit at the end (the
+#: writer once held ~2 KB a document until a commit, when every document was an upsert).
+_COMMIT_DOCS = 250_000
+#: A catch-up this far behind reads the feed in a second process (`feeder`): its ~100 ms
+#: start pays for itself within a few thousand documents.
+FEED_PROCESS_AT = 100_000
 
 #: An index document: id, doc, kind, role, source, project, session, time, valid_to, text, seq.
 Doc = dict[str, Any]
@@ -39,6 +45,7 @@ class CatchUp:
     docs: int = 0
     seq: int = 0
     seconds: float = 0.0
+    apart: bool = False  # a second process read the feed (`feeder`), as far as it could
 
 
 def indexed_seq(store: Store) -> int:
@@ -82,8 +89,9 @@ def entry_doc(entry: dict[str, Any]) -> Doc:
     }
 
 
-def catch_up(store: Store, index: SearchIndex) -> CatchUp:
-    """Index everything the feed announced since the last indexed sequence."""
+def catch_up(store: Store, index: SearchIndex, *, apart_from: int | None = None) -> CatchUp:
+    """Index everything the feed announced since the last indexed sequence; from `apart_from`
+    items behind (`FEED_PROCESS_AT`), another process reads the feed (`feeder`)."""
     started = time.perf_counter()
     with store.read() as txn:
         done = _indexed_in(store, txn)
@@ -108,22 +116,23 @@ def catch_up(store: Store, index: SearchIndex) -> CatchUp:
             # it is added without the delete an upsert makes (a fifth of a build's time, and the
             # delete queue was most of the writer's memory).
             maybe_there = max(seq, int(store.meta_get(txn, INDEXING_SEQ) or 0))
+            behind_by = store.feed_last(txn) - seq
         pending = 0
-        while True:
-            upserts, deletes, last, count = _read_changes(store, seq, _READ_BATCH)
-            if not count:
-                break
+        far = behind_by >= (FEED_PROCESS_AT if apart_from is None else apart_from)
+        read = feeder.batches if far else read_batches
+        result.apart = far
+        for docs, deletes, last, count in read(store, seq, _READ_BATCH):
             if deletes:
                 writer.delete(deletes)
-            if upserts:
-                fresh = [d for d in upserts if d.get("seq", 0) > maybe_there]
+            if docs:
+                fresh = [d for d in docs if d[1] > maybe_there]
                 if fresh:
-                    writer.add(fresh)
-                if len(fresh) < len(upserts):
-                    writer.upsert([d for d in upserts if not d.get("seq", 0) > maybe_there])
+                    writer.add_prepared(fresh)
+                if len(fresh) < len(docs):
+                    writer.upsert_prepared([d for d in docs if not d[1] > maybe_there])
             result.items += count
-            result.docs += len(upserts)
-            pending += len(upserts) + len(deletes)
+            result.docs += len(docs)
+            pending += len(docs) + len(deletes)
             seq = last
             if pending >= _COMMIT_DOCS:
                 _commit(store, writer, seq)
@@ -134,6 +143,21 @@ def catch_up(store: Store, index: SearchIndex) -> CatchUp:
         writer.close()
     result.seconds = time.perf_counter() - started
     return result
+
+
+#: One batch of the feed, ready for the writer: documents to upsert, ids to delete, the last
+#: feed sequence read, and how many feed items that was.
+Batch = tuple[list[Prepared], list[str], int, int]
+
+
+def read_batches(store: Store, after: int, limit: int = _READ_BATCH) -> Iterator[Batch]:
+    """The feed after `after`, batch by batch, each read in its own transaction."""
+    while True:
+        upserts, deletes, last, count = _read_changes(store, after, limit)
+        if not count:
+            return
+        yield [prepared(d) for d in upserts], deletes, last, count
+        after = last
 
 
 def reset(store: Store, txn: Any) -> None:
@@ -155,11 +179,11 @@ def _read_changes(store: Store, after: int, limit: int) -> tuple[list[Doc], list
     last = after
     count = 0
     with store.read() as txn:
-        for seq, item in store.feed_since(txn, after, limit):
+        for seq, item, record in store.feed_since_events(txn, after, limit):
             last, count = seq, count + 1
             kind = item["t"]
             if kind == "event":
-                event = get_event(store, txn, item["id"])
+                event = record if record is not None else get_event(store, txn, item["id"])
                 if event is not None and not is_hidden(store, txn, event["id"]):
                     upserts[event["id"]] = event_doc(event, seq)
             elif kind == "entry":

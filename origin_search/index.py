@@ -311,6 +311,17 @@ def _clause_query(schema: Schema, clause: Clause) -> Query:
     return Query.phrase_query(schema, "text", [(i, t) for i, t in enumerate(clause) if t])
 
 
+#: A document ready for the writer: its id, the feed sequence it was announced at (0 when
+#: unknown) and its JSON. Plain tuples, as a feed reader in another process sends them.
+Prepared = tuple[str, int, str]
+
+
+def prepared(d: Mapping[str, Any]) -> Prepared:
+    """``d`` (see :meth:`IndexWriter.upsert`) made ready for the writer: the analyzer's work
+    and the JSON, so that it can be done in another process than the writer's."""
+    return d["id"], d.get("seq") or 0, _document(d)
+
+
 def _document(d: Mapping[str, Any]) -> str:
     """The document as JSON for ``add_json``: one call into tantivy, where building a
     ``Document`` field by field costs a call per field (~7 of a build's ~40 µs a document)."""
@@ -327,9 +338,9 @@ def _document(d: Mapping[str, Any]) -> str:
     doc["seq"] = d.get("seq") or 0
     text = d.get("text")
     if text:
-        prepared = prepare(text)
-        doc["text"] = prepared
-        joined = pairs(prepared)
+        analyzed = prepare(text)
+        doc["text"] = analyzed
+        joined = pairs(analyzed)
         if joined:
             doc["pairs"] = joined
     return orjson.dumps(doc).decode()
@@ -361,25 +372,33 @@ class IndexWriter:
         """Add or replace documents by id. Keys: id, doc, kind, role, source, project, session,
         time (ms), valid_to (ms or None), text, and optionally seq (the change-feed sequence
         that announced it, which the opener's ``ids_by_seq`` resolves). Returns how many were given."""
+        return self.upsert_prepared(prepared(d) for d in docs)
+
+    def add(self, docs: Iterable[Mapping[str, Any]]) -> int:
+        """Add documents known not to be in the index (no delete by id first, which an upsert
+        pays for at commit); a document added twice would be found twice. Returns how many."""
+        return self.add_prepared(prepared(d) for d in docs)
+
+    def upsert_prepared(self, docs: Iterable[Prepared]) -> int:
+        """:meth:`upsert` of documents made by :func:`prepared`."""
 
         def run(w: Any) -> int:
             n = 0
-            for d in docs:
-                w.delete_documents_by_term("id", d["id"])
-                w.add_json(_document(d))
+            for doc_id, _, json in docs:
+                w.delete_documents_by_term("id", doc_id)
+                w.add_json(json)
                 n += 1
             return n
 
         return int(self._do(run))
 
-    def add(self, docs: Iterable[Mapping[str, Any]]) -> int:
-        """Add documents known not to be in the index (no delete by id first, which an upsert
-        pays for at commit); a document added twice would be found twice. Returns how many."""
+    def add_prepared(self, docs: Iterable[Prepared]) -> int:
+        """:meth:`add` of documents made by :func:`prepared`."""
 
         def run(w: Any) -> int:
             n = 0
-            for d in docs:
-                w.add_json(_document(d))
+            for _, _, json in docs:
+                w.add_json(json)
                 n += 1
             return n
 

@@ -390,11 +390,42 @@ class Store:
     def feed_since(
         self, txn: lmdb.Transaction, after: int, limit: int | None = None
     ) -> Iterator[tuple[int, FeedItem]]:
+        for seq, value in self._feed_values(txn, after, limit):
+            yield seq, self.feed_item(txn, value)
+
+    def feed_since_events(
+        self, txn: lmdb.Transaction, after: int, limit: int | None = None
+    ) -> Iterator[tuple[int, FeedItem, dict[str, Any] | None]]:
+        """`feed_since`, with the record of each new event the item names by its sequence
+        number, read once (None for other items, or a record that cannot be read): naming the
+        event reads its record for its id, and reading it by id then costs a hash, a lookup in
+        `ev_keys` and the same record again. For those that read every event (an index build)."""
+        ev = self.dbs["ev"]
+        for seq, value in self._feed_values(txn, after, limit):
+            if value[:1] != FEED_SEQ or len(value) != 9:
+                yield seq, feed_item(value), None
+                continue
+            raw = raw_get(txn, value[1:], ev)
+            event = None
+            if raw is not None:
+                try:
+                    event = self.codec.decode(txn, b"", raw)
+                except CodecError:
+                    event = None
+            found = event.get("id") if event is not None else None
+            if isinstance(found, str) and found:
+                yield seq, {"t": "event", "id": found}, event
+            else:  # as feed_item names it (an id it cannot read is "")
+                yield seq, self.feed_item(txn, value), None
+
+    def _feed_values(
+        self, txn: lmdb.Transaction, after: int, limit: int | None
+    ) -> Iterator[tuple[int, bytes]]:
         cursor = txn.cursor(db=self.dbs["feed"])
         if not cursor.set_range(feed_key(after + 1)):
             return
         for count, (key, value) in enumerate(pairs(cursor), start=1):
-            yield feed_seq(key), self.feed_item(txn, value)
+            yield feed_seq(key), value
             if limit is not None and count >= limit:
                 return
 
