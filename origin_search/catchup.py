@@ -8,22 +8,19 @@ next catch-up upserts the same documents again (delete by id, then add), so noth
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from origin_store import Store
-from origin_store.entries import get_entry, is_hidden, lineage
-from origin_store.reader import get_event
 
 from . import feeder
-from .index import IndexWriter, Prepared, SearchIndex, prepared
+from .feed import READ_BATCH, Doc, read_batches, read_changes
+from .index import IndexWriter, SearchIndex
 
 INDEXED_SEQ = "indexed_seq"
 #: The feed position a commit in progress covers, kept durably before the writer commits: the
 #: index may hold documents up to here even when INDEXED_SEQ is behind (a kill between the two).
 INDEXING_SEQ = "indexing_seq"
-_READ_BATCH = 5_000
 #: A commit waits for the indexing thread to drain and writes a segment; meanwhile nothing is
 #: indexed (every 50,000 documents: 10 of a 1M-event build's 38 s). Every 250,000: 2.5 s, and
 #: the build's anonymous memory stays near 215 MiB, the same as with one commit at the end (the
@@ -32,9 +29,6 @@ _COMMIT_DOCS = 250_000
 #: A catch-up this far behind reads the feed in a second process (`feeder`): its ~100 ms
 #: start pays for itself within a few thousand documents.
 FEED_PROCESS_AT = 100_000
-
-#: An index document: id, doc, kind, role, source, project, session, time, valid_to, text, seq.
-Doc = dict[str, Any]
 
 
 @dataclass(slots=True)
@@ -55,38 +49,6 @@ def indexed_seq(store: Store) -> int:
 
 def _indexed_in(store: Store, txn: Any) -> int:
     return int(store.meta_get(txn, INDEXED_SEQ) or 0)
-
-
-def event_doc(event: dict[str, Any], seq: int = 0) -> Doc:
-    """The index document of an event; `seq` is the feed item announcing it, if known."""
-    return {
-        "id": event["id"],
-        "doc": "event",
-        "kind": event["kind"],
-        "role": event["role"],
-        "source": event["source"],
-        "project": event["project"],
-        "session": event["session"],
-        "time": event["time"],
-        "valid_to": None,
-        "text": event["text"],
-        "seq": seq,
-    }
-
-
-def entry_doc(entry: dict[str, Any]) -> Doc:
-    return {
-        "id": entry["id"],
-        "doc": "entry",
-        "kind": entry["kind"],
-        "role": None,
-        "source": None,
-        "project": entry.get("project"),
-        "session": None,
-        "time": entry["created"],
-        "valid_to": entry.get("valid_to"),
-        "text": entry["text"],
-    }
 
 
 def catch_up(store: Store, index: SearchIndex, *, apart_from: int | None = None) -> CatchUp:
@@ -121,7 +83,7 @@ def catch_up(store: Store, index: SearchIndex, *, apart_from: int | None = None)
         far = behind_by >= (FEED_PROCESS_AT if apart_from is None else apart_from)
         read = feeder.batches if far else read_batches
         result.apart = far
-        for docs, deletes, last, count in read(store, seq, _READ_BATCH):
+        for docs, deletes, last, count in read(store, seq, READ_BATCH):
             if deletes:
                 writer.delete(deletes)
             if docs:
@@ -145,21 +107,6 @@ def catch_up(store: Store, index: SearchIndex, *, apart_from: int | None = None)
     return result
 
 
-#: One batch of the feed, ready for the writer: documents to upsert, ids to delete, the last
-#: feed sequence read, and how many feed items that was.
-Batch = tuple[list[Prepared], list[str], int, int]
-
-
-def read_batches(store: Store, after: int, limit: int = _READ_BATCH) -> Iterator[Batch]:
-    """The feed after `after`, batch by batch, each read in its own transaction."""
-    while True:
-        upserts, deletes, last, count = _read_changes(store, after, limit)
-        if not count:
-            return
-        yield [prepared(d) for d in upserts], deletes, last, count
-        after = last
-
-
 def reset(store: Store, txn: Any) -> None:
     """The index is empty: nothing indexed, nothing maybe indexed."""
     store.meta_put(txn, INDEXED_SEQ, 0)
@@ -172,51 +119,6 @@ def _commit(store: Store, writer: IndexWriter, seq: int) -> None:
     store.write(lambda txn: store.meta_put(txn, INDEXED_SEQ, seq))
 
 
-def _read_changes(store: Store, after: int, limit: int) -> tuple[list[Doc], list[str], int, int]:
-    """Documents to upsert and ids to delete for the next `limit` feed items."""
-    upserts: dict[str, Doc] = {}
-    deletes: list[str] = []
-    last = after
-    count = 0
-    with store.read() as txn:
-        for seq, item, record in store.feed_since_events(txn, after, limit):
-            last, count = seq, count + 1
-            kind = item["t"]
-            if kind == "event":
-                event = record if record is not None else get_event(store, txn, item["id"])
-                if event is not None and not is_hidden(store, txn, event["id"]):
-                    upserts[event["id"]] = event_doc(event, seq)
-            elif kind == "entry":
-                _entry_changes(store, txn, item["root"], upserts, deletes)
-            elif kind in ("hide", "unhide", "update"):
-                for target in item["ids"]:
-                    if target.startswith("ent_"):
-                        version = get_entry(store, txn, target)
-                        if version:
-                            _entry_changes(store, txn, version["root"], upserts, deletes)
-                    elif kind == "hide":
-                        upserts.pop(target, None)
-                        deletes.append(target)
-                    else:
-                        event = get_event(store, txn, target)
-                        if event is not None and not is_hidden(store, txn, target):
-                            upserts[target] = event_doc(event)
-    return list(upserts.values()), deletes, last, count
-
-
-def _entry_changes(
-    store: Store, txn: Any, root: str, upserts: dict[str, Doc], deletes: list[str]
-) -> None:
-    """An entry is indexed by its current version only; older versions leave the index."""
-    line = lineage(store, txn, root)
-    for version in line.versions:
-        if version["id"] != line.current or is_hidden(store, txn, version["id"]):
-            upserts.pop(version["id"], None)
-            deletes.append(version["id"])
-        else:
-            upserts[version["id"]] = entry_doc(version)
-
-
 def unindexed_tail(store: Store, limit: int) -> list[Doc]:
     """What the index has not committed yet, from at most the newest `limit` feed items, in
     feed order (events and current entries; hidden ones left out)."""
@@ -225,4 +127,4 @@ def unindexed_tail(store: Store, limit: int) -> list[Doc]:
         after = max(_indexed_in(store, txn), last - limit)
     if after >= last:
         return []
-    return _read_changes(store, after, limit)[0]
+    return read_changes(store, after, limit)[0]

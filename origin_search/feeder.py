@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from origin_store import Store
 
-    from .catchup import Batch
+    from .feed import Batch
 
 
 def batches(store: Store, after: int, limit: int) -> Iterator[Batch]:
-    """What :func:`catchup.read_batches` yields, read by another process where one can start."""
-    from .catchup import read_batches
+    """What :func:`feed.read_batches` yields, read by another process where one can start."""
+    from .feed import read_batches
 
     reader = _Reader.start(store, after, limit)
     if reader is None:
@@ -99,7 +99,7 @@ def reader_main(
     from origin_store.db import Store
     from origin_store.ingest.oshelpers import die_with_parent
 
-    from .catchup import read_batches
+    from .feed import read_batches
 
     die_with_parent(parent)
     store = Store.open(Path(home), map_size=map_size)

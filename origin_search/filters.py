@@ -45,7 +45,7 @@ class Filters:
         return (self.doc is not None and self.doc not in DOC_TYPES) or self.kinds == frozenset()
 
     def admits(self, doc: Mapping[str, Any]) -> bool:
-        """Whether an index document (as ``catchup.event_doc``/``entry_doc`` make it) passes."""
+        """Whether an index document (as ``feed.event_doc``/``entry_doc`` make it) passes."""
         if self.doc is not None and doc["doc"] != self.doc:
             return False
         if self.kinds is not None and doc["kind"] not in self.kinds:

@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from origin_store import Store
 from origin_store.reader import event_ids_at
 
-from .catchup import CatchUp, Doc, catch_up, reset, unindexed_tail
+from .catchup import CatchUp, catch_up, reset, unindexed_tail
 from .errors import QueryError
+from .feed import Doc
 from .filters import Filters
 from .index import ANY, SearchIndex
 from .query import Clause, matches

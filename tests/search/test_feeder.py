@@ -21,7 +21,8 @@ import pytest
 from helpers import fixture_env
 
 from origin_search import SearchIndex, clauses, open_searcher, tokens
-from origin_search.catchup import catch_up, read_batches
+from origin_search.catchup import catch_up
+from origin_search.feed import read_batches
 from origin_search.feeder import batches
 from origin_store import Ingester, Settings, Store
 from origin_store.entries import put_version
