@@ -47,8 +47,10 @@ class Origin:
         check_home(self.home)
         #: This device's hub (hub.json), or None: a relay opens no store at all.
         self.connection = hub_connection.load(self.home)
-        #: Keeps the archive's mapped pages under budget (checked after each tool call).
-        self.footprint = Footprint(self.home, max(0, self.settings.mapped_budget_mb) << 20)
+        #: Keeps the store's mapped pages under budget (checked after each tool call).
+        self.footprint = Footprint(
+            max(0, self.settings.mapped_budget_mb) << 20, self._release_pages
+        )
         self._store: Store | None = None
         if not self.relay:
             try:
@@ -87,6 +89,10 @@ class Origin:
             assert self.connection is not None
             raise OriginError(relay_has_no_store(self.connection))
         return self._store
+
+    def _release_pages(self) -> None:
+        if self._store is not None:
+            self._store.release_pages()
 
     def close(self) -> None:
         self._searcher = None  # tantivy releases its files when the index object goes

@@ -7,6 +7,7 @@ transactions are short and per request; write transactions are short too, since 
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import Any, TypeVar
 import lmdb
 import orjson
 
-from . import spans
+from . import pages, spans
 from .codec import CodecError, EventCodec
 from .errors import SchemaMismatch
 from .keys import (
@@ -114,6 +115,9 @@ class Store:
         self.path = path
         self.env = env
         self.dbs = dbs
+        #: Held by close, remaps and `release_pages`: the map's range stays the map meanwhile.
+        self._map_lock = threading.Lock()
+        self._closed = False
         #: Events named by sequence number: records hold their ids (`codec.ZSTD_ID`), `ev_keys`
         #: finds them by a hash of the id, and `sess_seqs` and the feed name them by number.
         #: A store created before schema 7 keeps ids in `ev_ids`, `sess_events` and the feed.
@@ -170,7 +174,18 @@ class Store:
         return store
 
     def close(self) -> None:
-        self.env.close()
+        with self._map_lock:
+            self._closed = True
+            self.env.close()
+
+    def release_pages(self) -> int:
+        """Unmap this process's pages of the data file (`pages`: they stay cached, and what a
+        write dirtied stays dirty); how many maps were released. Under the lock that closing
+        and remapping take, so the range is the store's map while it is released."""
+        with self._map_lock:
+            if self._closed:
+                return 0
+            return pages.release(pages.mapped_ranges((self.path / "data.mdb").resolve()))
 
     def __enter__(self) -> Store:
         return self
@@ -203,7 +218,8 @@ class Store:
                 return result
             except lmdb.MapFullError:
                 txn.abort()
-                self.env.set_mapsize(self.env.info()["map_size"] * 2)
+                with self._map_lock:
+                    self.env.set_mapsize(self.env.info()["map_size"] * 2)
             except BaseException:
                 txn.abort()
                 raise
@@ -217,7 +233,8 @@ class Store:
             return self.env.begin(write=write, buffers=False)
         except lmdb.MapResizedError:
             # Another process grew the map: adopt its size.
-            self.env.set_mapsize(0)
+            with self._map_lock:
+                self.env.set_mapsize(0)
             return self.env.begin(write=write, buffers=False)
 
     # -- helpers over a transaction -----------------------------------------------------------

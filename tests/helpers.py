@@ -94,3 +94,18 @@ def cut(text: str, limit: int) -> str:
     from origin_store.textclip import cut_note
 
     return text if len(text) <= limit else text[:limit] + cut_note(len(text) - limit)
+
+
+def resident(path: Path) -> int:
+    """Bytes of this process's maps of the file at `path` that are resident (smaps' Rss)."""
+    wanted = str(path.resolve())
+    total = 0
+    inside = False
+    with open("/proc/self/smaps", encoding="utf-8", errors="replace") as f:
+        for line in f:
+            head = line.split(maxsplit=5)
+            if head and "-" in head[0] and not head[0].endswith(":") and len(head) >= 5:
+                inside = len(head) == 6 and head[5].rstrip("\n") == wanted
+            elif inside and line.startswith("Rss:"):
+                total += int(line.split()[1]) << 10
+    return total
