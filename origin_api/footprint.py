@@ -1,17 +1,19 @@
-"""A serving process's mapped store pages, kept under a budget.
+"""A serving process's mapped store and index pages, kept under a budget.
 
-LMDB maps the whole store, and each page a search reads stays mapped in the process with up to
-16 cached neighbours per fault (the kernel's fault-around): at 10M events an `origin mcp` that
-had answered 240 searches held 1.7 GB of RSS, ~0.7 GB of it the store's pages and ~0.8 GB the
-index's (its own memory: 48 MiB). That is what `top` shows for each agent's server, and mapped
-pages are the last the kernel reclaims.
+LMDB maps the whole store and tantivy every index segment, and each page a search reads stays
+mapped in the process with up to 16 cached neighbours per fault (the kernel's fault-around): at
+10M events an `origin mcp` that had answered 240 searches held 1.7 GB of RSS, ~0.7 GB of it the
+store's pages and ~0.8 GB the index's (its own memory: 48 MiB). That is what `top` shows for
+each agent's server, and mapped pages are the last the kernel reclaims.
 
 So after each answer, at most once a second, the process reads its file-backed RSS
 (`pages.mapped_file_bytes`), and past the budget, having grown by a quarter of it since the
-last time, unmaps the store's pages (`Store.release_pages`): they stay cached and are mapped
-again by the next reads. The index's maps are tantivy's, which may unmap a segment at any
-moment; unmapping a range that has since become someone's heap would zero it, so they are left
-alone. Linux only: elsewhere nothing is measured or unmapped.
+last time, it releases them on a thread of its own (`Origin._release_pages`): the store unmaps
+its pages (`Store.release_pages`), and the index is let go of and opened again, so that tantivy
+unmaps its files itself once no search uses them. (Unmapping tantivy's ranges from outside would
+race with tantivy unmapping a merged segment, whose range may then become heap, which
+MADV_DONTNEED zeroes.) The pages stay cached and are mapped again by the next reads. Linux
+only: elsewhere nothing is measured or released.
 """
 
 from __future__ import annotations

@@ -47,7 +47,7 @@ class Origin:
         check_home(self.home)
         #: This device's hub (hub.json), or None: a relay opens no store at all.
         self.connection = hub_connection.load(self.home)
-        #: Keeps the store's mapped pages under budget (checked after each tool call).
+        #: Keeps the mapped store and index pages under budget (checked after each tool call).
         self.footprint = Footprint(
             max(0, self.settings.mapped_budget_mb) << 20, self._release_pages
         )
@@ -91,8 +91,20 @@ class Origin:
         return self._store
 
     def _release_pages(self) -> None:
-        if self._store is not None:
-            self._store.release_pages()
+        """The footprint's release. The store unmaps its own pages (`Store.release_pages`). The
+        index's maps are tantivy's, so they are released by letting go of the index: a search
+        in progress keeps the one it has, tantivy unmaps the old one's files when its last user
+        is done, and the index is opened again here (a few ms) rather than by the next search."""
+        if self._store is None:
+            return
+        self._store.release_pages()
+        with self._index_lock:
+            held = self._searcher
+            if held is None or held.index.rebuilt:
+                return  # a recreated index says so only to the object that recreated it
+            self._searcher = None
+        del held
+        _ = self.searcher  # opened again now, off the answer's path
 
     def close(self) -> None:
         self._searcher = None  # tantivy releases its files when the index object goes

@@ -35,8 +35,8 @@ OWN: tuple[Setting, ...] = (
     Setting(
         "ORIGIN_MAPPED_BUDGET_MB",
         "512",
-        "The file-backed RSS, in MiB, past which a long-running process unmaps the store's "
-        "pages (they stay cached); 0 for no limit.",
+        "The file-backed RSS, in MiB, past which a long-running process releases its mapped "
+        "store and index pages (they stay cached); 0 for no limit.",
     ),
     Setting(
         "ORIGIN_HUB_HOST",

@@ -97,7 +97,8 @@ def cut(text: str, limit: int) -> str:
 
 
 def resident(path: Path) -> int:
-    """Bytes of this process's maps of the file at `path` that are resident (smaps' Rss)."""
+    """Bytes of this process's maps of the file at `path`, or of the files under the directory
+    at `path`, that are resident (smaps' Rss)."""
     wanted = str(path.resolve())
     total = 0
     inside = False
@@ -105,7 +106,8 @@ def resident(path: Path) -> int:
         for line in f:
             head = line.split(maxsplit=5)
             if head and "-" in head[0] and not head[0].endswith(":") and len(head) >= 5:
-                inside = len(head) == 6 and head[5].rstrip("\n") == wanted
+                name = head[5].rstrip("\n") if len(head) == 6 else ""
+                inside = name == wanted or name.startswith(wanted + os.sep)
             elif inside and line.startswith("Rss:"):
                 total += int(line.split()[1]) << 10
     return total

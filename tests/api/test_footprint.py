@@ -4,6 +4,7 @@ once a period, unmapping the store's pages on a thread of its own when over budg
 from __future__ import annotations
 
 import sys
+import weakref
 from pathlib import Path
 
 import pytest
@@ -60,4 +61,20 @@ def test_every_tool_call_brings_the_process_under_its_budget(tmp_path: Path) -> 
         assert origin.footprint.wait()  # the release runs beside the answer
         assert origin.footprint.stats.checks == 1 and origin.footprint.stats.trims == 1
         assert resident(origin.store.path / "data.mdb") == 0
+        assert call(origin, "search", {"query": "limiter"}, Caller("test", "box")) == answer
+
+
+def test_the_index_is_let_go_of_and_opened_again(tmp_path: Path) -> None:
+    """tantivy's maps are released by tantivy: the index object is dropped (its files unmapped
+    once no search holds it) and opened again, so the next search maps only what it reads."""
+    env = {**fixture_env(tmp_path), "ORIGIN_MAPPED_BUDGET_MB": str(1 << 20)}  # not reached
+    with Origin.open(Settings.from_env(env)) as origin:
+        answer = call(origin, "search", {"query": "limiter"}, Caller("test", "box"))
+        first = weakref.ref(origin.searcher.index)
+        assert resident(origin.home / "index") > 0 and origin.footprint.stats.trims == 0
+        origin.footprint.budget, origin.footprint.every_s = 1 << 20, 0
+        origin.footprint._due = 0.0
+        assert origin.footprint.check() and origin.footprint.wait()
+        assert first() is None  # nothing held it: its files are unmapped with it
+        assert origin.searcher.index is not None  # opened again by the release
         assert call(origin, "search", {"query": "limiter"}, Caller("test", "box")) == answer
