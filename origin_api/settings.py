@@ -34,7 +34,7 @@ OWN: tuple[Setting, ...] = (
     ),
     Setting(
         "ORIGIN_MAPPED_BUDGET_MB",
-        "512",
+        "400",
         "The file-backed RSS, in MiB, past which a long-running process releases its mapped "
         "store and index pages (they stay cached); 0 for no limit.",
     ),
