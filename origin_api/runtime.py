@@ -107,6 +107,7 @@ class Origin:
         _ = self.searcher  # opened again now, off the answer's path
 
     def close(self) -> None:
+        self.footprint.wait()  # a release under way would open the index again
         self._searcher = None  # tantivy releases its files when the index object goes
         if self._store is not None:
             self._store.close()

@@ -1,11 +1,11 @@
 """Reading the change feed in a second process while this one indexes.
 
-Before tantivy sees a document, Python spends ~27 µs on it (the record decompressed, the text
-rebuilt from its mirror frame, the analyzer's rewrite, the JSON); tantivy's indexing thread then
-spends ~25 µs. In one process the Python side is one thread under the GIL, so a build from
-nothing kept one of two cores idle much of the time (1M events: 46 s). For a catch-up of many
-items (`catchup.FEED_PROCESS_AT`) a spawned reader does the Python side batch by batch and sends
-the finished documents over a pipe, while this process hands them to tantivy and commits.
+Before tantivy sees a document, Python spends ~21 µs on it (the record read and decompressed,
+the analyzer's rewrite, the JSON); tantivy's indexing thread then spends ~25 µs. In one process
+the Python side is one thread under the GIL, so a build from nothing kept one of two cores idle
+much of the time (1M events: 46 s). For a catch-up of many items (`catchup.FEED_PROCESS_AT`) a
+spawned reader does the Python side batch by batch and sends the finished documents over a
+pipe, while this process hands them to tantivy and commits.
 
 The reader only reads. The writer lock, the commits and the indexed sequence stay here, so a
 kill of either process loses nothing: the next catch-up starts again from the last commit. A
