@@ -78,3 +78,11 @@ def test_the_index_is_let_go_of_and_opened_again(tmp_path: Path) -> None:
         assert first() is None  # nothing held it: its files are unmapped with it
         assert origin.searcher.index is not None  # opened again by the release
         assert call(origin, "search", {"query": "limiter"}, Caller("test", "box")) == answer
+
+
+def test_a_negative_budget_is_no_limit(tmp_path: Path) -> None:
+    env = {**fixture_env(tmp_path), "ORIGIN_MAPPED_BUDGET_MB": "-5"}
+    with Origin.open(Settings.from_env(env)) as origin:
+        assert origin.footprint.budget == 0
+        call(origin, "search", {"query": "limiter"}, Caller("test", "box"))
+        assert origin.footprint.stats.checks == 0 and origin.footprint.stats.trims == 0

@@ -27,6 +27,7 @@ from origin_search.feed import read_batches
 from origin_search.feeder import batches
 from origin_store import Ingester, Settings, Store
 from origin_store.entries import put_version
+from origin_store.lmdbio import pairs as lmdb_pairs
 from origin_store.parsers.registry import SOURCES
 from origin_store.reader import get_event
 
@@ -218,5 +219,32 @@ def test_an_index_recreated_by_a_process_that_died_is_filled_again(tmp_path: Pat
         again = open_searcher(store, tmp_path / "index")
         again.catch_up()
         assert again.index.count() == full.docs
+    finally:
+        store.close()
+
+
+def test_damaged_records_are_named_as_the_feed_names_them(tmp_path: Path) -> None:
+    """Reading each record once must not change what a feed item says, where a record is cut
+    short, its head is garbage or it is empty: those come without a record, the rest with
+    theirs."""
+    store = ingested(tmp_path)
+    try:
+        ev = store.dbs["ev"]
+        with store.read() as txn:
+            kept = list(lmdb_pairs(txn.cursor(db=ev)))[:3]
+        damaged = [
+            (kept[0][0], kept[0][1][: len(kept[0][1]) // 2]),
+            (kept[1][0], b"\x02\xff\xff\xff\xff" + kept[1][1][5:]),
+            (kept[2][0], b""),
+        ]
+        store.write(lambda txn: [txn.put(k, v, db=ev) for k, v in damaged])
+        with store.read() as txn:
+            named = list(store.feed_since(txn, 0))
+            read = list(store.feed_since_events(txn, 0))
+        assert [(seq, item) for seq, item, _ in read] == named
+        events = [(item, record) for _, item, record in read if item["t"] == "event"]
+        assert len(events) > 200
+        assert sum(record is None for _, record in events) == len(damaged)
+        assert all(record["id"] == item["id"] for item, record in events if record is not None)
     finally:
         store.close()
