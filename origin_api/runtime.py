@@ -100,8 +100,8 @@ class Origin:
         self._store.release_pages()
         with self._index_lock:
             held = self._searcher
-            if held is None or held.index.rebuilt:
-                return  # a recreated index says so only to the object that recreated it
+            if held is None:
+                return
             self._searcher = None
         del held
         _ = self.searcher  # opened again now, off the answer's path

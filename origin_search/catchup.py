@@ -68,10 +68,10 @@ def catch_up(store: Store, index: SearchIndex, *, apart_from: int | None = None)
     result = CatchUp()
     try:
         if index.rebuilt:
-            writer.delete_all()
-            writer.commit()
-            store.write(lambda txn: reset(store, txn))
-            index.rebuilt = False
+            if index.rebuild_pending():
+                start_over(store, index, writer)
+            else:
+                index.rebuilt = False  # another process rebuilt it since this one opened it
         with store.read() as txn:
             seq = _indexed_in(store, txn)
             # An event announced past every position a commit ever covered is not in the index:
@@ -105,6 +105,16 @@ def catch_up(store: Store, index: SearchIndex, *, apart_from: int | None = None)
         writer.close()
     result.seconds = time.perf_counter() - started
     return result
+
+
+def start_over(store: Store, index: SearchIndex, writer: IndexWriter) -> None:
+    """Empty the index and zero the store's mark, in an order a kill may cut anywhere: the
+    index's rebuild mark stays on disk until the emptied index is committed, so whichever
+    process writes next starts over too."""
+    index.mark_rebuild()
+    store.write(lambda txn: reset(store, txn), durable=True)
+    writer.delete_all()
+    writer.commit()
 
 
 def reset(store: Store, txn: Any) -> None:

@@ -35,7 +35,16 @@ from .analyzer import (
 )
 from .errors import IndexBusy, IndexUnavailable, QueryError, SearchError
 from .filters import VALID_FOREVER, Filters
-from .indexdir import OPEN_LOCK_FILE, locked, read_version, wipe, write_version
+from .indexdir import (
+    OPEN_LOCK_FILE,
+    clear_rebuild,
+    locked,
+    mark_rebuild,
+    read_version,
+    rebuild_marked,
+    wipe,
+    write_version,
+)
 from .indexdir import VERSION_FILE as VERSION_FILE  # where tests and tools look for it
 from .query import Clause
 
@@ -123,11 +132,15 @@ class SearchIndex:
                         index = Index.open(str(p))
                     except ValueError:
                         index = None  # damaged or from another tantivy: rebuild below
-                rebuilt = index is None
                 if index is None:
                     wipe(p)
+                    # Before the version file: an index that is current but empty, beside a
+                    # store whose mark says it is full, must never be taken as it stands.
+                    mark_rebuild(p)
                     index = Index(build_schema(), path=str(p), reuse=False)
                     write_version(p, VERSION)
+                # Recreated now, or by a process that died before its first commit after it.
+                rebuilt = rebuild_marked(p)
         except OSError as e:
             raise IndexUnavailable(f"Cannot open the search index at {p}: {e}") from e
         except ValueError as e:
@@ -135,6 +148,17 @@ class SearchIndex:
         # Analyzers are not stored in the index: without this, adds and searches fail.
         index.register_tokenizer(ANALYZER_NAME, build_analyzer())
         return cls(p, index, rebuilt, ids_by_seq)
+
+    def mark_rebuild(self) -> None:
+        """Say on disk that this index must be emptied and fed again from the store before
+        it is trusted; it stays said, for every process, until a commit that follows."""
+        mark_rebuild(self.path)
+        self.rebuilt = True
+
+    def rebuild_pending(self) -> bool:
+        """Whether the mark is still on disk: a process that opened the index during another's
+        rebuild learns here, holding the writer, that the rebuild is done."""
+        return rebuild_marked(self.path)
 
     def try_writer(self) -> IndexWriter | None:
         """The index's only writer, or None at once when another process or object holds it."""
@@ -418,9 +442,14 @@ class IndexWriter:
         self._do(lambda w: w.delete_all_documents())
 
     def commit(self) -> None:
-        """Make the batch durable and visible to this process's searches."""
+        """Make the batch durable and visible to this process's searches. The first commit
+        after a rebuild began ends it: the index is what its writer made it since."""
         self._do(lambda w: w.commit())
-        self._owner.reload()
+        owner = self._owner
+        if owner.rebuilt:
+            clear_rebuild(owner.path)
+            owner.rebuilt = False
+        owner.reload()
 
     def rollback(self) -> None:
         """Discard everything since the last commit."""

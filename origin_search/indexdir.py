@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from origin_store.durable import sync_dir, write_whole
+
 from .errors import IndexBusy, IndexUnavailable
 
 try:
@@ -19,6 +21,9 @@ except ImportError:  # pragma: no cover - Windows: no advisory locks, opens are 
     fcntl = None  # type: ignore[assignment]
 
 VERSION_FILE = "origin-search.version"
+#: Present from an index's recreation until the first commit after it: the index may be empty
+#: while the store's mark says everything is indexed, so whoever writes next must start over.
+REBUILD_FILE = "origin-search.rebuild"
 #: Serialises open/create/wipe between processes; it survives wipes.
 OPEN_LOCK_FILE = "origin-search.lock"
 _TANTIVY_WRITER_LOCK = ".tantivy-writer.lock"
@@ -52,7 +57,7 @@ def _writer_lock_held(path: Path) -> bool:
 
 def _looks_like_ours(path: Path) -> bool:
     names = {e.name for e in path.iterdir()} - {OPEN_LOCK_FILE}
-    return not names or VERSION_FILE in names or "meta.json" in names
+    return not names or bool(names & {VERSION_FILE, REBUILD_FILE, "meta.json"})
 
 
 def wipe(path: Path) -> None:
@@ -83,9 +88,22 @@ def read_version(path: Path) -> str | None:
 
 
 def write_version(path: Path, version: str) -> None:
-    tmp = path / (VERSION_FILE + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(version)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path / VERSION_FILE)
+    write_whole(path / VERSION_FILE, version.encode(), mode=0o644)
+
+
+def mark_rebuild(path: Path) -> None:
+    """Say, durably, that the index must be emptied and fed again before it is trusted."""
+    write_whole(path / REBUILD_FILE, b"", mode=0o644)
+
+
+def rebuild_marked(path: Path) -> bool:
+    return (path / REBUILD_FILE).exists()
+
+
+def clear_rebuild(path: Path) -> None:
+    """The index holds what the store's mark says again (a commit after the rebuild began)."""
+    try:
+        os.unlink(path / REBUILD_FILE)
+    except FileNotFoundError:
+        return
+    sync_dir(path)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from origin_store import Store
 from origin_store.reader import event_ids_at
 
-from .catchup import CatchUp, catch_up, indexed_seq, reset, unindexed_tail
+from .catchup import CatchUp, catch_up, start_over, unindexed_tail
 from .errors import QueryError
 from .feed import Doc
 from .filters import Filters
@@ -77,11 +77,9 @@ class Searcher:
         derived, so this loses nothing (and mends an index damaged or built by another analyzer)."""
         writer = self.index.writer()
         try:
-            writer.delete_all()
-            writer.commit()
+            start_over(self.store, self.index, writer)
         finally:
             writer.close()
-        self.store.write(lambda txn: reset(self.store, txn))
         return self.catch_up()
 
     def snapshot(self) -> Snapshot:
@@ -104,9 +102,4 @@ def open_searcher(store: Store, path: str | os.PathLike[str]) -> Searcher:
     def ids_by_seq(seqs: list[int]) -> list[str | None]:
         return event_ids_at(store, seqs)
 
-    index = SearchIndex.open(path, ids_by_seq=ids_by_seq)
-    if not index.rebuilt and index.count() == 0 and indexed_seq(store) > 0:
-        # Recreated empty by a process that died before its catch-up reset the store's mark:
-        # the version file matches, so only the empty index beside a mark past 0 tells.
-        index.rebuilt = True
-    return Searcher(store, index)
+    return Searcher(store, SearchIndex.open(path, ids_by_seq=ids_by_seq))
