@@ -50,8 +50,8 @@ from .query import Clause
 
 #: Bump when fields change; with the analyzer version it decides whether an index is reusable.
 #: 3: the pairs field (adjacent CJK characters as one term); 4: ids stored only where no
-#: ``seq`` names the document (``named``).
-SCHEMA_VERSION = 4
+#: ``seq`` names the document (``named``); 5: ``seq`` stored rather than a fast field.
+SCHEMA_VERSION = 5
 VERSION = f"origin-search schema {SCHEMA_VERSION} analyzer {ANALYZER_VERSION}\n"
 
 
@@ -79,9 +79,11 @@ def build_schema() -> Schema:
         sb.add_text_field(name, tokenizer_name="raw", fast=name in _FAST_RAW)
     sb.add_integer_field("time", indexed=True, fast=True)
     sb.add_integer_field("valid_to", indexed=True, fast=True)
-    # Where the store announced the document (its change-feed sequence), 0 when unknown: read
-    # as a fast field, it names a hit without decompressing a block of stored documents.
-    sb.add_integer_field("seq", fast=True)
+    # Where the store announced the document (its change-feed sequence), left out when
+    # unknown: a hit is named through it. Stored, not a fast field: tantivy opens a fast
+    # field's column in every segment on each read, which at 10M events (24 segments) cost
+    # 0.4-0.9 ms a search however few hits were read, against ~1 us a hit for a stored one.
+    sb.add_integer_field("seq", stored=True)
     sb.add_text_field("text", tokenizer_name=ANALYZER_NAME, index_option="position")
     # Each two CJK characters at adjacent positions of `text`, as one term (analyzer.pairs):
     # a CJK word is searched here, not as a phrase of its characters.
@@ -241,27 +243,13 @@ class SearchIndex:
         return subs[0][1] if len(subs) == 1 else Query.boolean_query(subs)
 
     def _ids(self, searcher: Any, addrs: list[Any]) -> list[str]:
-        """The hits' ids: through their ``seq`` where the opener can resolve it (one fast-field
-        read and a store look-up each, about half the time of a stored document), else from
-        the stored document."""
+        """The hits' ids: each stored document holds its ``seq``, which the opener's lookup
+        names (one store read), or else its id (``named``)."""
+        stored = [searcher.doc(a) for a in addrs]
+        seqs = [int(d["seq"][0]) if d["seq"] else 0 for d in stored]
         lookup = self._ids_by_seq
-        if not addrs:
-            return []
-        if lookup is None:
-            return [self._stored_id(searcher, a) for a in addrs]
-        seqs = [int(v or 0) for v in searcher.fast_field_values("seq", addrs)]
-        found = lookup(seqs)
-        return [
-            i if i is not None else self._stored_id(searcher, a)
-            for i, a in zip(found, addrs, strict=True)
-        ]
-
-    @staticmethod
-    def _stored_id(searcher: Any, addr: Any) -> str:
-        named = searcher.doc(addr)["named"]
-        if not named:
-            raise IndexUnavailable("a hit has neither an id stored nor a seq the store names")
-        return str(named[0])
+        found = lookup(seqs) if lookup is not None and any(seqs) else [None] * len(seqs)
+        return [i if i is not None else _stored_id(d) for i, d in zip(found, stored, strict=True)]
 
     def count(self) -> int:
         """Documents visible to searches now."""
@@ -283,6 +271,13 @@ class SearchIndex:
         with self.writer() as w:
             w.delete_all()
             w.commit()
+
+
+def _stored_id(stored: Any) -> str:
+    named = stored["named"]
+    if not named:
+        raise IndexUnavailable("a hit has neither an id stored nor a seq the store names")
+    return str(named[0])
 
 
 def _filter(query: Query) -> tuple[Occur, Query]:
@@ -350,7 +345,10 @@ def _document(d: Mapping[str, Any]) -> str:
     """The document as JSON for ``add_json``: one call into tantivy, where building a
     ``Document`` field by field costs a call per field (~7 of a build's ~40 µs a document)."""
     doc: dict[str, Any] = {"id": d["id"]}
-    if not d.get("seq"):
+    seq = d.get("seq")
+    if seq:
+        doc["seq"] = seq
+    else:
         doc["named"] = d["id"]
     for name in _RAW_FIELDS:
         value = d.get(name)
@@ -359,7 +357,6 @@ def _document(d: Mapping[str, Any]) -> str:
     doc["time"] = d["time"]
     valid_to = d.get("valid_to")
     doc["valid_to"] = VALID_FOREVER if valid_to is None else valid_to
-    doc["seq"] = d.get("seq") or 0
     text = d.get("text")
     if text:
         analyzed = prepare(text)
