@@ -6,7 +6,7 @@ mapped in the process with up to 16 cached neighbours per fault (the kernel's fa
 store's pages and ~0.8 GB the index's (its own memory: 48 MiB). That is what `top` shows for
 each agent's server, and mapped pages are the last the kernel reclaims.
 
-So after each answer, at most once a second, the process reads its file-backed RSS
+So after each answer, at most every 20 ms, the process reads its file-backed RSS
 (`pages.mapped_file_bytes`), and past the budget, having grown by a quarter of it since the
 last time, it releases them on a thread of its own (`Origin._release_pages`): the store unmaps
 its pages (`Store.release_pages`), and the index is let go of and opened again, so that tantivy
@@ -25,9 +25,12 @@ from dataclasses import dataclass
 
 from origin_store.pages import mapped_file_bytes
 
-#: Reading the process's page counts costs ~10 µs; at most once a second keeps it off the
-#: answers of a busy hub.
-CHECK_EVERY_S = 1.0
+#: Reading the process's page counts costs ~10 µs, so at most 50 reads a second (0.5 ms of a
+#: busy hub's second). Once a second was too rare: at 10M events a search takes ~5 ms and maps
+#: tens of MB of postings it had not read before (70-95 MB for one heavy query in a new
+#: process), so a second of searches mapped up to a GB before the check saw it (peaks of
+#: 1,074-1,423 MiB with a 400 MiB budget).
+CHECK_EVERY_S = 0.02
 
 
 @dataclass(slots=True)
