@@ -53,6 +53,16 @@ from .query import Clause
 #: ``seq`` names the document (``named``); 5: ``seq`` stored rather than a fast field.
 SCHEMA_VERSION = 5
 VERSION = f"origin-search schema {SCHEMA_VERSION} analyzer {ANALYZER_VERSION}\n"
+#: Versions read as they are, each with whether its documents store their ``seq``: schema 4
+#: differs only there (a fast field), and rebuilding a user's index for that (~7 minutes at
+#: 10M events, searches seeing only the newest feed items meanwhile) would cost more than it
+#: saves. A new or recreated index is always of ``VERSION``.
+_SEQ_STORED = {VERSION: True, f"origin-search schema 4 analyzer {ANALYZER_VERSION}\n": False}
+
+
+def reusable(version: str | None) -> bool:
+    """Whether an index whose version file says ``version`` is opened as it is."""
+    return version in _SEQ_STORED
 
 
 #: Indexing memory and threads. On 2 cores one indexing thread keeps up with the Python thread
@@ -68,7 +78,7 @@ _RAW_FIELDS = ("doc", "kind", "role", "source", "project", "session")
 _FAST_RAW = frozenset({"doc", "kind", "role", "source", "project"})
 
 
-def build_schema() -> Schema:
+def build_schema(*, seq_stored: bool = True) -> Schema:
     sb = SchemaBuilder()
     # Indexed to delete and replace a document by its id; stored (``named``) only where no
     # ``seq`` names it: an entry, an event indexed without one. Stored for every event, the
@@ -83,7 +93,10 @@ def build_schema() -> Schema:
     # unknown: a hit is named through it. Stored, not a fast field: tantivy opens a fast
     # field's column in every segment on each read, which at 10M events (24 segments) cost
     # 0.4-0.9 ms a search however few hits were read, against ~1 us a hit for a stored one.
-    sb.add_integer_field("seq", stored=True)
+    if seq_stored:
+        sb.add_integer_field("seq", stored=True)
+    else:
+        sb.add_integer_field("seq", fast=True)  # schema 4
     sb.add_text_field("text", tokenizer_name=ANALYZER_NAME, index_option="position")
     # Each two CJK characters at adjacent positions of `text`, as one term (analyzer.pairs):
     # a CJK word is searched here, not as a phrase of its characters.
@@ -102,7 +115,12 @@ class SearchIndex:
     """One index directory. Open with :meth:`open`; cheap to share across threads."""
 
     def __init__(
-        self, path: Path, index: Index, rebuilt: bool, ids_by_seq: IdsBySeq | None = None
+        self,
+        path: Path,
+        index: Index,
+        rebuilt: bool,
+        ids_by_seq: IdsBySeq | None = None,
+        seq_stored: bool = True,
     ) -> None:
         self.path = path
         #: True when the index was created or recreated empty: feed it every event and entry.
@@ -110,6 +128,7 @@ class SearchIndex:
         self._index = index
         self._schema = index.schema
         self._ids_by_seq = ids_by_seq
+        self._seq_stored = seq_stored
 
     @classmethod
     def open(
@@ -129,7 +148,9 @@ class SearchIndex:
             p.mkdir(parents=True, exist_ok=True)
             with locked(p / OPEN_LOCK_FILE):
                 index: Index | None = None
-                if read_version(p) == VERSION and Index.exists(str(p)):
+                found = read_version(p)
+                seq_stored = _SEQ_STORED.get(found or "", True)
+                if reusable(found) and Index.exists(str(p)):
                     try:
                         index = Index.open(str(p))
                     except ValueError:
@@ -141,6 +162,7 @@ class SearchIndex:
                     mark_rebuild(p)
                     index = Index(build_schema(), path=str(p), reuse=False)
                     write_version(p, VERSION)
+                    seq_stored = True
                 # Recreated now, or by a process that died before its first commit after it.
                 rebuilt = rebuild_marked(p)
         except OSError as e:
@@ -149,7 +171,7 @@ class SearchIndex:
             raise IndexUnavailable(f"Cannot open the search index at {p}: {e}") from e
         # Analyzers are not stored in the index: without this, adds and searches fail.
         index.register_tokenizer(ANALYZER_NAME, build_analyzer())
-        return cls(p, index, rebuilt, ids_by_seq)
+        return cls(p, index, rebuilt, ids_by_seq, seq_stored)
 
     def mark_rebuild(self) -> None:
         """Say on disk that this index must be emptied and fed again from the store before
@@ -244,12 +266,22 @@ class SearchIndex:
 
     def _ids(self, searcher: Any, addrs: list[Any]) -> list[str]:
         """The hits' ids: each stored document holds its ``seq``, which the opener's lookup
-        names (one store read), or else its id (``named``)."""
-        stored = [searcher.doc(a) for a in addrs]
-        seqs = [int(d["seq"][0]) if d["seq"] else 0 for d in stored]
+        names (one store read), or else its id (``named``). A schema 4 index keeps ``seq`` in
+        a fast field, read for all hits at once."""
+        if not addrs:
+            return []
+        if self._seq_stored:
+            stored = [searcher.doc(a) for a in addrs]
+            seqs = [int(d["seq"][0]) if d["seq"] else 0 for d in stored]
+        else:
+            stored = []
+            seqs = [int(v or 0) for v in searcher.fast_field_values("seq", addrs)]
         lookup = self._ids_by_seq
         found = lookup(seqs) if lookup is not None and any(seqs) else [None] * len(seqs)
-        return [i if i is not None else _stored_id(d) for i, d in zip(found, stored, strict=True)]
+        return [
+            i if i is not None else _stored_id(stored[n] if stored else searcher.doc(addrs[n]))
+            for n, i in enumerate(found)
+        ]
 
     def count(self) -> int:
         """Documents visible to searches now."""

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from origin_search.catchup import indexed_seq
-from origin_search.index import VERSION as INDEX_VERSION
+from origin_search.index import reusable
 from origin_search.indexdir import VERSION_FILE
 from origin_store import StoreError
 from origin_store.db import SCHEMA_VERSION
@@ -211,7 +211,7 @@ def index(origin: Origin) -> Finding:
             "No search index yet: the first search builds it (or `origin reindex`).",
             details,
         )
-    if version != INDEX_VERSION:
+    if not reusable(version):
         return Finding(
             "index",
             "index",

@@ -311,6 +311,41 @@ def test_open_creates_then_reuses(tmp_path: Path) -> None:
     assert not again.rebuilt and again.count() == 1
 
 
+def test_a_schema_4_index_is_read_as_it_is(tmp_path: Path) -> None:
+    """Schema 4 differs from 5 only in keeping ``seq`` in a fast field: such an index is opened
+    without a rebuild, its hits and the ones added since are named through their ``seq`` (or
+    their stored id, without one), and only a recreated index is of the new schema."""
+    from tantivy import Index
+
+    from origin_search.analyzer import ANALYZER_NAME, ANALYZER_VERSION, build_analyzer
+    from origin_search.index import VERSION, build_schema, prepared
+
+    old = Index(build_schema(seq_stored=False), path=str(tmp_path), reuse=False)
+    (tmp_path / VERSION_FILE).write_text(f"origin-search schema 4 analyzer {ANALYZER_VERSION}\n")
+    old.register_tokenizer(ANALYZER_NAME, build_analyzer())
+    writer = old.writer(heap_size=15_000_000, num_threads=1)
+    writer.add_json(prepared(event("old-1", "kept words", seq=7))[2])
+    writer.commit()
+    writer.wait_merging_threads()
+    del old
+
+    names = {7: "named-by-seven", 9: "named-by-nine"}
+    ix = SearchIndex.open(tmp_path, ids_by_seq=lambda seqs: [names.get(s) for s in seqs])
+    assert not ix.rebuilt and ix.count() == 1
+    with ix.writer() as w:
+        w.upsert([event("new-1", "kept again", seq=9), entry("ent-1", "kept entry")])
+        w.commit()
+    assert sorted(i for i, _ in ix.search(clauses("kept"))) == [
+        "ent-1",
+        "named-by-nine",
+        "named-by-seven",
+    ]
+    assert (tmp_path / VERSION_FILE).read_text().startswith("origin-search schema 4")
+    (tmp_path / VERSION_FILE).write_text("origin-search schema 3\n")
+    again = SearchIndex.open(tmp_path)
+    assert again.rebuilt and (tmp_path / VERSION_FILE).read_text() == VERSION
+
+
 @pytest.mark.parametrize("damage", ["version", "meta"])
 def test_open_rebuilds_a_foreign_or_damaged_index(tmp_path: Path, damage: str) -> None:
     ix = SearchIndex.open(tmp_path)
