@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import math
 import os
+import sys
 import threading
 import time
 from pathlib import Path
@@ -141,7 +142,9 @@ class Origin:
                 if self._searcher is None:
                     from origin_search import open_searcher
 
-                    self._searcher = open_searcher(self.store, self.home / "index")
+                    self._searcher = open_searcher(
+                        self.store, self.home / "index", announce=_announce_indexing
+                    )
         return self._searcher
 
     @property
@@ -253,6 +256,14 @@ class Origin:
 
 #: This boot of the machine (Linux); None where the system does not say.
 BOOT_ID = Path("/proc/sys/kernel/random/boot_id")
+
+
+def _announce_indexing(behind: int) -> None:
+    """A line on stderr before a long catch-up (a new or rebuilt index, a large backfill):
+    without it a fresh `origin search` would wait a minute or more without a word. For
+    `origin mcp` and the hub it goes to their logs."""
+    sys.stderr.write(f"Origin: indexing {behind:,} archived items for search first…\n")
+    sys.stderr.flush()
 
 
 def boot_id() -> str | None:

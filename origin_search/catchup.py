@@ -8,6 +8,7 @@ next catch-up upserts the same documents again (delete by id, then add), so noth
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,9 +52,21 @@ def _indexed_in(store: Store, txn: Any) -> int:
     return int(store.meta_get(txn, INDEXED_SEQ) or 0)
 
 
-def catch_up(store: Store, index: SearchIndex, *, apart_from: int | None = None) -> CatchUp:
+#: Told to the front door (`announce`) before a catch-up this far behind starts: it takes
+#: about a minute per two million items on two cores, and a search in a fresh process waits.
+ANNOUNCE_AT = FEED_PROCESS_AT
+
+
+def catch_up(
+    store: Store,
+    index: SearchIndex,
+    *,
+    apart_from: int | None = None,
+    announce: Callable[[int], object] | None = None,
+) -> CatchUp:
     """Index everything the feed announced since the last indexed sequence; from `apart_from`
-    items behind (`FEED_PROCESS_AT`), another process reads the feed (`feeder`)."""
+    items behind (`FEED_PROCESS_AT`), another process reads the feed (`feeder`). `announce`
+    hears how many items are behind when that is `ANNOUNCE_AT` or more, before they are read."""
     started = time.perf_counter()
     with store.read() as txn:
         done = _indexed_in(store, txn)
@@ -79,6 +92,8 @@ def catch_up(store: Store, index: SearchIndex, *, apart_from: int | None = None)
             # delete queue was most of the writer's memory).
             maybe_there = max(seq, int(store.meta_get(txn, INDEXING_SEQ) or 0))
             behind_by = store.feed_last(txn) - seq
+        if announce is not None and behind_by >= ANNOUNCE_AT:
+            announce(behind_by)
         pending = 0
         far = behind_by >= (FEED_PROCESS_AT if apart_from is None else apart_from)
         read = feeder.batches if far else read_batches

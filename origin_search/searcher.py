@@ -8,7 +8,7 @@ one look at the feed (one catch-up check and one tail read for all of them).
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from origin_store import Store
 from origin_store.reader import event_ids_at
@@ -63,14 +63,18 @@ class Snapshot:
 class Searcher:
     """Search over one store and its index; shared by every thread of a process."""
 
-    def __init__(self, store: Store, index: SearchIndex) -> None:
+    def __init__(
+        self, store: Store, index: SearchIndex, announce: Callable[[int], object] | None = None
+    ) -> None:
         self.store = store
         self.index = index
+        #: Hears how far behind a long catch-up starts (`catchup.ANNOUNCE_AT`).
+        self.announce = announce
 
     def catch_up(self) -> CatchUp:
         """Index what the feed announced since the last indexed sequence, if this process can
         take the writer (otherwise see other processes' commits)."""
-        return catch_up(self.store, self.index)
+        return catch_up(self.store, self.index, announce=self.announce)
 
     def rebuild(self) -> CatchUp:
         """Empty the index and build it again from the store's change feed: the index is
@@ -95,11 +99,16 @@ class Searcher:
         return self.snapshot().find(clause_list, filters, limit)
 
 
-def open_searcher(store: Store, path: str | os.PathLike[str]) -> Searcher:
+def open_searcher(
+    store: Store,
+    path: str | os.PathLike[str],
+    *,
+    announce: Callable[[int], object] | None = None,
+) -> Searcher:
     """Open (or create, or rebuild) the index at ``path`` for ``store``; index hits are named
-    through the store's change feed."""
+    through the store's change feed. ``announce`` hears how far behind a long catch-up starts."""
 
     def ids_by_seq(seqs: list[int]) -> list[str | None]:
         return event_ids_at(store, seqs)
 
-    return Searcher(store, SearchIndex.open(path, ids_by_seq=ids_by_seq))
+    return Searcher(store, SearchIndex.open(path, ids_by_seq=ids_by_seq), announce)
