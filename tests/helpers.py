@@ -9,6 +9,10 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from origin_store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The project's own sample logs, one folder per agent laid out as that agent's home directory.
@@ -86,6 +90,18 @@ def fixture_env(tmp_path: Path, *, copy: bool = False, root: Path = DATA) -> dic
         # No search server left behind by a test's fresh commands (tests/api/test_cli_linger.py).
         "ORIGIN_CLI_LINGER_S": "0",
     }
+
+
+def ingested_store(tmp_path: Path) -> Store:
+    """A real store over `fixture_env(tmp_path)` with every sample log ingested, open: the
+    caller closes it."""
+    from origin_store import Ingester, Settings, Store
+    from origin_store.parsers.registry import SOURCES
+
+    settings = Settings.from_env(fixture_env(tmp_path))
+    store = Store.open(settings.home, map_size=settings.map_size)
+    assert Ingester(store, settings, SOURCES).run().events > 200
+    return store
 
 
 def cut(text: str, limit: int) -> str:

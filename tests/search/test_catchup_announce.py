@@ -6,24 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import fixture_env
+from helpers import ingested_store
 
 from origin_search import catchup, open_searcher
-from origin_store import Ingester, Settings, Store
-from origin_store.parsers.registry import SOURCES
-
-
-def ingested(tmp_path: Path) -> Store:
-    settings = Settings.from_env(fixture_env(tmp_path))
-    store = Store.open(settings.home, map_size=settings.map_size)
-    assert Ingester(store, settings, SOURCES).run().events > 200
-    return store
 
 
 def test_a_long_catch_up_is_announced_once_before_it_starts(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store = ingested(tmp_path)
+    store = ingested_store(tmp_path)
     try:
         with store.read() as txn:
             behind = store.feed_last(txn)
@@ -40,7 +31,7 @@ def test_a_long_catch_up_is_announced_once_before_it_starts(
 
 
 def test_a_short_catch_up_is_not_announced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    store = ingested(tmp_path)
+    store = ingested_store(tmp_path)
     try:
         with store.read() as txn:
             behind = store.feed_last(txn)

@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 import pytest
-from helpers import fixture_env
+from helpers import ingested_store
 
 from origin_search import SearchIndex, clauses, open_searcher, tokens
 from origin_search.catchup import catch_up
@@ -27,14 +27,11 @@ from origin_search.feeder import batches
 from origin_store import Ingester, Settings, Store
 from origin_store.entries import put_version
 from origin_store.lmdbio import pairs as lmdb_pairs
-from origin_store.parsers.registry import SOURCES
 from origin_store.reader import get_event
 
 
 def ingested(tmp_path: Path) -> Store:
-    settings = Settings.from_env(fixture_env(tmp_path))
-    store = Store.open(settings.home, map_size=settings.map_size)
-    assert Ingester(store, settings, SOURCES).run().events > 200
+    store = ingested_store(tmp_path)
     entry = {
         "id": "ent_1",
         "kind": "decision",

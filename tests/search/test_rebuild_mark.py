@@ -10,21 +10,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import fixture_env
+from helpers import ingested_store
 
 from origin_search import SearchError, SearchIndex, open_searcher
 from origin_search.catchup import INDEXED_SEQ, catch_up, indexed_seq, start_over
 from origin_search.indexdir import REBUILD_FILE
-from origin_store import Ingester, Settings, Store
-from origin_store.parsers.registry import SOURCES
+from origin_store import Store
 
 
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[Store]:
-    settings = Settings.from_env(fixture_env(tmp_path))
-    opened = Store.open(settings.home, map_size=settings.map_size)
+    opened = ingested_store(tmp_path)
     try:
-        assert Ingester(opened, settings, SOURCES).run().events > 200
         yield opened
     finally:
         opened.close()
