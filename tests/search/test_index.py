@@ -311,6 +311,21 @@ def test_open_creates_then_reuses(tmp_path: Path) -> None:
     assert not again.rebuilt and again.count() == 1
 
 
+def test_a_hit_the_store_cannot_name_is_an_error_not_a_wrong_id(tmp_path: Path) -> None:
+    """A stored ``seq`` the store names nothing at (a store restored from an older copy, a
+    damaged feed): an entry is still named by its stored id, and an event, which has none, is
+    a readable IndexUnavailable rather than a made-up id."""
+    from origin_search import IndexUnavailable
+
+    ix = SearchIndex.open(tmp_path, ids_by_seq=lambda seqs: [None for _ in seqs])
+    with ix.writer() as w:
+        w.upsert([event("ev-1", "lonely words", seq=2**62), entry("ent-1", "lonely entry")])
+        w.commit()
+    with pytest.raises(IndexUnavailable, match="neither an id stored nor a seq"):
+        ix.search(clauses("lonely"))
+    assert [i for i, _ in ix.search(clauses("entry"))] == ["ent-1"]
+
+
 def test_a_schema_4_index_is_read_as_it_is(tmp_path: Path) -> None:
     """Schema 4 differs from 5 only in keeping ``seq`` in a fast field: such an index is opened
     without a rebuild, its hits and the ones added since are named through their ``seq`` (or
