@@ -27,6 +27,7 @@ from typing import Any
 import lmdb
 
 from .db import Store, dumps, loads
+from .ingest import rowlog
 from .ingest.oshelpers import stripe_lock
 from .ingest.rowlog import row_log_path
 from .lmdbio import pairs
@@ -255,7 +256,12 @@ def _row_logs(store: Store, home: Path, report: RescanReport) -> None:
                 continue
             if reader is not None:
                 store.write(partial(_reread, store, reader), durable=True)
-            _rewrite_row_log(log)
+            if reader is not None and rowlog.released(log, 0):
+                # Part of it is only in its mirror (rescanned with the mirrors): begun again
+                # from its database by the next pass, which reads it as a new version.
+                rowlog.discard(log)
+            else:
+                _rewrite_row_log(log)
             report.row_logs += 1
 
 
@@ -266,16 +272,16 @@ def _reread(store: Store, key: bytes, txn: lmdb.Transaction) -> None:
 
 
 def _batches(path: Path) -> Iterator[list[bytes]]:
-    """A row log's lines, 20,000 at a time (a row log can be large)."""
-    with open(path, "rb") as handle:
-        lines: list[bytes] = []
-        for line in handle:
-            lines.append(line)
-            if len(lines) >= 20_000:
-                yield lines
-                lines = []
-        if lines:
+    """A row log's lines, 20,000 at a time (a row log can be large), past what its mirror
+    alone holds (`rowlog.release`)."""
+    lines: list[bytes] = []
+    for line in rowlog.readable_lines(path):
+        lines.append(line)
+        if len(lines) >= 20_000:
             yield lines
+            lines = []
+    if lines:
+        yield lines
 
 
 def _needs_rewrite(path: Path) -> bool:

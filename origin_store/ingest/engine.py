@@ -37,6 +37,8 @@ from .workers import balance, relay, spawn
 PARALLEL_BYTES = 64 * 1024 * 1024
 #: Touched mirrors above which one syncfs of the filesystem beats an fsync per file.
 SYNCFS_FILES = 32
+#: A cursor's head digest that no file has: its next read starts a new version.
+BEGUN_AGAIN = "row-log-begun-again"
 
 
 class Ingester:
@@ -52,6 +54,9 @@ class Ingester:
         # writer holds its mirror's tail (up to a frame) and kept for every file of a backfill
         # they grew each process's memory with the file count (~8 GB after 56k files).
         self._touched: set[str] = set()
+        # Row logs this pass read, with their mirror and how far it sealed them: once that is
+        # durable their blocks are given back (`rowlog.release`).
+        self._row_logs: list[tuple[LogFile, int, int]] = []
 
     def run(
         self,
@@ -119,6 +124,7 @@ class Ingester:
             if collecting:
                 gc.enable()
         self._make_durable()
+        self._release_row_logs()
         return report
 
     def _ours(self, error: OSError) -> bool:
@@ -147,6 +153,18 @@ class Ingester:
             for rel in sorted(touched):
                 mirrors.sync_files(*mirrors.paths(self.raw_root, rel))
         self.store.sync()
+
+    def _release_row_logs(self) -> None:
+        """The row logs this pass read give back the blocks their mirrors now hold durably:
+        only up to where this pass sealed (what `_make_durable` synced), and only while the
+        mirror is the one it wrote (a new version reads the row log from its start)."""
+        done, self._row_logs = self._row_logs, []
+        for log, mirror_id, sealed_to in done:
+            with stripe_lock(self.lock_root, log.key):
+                with self.store.read() as txn:
+                    cursor = read_cursor(self.store, txn, log)
+                if cursor is not None and cursor["mirror"]["id"] == mirror_id:
+                    rowlog.release(log.path, min(sealed_to, cursor["mirror"]["src"]))
 
     def _touch(self, writer: mirrors.MirrorWriter) -> None:
         self._touched.add(writer.state["rel"])
@@ -222,6 +240,7 @@ class Ingester:
         """What `ingest_file` does under the lock: with a mark `found`, what lies before it is
         left out first; without `read`, only that. False when the file could not be read
         (in the report's errors)."""
+        changed_at = None
         if log.kind.snapshots:
             try:
                 if found is not None:
@@ -234,8 +253,46 @@ class Ingester:
             except rowlog.RowLogError as error:  # busy, corrupt or unreadable: next pass
                 report.errors.append(str(error))
                 return False
+            changed_at = rowlog.last_change(log.path, log.kind)
             # A row log holds only what was read before the pause, or after its rows were left out.
             log, found = LogFile(log.source, log.kind, log.root, row_log, origin=log.path), None
+        try:
+            return self._read_lines(log, report, progress, found, read, changed_at)
+        except _Released:
+            # Its blocks were given back and it must be read from its start: begun again from
+            # the database, as a new version of its mirror (the older one keeps what it held).
+            # The cursor says so first, durably: a new row log begins with the same rows as
+            # the old one, and a kill before the new version is recorded must not leave the
+            # old cursor reading on in it.
+            assert log.origin is not None
+            self._read_anew(log)
+            try:
+                rowlog.start_over(self.rows_root, log.source.name, log.kind, log.origin)
+            except rowlog.RowLogError as error:
+                report.errors.append(str(error))
+                return False
+            return self._read_lines(log, report, progress, None, read, changed_at)
+
+    def _read_anew(self, log: LogFile) -> None:
+        """Make the cursor of `log` start a new version at its next read, whatever its file
+        holds then."""
+
+        def work(txn: Any) -> None:
+            cursor = read_cursor(self.store, txn, log)
+            if cursor is not None:
+                self.store.put(txn, "files", log.key, {**cursor, "head": BEGUN_AGAIN})
+
+        self.store.write(work, durable=True)
+
+    def _read_lines(
+        self,
+        log: LogFile,
+        report: IngestReport,
+        progress: Progress | None,
+        found: Mark | None,
+        read: bool,
+        changed_at: float | None,
+    ) -> bool:
         st = log.path.stat()
         with self.store.read() as txn:
             cursor = read_cursor(self.store, txn, log)
@@ -255,30 +312,52 @@ class Ingester:
                 report,
                 self._touch,
                 self.settings.device,
+                changed_at,
             )
             if found is not None:
                 file_pass.skip(pausing.end_of(log, found))
             if read:
                 file_pass.run(progress)
+                if log.origin is not None:
+                    mirror = file_pass.cursor["mirror"]
+                    self._row_logs.append((log, mirror["id"], mirror["src"]))
         return True
 
     def _recovered(
-        self, log: LogFile, content: Content, cursor: Cursor | None, report: IngestReport
+        self,
+        log: LogFile,
+        content: Content,
+        cursor: Cursor | None,
+        report: IngestReport,
     ) -> tuple[Cursor, mirrors.MirrorWriter]:
-        """The file's cursor and a mirror writer whose files match it."""
+        """The file's cursor and a mirror writer whose files match it. Raises `_Released`
+        before reading a row log from where its blocks were given back."""
         if cursor is not None and not same_version(cursor, content):
+            _readable(log, 0)
             cursor = new_version(self.store, self.raw_root, log, cursor)
             report.rewritten = 1
         if cursor is None:
+            _readable(log, 0)
             cursor = new_version(self.store, self.raw_root, log, None)
+        _readable(log, cursor["mirror"]["src"])
         committed = cursor
         writer = mirrors.MirrorWriter(self.raw_root, cursor["mirror"])
         if not writer.recover(lambda: tail_source(content, committed)):
+            _readable(log, 0)
             cursor = new_version(self.store, self.raw_root, log, cursor)
             report.rewritten = 1
             writer = mirrors.MirrorWriter(self.raw_root, cursor["mirror"])
             writer.recover(lambda: b"")
         return cursor, writer
+
+
+class _Released(Exception):
+    """A row log would be read where `rowlog.release` gave its blocks back."""
+
+
+def _readable(log: LogFile, start: int) -> None:
+    if log.origin is not None and rowlog.released(log.path, start):
+        raise _Released(str(log.path))
 
 
 def worker_main(environ: dict[str, str], logs: list[LogFile], queue: Any, parent: int) -> None:

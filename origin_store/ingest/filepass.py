@@ -75,8 +75,12 @@ class FilePass:
         report: IngestReport,
         touched: Callable[[mirrors.MirrorWriter], None],
         device: str | None = None,
+        changed_at: float | None = None,
     ) -> None:
         self.store = store
+        #: When what the file holds last changed, if not its mtime: a row log is written by
+        #: Origin at each read, so its database's last write tells when it went cold.
+        self.changed_at = st.st_mtime if changed_at is None else changed_at
         self.device = device
         self.log = log
         self.content = content
@@ -126,7 +130,7 @@ class FilePass:
                     progress(batch_bytes)
                 lines, batch_bytes = [], 0
         # Commit even with no new lines, so an unchanged stat is remembered.
-        cold = time.time() - self.st.st_mtime > COLD_SECONDS
+        cold = time.time() - self.changed_at > COLD_SECONDS
         self._commit(lines, offset, seal=cold, final=True)
         if progress and batch_bytes:
             progress(batch_bytes)

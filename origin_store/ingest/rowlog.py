@@ -10,10 +10,19 @@ true since the row log is only ever appended to.
 A row log is a copy of what an agent stored, kept under ORIGIN_HOME: its lines are redacted
 (`redact`) before they are written, so a secret in a chat row never reaches the disk there.
 Which rows changed is still told by digests of what was read, not of what was written.
+
+Once its lines are sealed in its mirror's frames and made durable, a row log's blocks are given
+back to the file system (`release`): the file keeps its size, so every offset (the cursor's, the
+mirror's, a line's) stays true, but the part the mirror holds reads as zeros and takes no disk.
+Nothing reads that part again: the head that tells a version stays, and so does everything from
+the mirror's tail on, which the next pass, a torn tail's repair and the cut of a partial last
+line read. A row log that must be read from its start again (a new version of its mirror, a
+store that lost its cursor) is started over from the database (`start_over`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import marshal
 import os
@@ -28,6 +37,8 @@ from .. import redact
 from ..model import ParseProblem
 from ..parsers.base import FILE_TABLE, FileKind, Table, file_line, load_row, row_line
 from ..records import Cursor
+from .content import HEAD_BYTES
+from .oshelpers import next_data, next_hole, punch_hole
 
 #: How long a read waits for a writer that holds the database (SQLITE_BUSY), in seconds.
 BUSY_SECONDS = 2.0
@@ -203,6 +214,95 @@ def _append_changed(
     return size
 
 
+#: The file system's block: a released range begins and ends on one.
+_BLOCK = 4096
+#: Where a released range may begin: the head, whose digest tells a version, is kept.
+_RELEASE_FROM = -(-HEAD_BYTES // _BLOCK) * _BLOCK
+
+
+def release(log: Path, sealed_to: int) -> int:
+    """Give back the blocks of the row log `log` that lie before `sealed_to`, the offset up to
+    which its mirror holds every line in frames made durable; returns the bytes released
+    (0 where nothing could be, or the system cannot punch holes). The caller holds the file's
+    ingest lock. The byte before `sealed_to` stays: it ends the last sealed line, which the cut
+    of a partial last line looks back for."""
+    try:
+        fd = os.open(log, os.O_RDWR)
+    except FileNotFoundError:
+        return 0
+    try:
+        size = os.fstat(fd).st_size
+        end = (min(sealed_to, size) - 1) // _BLOCK * _BLOCK
+        # Released ranges all begin at _RELEASE_FROM and grow: what is left starts at the data.
+        start = next_data(fd, _RELEASE_FROM)
+        if end <= start:
+            return 0
+        return end - start if punch_hole(fd, start, end - start) else 0
+    finally:
+        os.close(fd)
+
+
+def released(log: Path, start: int) -> bool:
+    """Whether some of the row log from `start` on was given back (`release`): read from
+    there, it would give zeros where the mirror holds lines."""
+    try:
+        fd = os.open(log, os.O_RDONLY)
+    except FileNotFoundError:
+        return False
+    try:
+        return next_hole(fd, start) < os.fstat(fd).st_size
+    finally:
+        os.close(fd)
+
+
+def start_over(rows_root: Path, source: str, kind: FileKind, original: Path) -> Path:
+    """A row log begun again: every row of `original` as it is now, as a first read writes
+    them. For a row log that must be read from its start once more after `release` gave its
+    blocks back; its older versions of rows stay in the mirrors of its earlier versions. The
+    stamp goes first, so a kill part way leaves a row log that the next pass reads whole."""
+    discard(row_log_path(rows_root, source, original))
+    return refresh(rows_root, source, kind, original)
+
+
+def discard(log: Path) -> None:
+    """Remove a row log with what it remembers (its stamp first: a kill part way leaves no
+    stamp saying the rest is current). Only once its cursor will read it as a new version."""
+    for stale in (log.with_suffix(".stamp"), log.with_suffix(".rows"), log):
+        stale.unlink(missing_ok=True)
+
+
+def readable_lines(log: Path, offset: int = 0) -> Iterator[bytes]:
+    """The lines of a row log from `offset` on, past what `release` gave back: those
+    lines are in the mirror, and read here they would be zeros (one "line" as long as the
+    blocks given back)."""
+    try:
+        handle = open(log, "rb")  # noqa: SIM115 - closed below, also when the caller stops
+    except FileNotFoundError:
+        return
+    with handle:
+        fd = handle.fileno()
+        hole = next_hole(fd, offset)
+        if hole < os.fstat(fd).st_size:
+            handle.seek(next_data(fd, hole))
+            handle.readline()  # the end of a line the hole began in
+        else:
+            handle.seek(offset)
+        yield from handle
+
+
+def last_change(original: Path, kind: FileKind) -> float:
+    """When the agent last wrote `original` (its `-wal` and siblings too), in epoch seconds:
+    what tells a row log's mirror that it may be sealed, since the row log itself is written
+    by Origin at every read."""
+    times = [0.0]
+    for path in _stamp_paths(original, kind):
+        with contextlib.suppress(OSError):
+            st = path.stat()
+            if st.st_size:  # opening a WAL database, even to read it, empties its `-wal`
+                times.append(st.st_mtime)
+    return max(times)
+
+
 def settled(
     rows_root: Path, source: str, kind: FileKind, original: Path, cursor: Cursor | None
 ) -> bool:
@@ -259,21 +359,18 @@ def _digest(data: bytes) -> bytes:
 
 
 def _read_back(log: Path, offset: int, digests: dict[str, bytes]) -> None:
-    """Digests of the lines after `offset`: appended by a pass killed before it saved them."""
-    try:
-        with open(log, "rb") as handle:
-            handle.seek(offset)
-            for raw in handle:
-                line = raw.rstrip(b"\n")
-                row = load_row(line)
-                if row is None or isinstance(row, ParseProblem):
-                    continue
-                table, key, values = row
-                text = values.get("text") if table == FILE_TABLE else None
-                data = text.encode("utf-8") if isinstance(text, str) else line
-                digests[f"{table}/{key}"] = _digest(data)
-    except FileNotFoundError:
-        return
+    """Digests of the lines after `offset`: appended by a pass killed before it saved them.
+    Rows whose lines were given back (`release`) and whose digests were lost are appended
+    again by the next read: a second line of the same version, which changes no event."""
+    for raw in readable_lines(log, offset):
+        line = raw.rstrip(b"\n")
+        row = load_row(line)
+        if row is None or isinstance(row, ParseProblem):
+            continue
+        table, key, values = row
+        text = values.get("text") if table == FILE_TABLE else None
+        data = text.encode("utf-8") if isinstance(text, str) else line
+        digests[f"{table}/{key}"] = _digest(data)
 
 
 def _cut_partial_line(log: Path) -> int:
@@ -307,12 +404,8 @@ def _cut_partial_line(log: Path) -> int:
 def _stamp(original: Path, kind: FileKind) -> list[list[int]]:
     """What tells that something may have changed: the stat of the file, and of its `-wal`
     and siblings (a write to a WAL database changes only its `-wal` until a checkpoint)."""
-    paths = [original]
-    if kind.tables:
-        paths.append(original.with_name(original.name + "-wal"))
-        paths += [original.with_name(name) for name in kind.siblings]
     stamp: list[list[int]] = []
-    for path in paths:
+    for path in _stamp_paths(original, kind):
         try:
             st = path.stat()
         except FileNotFoundError:
@@ -321,6 +414,14 @@ def _stamp(original: Path, kind: FileKind) -> list[list[int]]:
         # An empty `-wal` is no change: opening a WAL database, even read-only, creates one.
         stamp.append([st.st_size, st.st_mtime_ns, st.st_ino] if st.st_size else [])
     return stamp
+
+
+def _stamp_paths(original: Path, kind: FileKind) -> list[Path]:
+    paths = [original]
+    if kind.tables:
+        paths.append(original.with_name(original.name + "-wal"))
+        paths += [original.with_name(name) for name in kind.siblings]
+    return paths
 
 
 def _load(path: Path) -> dict[str, Any] | None:

@@ -11,27 +11,14 @@ from pathlib import Path
 import orjson
 import pytest
 from mirror_support import read_mirror_line
-from rows_format import NOTES, NOTES_DB, create, note
+from rows_format import NOTES_DB, create, note
 
-from origin_store import Ingester, Settings, Store
+from origin_store import Settings, Store
 from origin_store.entries import forget
 from origin_store.ingest import rowlog
 from origin_store.parsers.base import Table
 from origin_store.reader import get_event, session_event_ids
 from origin_store.verify import verify
-
-
-@pytest.fixture
-def rows_env(tmp_path: Path):
-    """(settings, agent dir, open store, ingester) for the notes format."""
-    agent = tmp_path / "notes"
-    agent.mkdir()
-    settings = Settings.from_env(
-        {"HOME": str(tmp_path), "ORIGIN_HOME": str(tmp_path / "origin"), "NOTES_HOME": str(agent)}
-    )
-    store = Store.open(settings.home, map_size=settings.map_size)
-    yield settings, agent, store, Ingester(store, settings, {"notesdb": NOTES})
-    store.close()
 
 
 def row_log_lines(settings: Settings, original: Path) -> list[bytes]:

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from mirror_support import whole_row_log
 from rows_format import create, note
 
 from origin_store import Settings, Store
@@ -56,8 +57,14 @@ def _snapshot(home: Path, agent: Path) -> tuple[dict[str, dict], dict[str, bytes
             feed = [item["id"] for _, item in store.feed_since(txn, 0)]
         assert len(feed) == len(set(feed)) == len(events), "the feed repeats or misses events"
         assert verify(store, settings.home).ok
+        # Each row log as written, what it gave back to the file system read from its mirror.
         logs = {
-            path.name: rowlog.row_log_path(settings.home / "rows", "notesdb", path).read_bytes()
+            path.name: whole_row_log(
+                store,
+                settings.home,
+                path,
+                rowlog.row_log_path(settings.home / "rows", "notesdb", path),
+            )
             for path in sorted(agent.iterdir())
             if path.suffix in (".db", ".md")
         }

@@ -1,0 +1,200 @@
+"""Row logs give their blocks back once their mirrors hold their lines durably
+(`rowlog.release`): the file keeps its size and offsets, what it gave back is read from the
+mirror, and a row log that must be read from its start again is begun again from its database."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from pathlib import Path
+
+import orjson
+import pytest
+from mirror_support import read_mirror_line, whole_row_log
+from rows_format import create, note
+
+from origin_store import Settings, Store
+from origin_store.ingest import rowlog
+from origin_store.ingest.oshelpers import punch_hole
+from origin_store.parsers.base import load_row
+from origin_store.redact_find import disabled
+from origin_store.redaction_scan import rescan
+from origin_store.verify import verify
+
+ROWS = 1500
+BODY = 1000  # bytes of each note: a row log of ~1.6 MB, several frames
+AWS = "AKIAFAKEEXAMPLE12345"  # fake, in the real shape
+
+
+@pytest.fixture(autouse=True)
+def _holes(tmp_path: Path) -> None:
+    probe = tmp_path / "probe"
+    probe.write_bytes(b"x" * 65536)
+    fd = os.open(probe, os.O_RDWR)
+    try:
+        if not punch_hole(fd, 4096, 8192):
+            pytest.skip("this file system cannot give blocks back (fallocate punch hole)")
+    finally:
+        os.close(fd)
+
+
+def _cold(db: Path) -> None:
+    """As if the agent last wrote the database an hour ago: its mirror is sealed whole."""
+    past = time.time() - 3600
+    for path in (db, db.with_name(db.name + "-wal")):
+        if path.exists():
+            os.utime(path, (past, past))
+
+
+def _notes(db: Path, first: int, count: int) -> None:
+    connection = sqlite3.connect(db, isolation_level=None) if db.exists() else create(db)
+    connection.execute("BEGIN")
+    for i in range(first, first + count):
+        note(connection, f"n{i:05d}", f"note {i} " + "w" * BODY, t=i)
+    connection.execute("COMMIT")
+    connection.close()
+    _cold(db)
+
+
+def _on_disk(path: Path) -> int:
+    return os.stat(path).st_blocks * 512
+
+
+def _lines(settings: Settings, store: Store, db: Path) -> list[bytes]:
+    log = rowlog.row_log_path(settings.home / "rows", "notesdb", db)
+    return whole_row_log(store, settings.home, db, log).splitlines()
+
+
+def _event_count(store: Store) -> tuple[int, int]:
+    with store.read() as txn:
+        events = sum(1 for _ in store.iter_events(txn))
+        feed = [item["id"] for _, item in store.feed_since(txn, 0) if "id" in item]
+    assert len(feed) == len(set(feed)), "the feed announces an event twice"
+    return events, len(feed)
+
+
+def _rows(lines: list[bytes]) -> list[str]:
+    """The keys of the rows the lines hold, each line a whole row (no zeros, no pieces)."""
+    keys = []
+    for line in lines:
+        row = load_row(line)
+        assert isinstance(row, tuple), f"not a row: {line[:80]!r}"
+        keys.append(row[1])
+    return keys
+
+
+def test_a_row_log_keeps_on_disk_only_what_its_mirror_does_not_hold(rows_env):
+    settings, agent, store, ingester = rows_env
+    db = agent / "chat.db"
+    _notes(db, 0, ROWS)
+    report = ingester.run()
+    assert report.events == ROWS and not report.errors
+    log = rowlog.row_log_path(settings.home / "rows", "notesdb", db)
+    size = log.stat().st_size
+    assert size > ROWS * BODY
+    # The head (what tells a version) and the block before the end stay; the rest is given back.
+    assert _on_disk(log) <= 3 * 4096 < size // 100
+    with log.open("rb") as handle:
+        handle.seek(64 * 1024)
+        assert handle.read(4096) == bytes(4096)
+    lines = _lines(settings, store, db)
+    keys = _rows(lines)
+    assert sorted(k for k in keys if k.startswith("n")) == [f"n{i:05d}" for i in range(ROWS)]
+    # Every line still reads from the mirror, the middle ones too, as `sources` reads them.
+    with store.read() as txn:
+        cursor = store.get(txn, "files", str(db).encode())
+    middle = len(lines) // 2
+    assert (
+        read_mirror_line(store, settings.home, cursor["mirror"]["id"], middle + 1)
+        == (lines[middle])
+    )
+    assert ingester.run().files_changed == 0  # nothing changed: nothing read, nothing released
+    assert verify(store, settings.home).ok
+
+
+def test_a_released_row_log_reads_on_and_gives_back_what_it_adds(rows_env):
+    settings, agent, store, ingester = rows_env
+    db = agent / "chat.db"
+    _notes(db, 0, ROWS)
+    ingester.run()
+    _notes(db, ROWS, 500)
+    report = ingester.run()
+    assert report.events == 500 and report.rewritten == 0 and not report.errors
+    log = rowlog.row_log_path(settings.home / "rows", "notesdb", db)
+    assert _on_disk(log) <= 3 * 4096
+    assert len([k for k in _rows(_lines(settings, store, db)) if k.startswith("n")]) == ROWS + 500
+    assert _event_count(store)[0] == ROWS + 500
+    assert verify(store, settings.home).ok
+
+
+def test_a_released_row_log_read_from_its_start_is_begun_again(rows_env):
+    """A mirror version that must be read from line 1 (here: its head no longer matches) would
+    read zeros: the row log is begun again from the database, as a new version; the old
+    mirror keeps every line events name, and no event is added, lost or doubled."""
+    settings, agent, store, ingester = rows_env
+    db = agent / "chat.db"
+    _notes(db, 0, ROWS)
+    ingester.run()
+    before = _event_count(store)
+    key = str(db).encode()
+    with store.read() as txn:
+        old = store.get(txn, "files", key)
+    store.write(lambda txn: store.put(txn, "files", key, {**old, "head": "something else"}))
+    _notes(db, ROWS, 1)
+    report = ingester.run()
+    assert report.rewritten == 1 and report.events == 1 and not report.errors
+    assert _event_count(store) == (before[0] + 1, before[1] + 1)
+    with store.read() as txn:
+        new = store.get(txn, "files", key)
+    assert new["version"] == old["version"] + 1 and new["lines"] > 0
+    keys = _rows(_lines(settings, store, db))
+    assert sorted(k for k in keys if k.startswith("n")) == [f"n{i:05d}" for i in range(ROWS + 1)]
+    last = read_mirror_line(store, settings.home, old["mirror"]["id"], old["lines"])
+    assert last is not None and orjson.loads(last)["key"].startswith("n")
+    assert verify(store, settings.home).ok
+
+
+def test_lost_digests_of_released_rows_write_them_again_and_change_no_event(rows_env):
+    """Without its digests a row log is read back from where it holds bytes; rows given back
+    are written again (a second line of the same version), which changes no event."""
+    settings, agent, store, ingester = rows_env
+    db = agent / "chat.db"
+    _notes(db, 0, ROWS)
+    ingester.run()
+    before = _event_count(store)
+    log = rowlog.row_log_path(settings.home / "rows", "notesdb", db)
+    log.with_suffix(".stamp").unlink()
+    log.with_suffix(".rows").unlink()
+    report = ingester.run()
+    assert not report.errors and report.events == 0 and report.rewritten == 0
+    assert _event_count(store) == before
+    assert all(b"\x00" not in line for line in rowlog.readable_lines(log))
+    assert verify(store, settings.home).ok
+
+
+def test_a_rescan_of_a_released_row_log_begins_it_again(rows_env):
+    """`origin redact --rescan` finding a secret in what a released row log keeps (a row read
+    before Origin masked anything): the row log is not rewritten over what it gave back but
+    begun again from its database by the next pass, masked as it is written, as a new
+    version; the mirrors are masked by the rescan itself."""
+    settings, agent, store, ingester = rows_env
+    db = agent / "chat.db"
+    _notes(db, 0, ROWS)
+    ingester.run()
+    connection = sqlite3.connect(db, isolation_level=None)
+    note(connection, "zz", f"deploy with {AWS} now", t=ROWS)
+    connection.close()  # the database is warm: its last line waits in the mirror's tail
+    with disabled():
+        assert ingester.run().events == 1
+    log = rowlog.row_log_path(settings.home / "rows", "notesdb", db)
+    assert rowlog.released(log, 0)
+    assert AWS.encode() in b"".join(rowlog.readable_lines(log))
+    report = rescan(store, settings.home)
+    assert report.row_logs == 1 and report.redacted["aws-access-key"] >= 1
+    assert not log.exists()  # left for the next pass to begin again
+    after = ingester.run()
+    assert after.rewritten == 1 and after.events == 0 and not after.errors
+    assert AWS.encode() not in log.read_bytes()
+    assert len([k for k in _rows(_lines(settings, store, db)) if k.startswith("n")]) == ROWS
+    assert verify(store, settings.home).ok
