@@ -39,6 +39,7 @@ from ..parsers.base import FILE_TABLE, FileKind, Table, file_line, load_row, row
 from ..records import Cursor
 from .content import HEAD_BYTES
 from .oshelpers import next_data, next_hole, punch_hole
+from .rowdigests import Digests, digest
 
 #: How long a read waits for a writer that holds the database (SQLITE_BUSY), in seconds.
 BUSY_SECONDS = 2.0
@@ -113,8 +114,8 @@ class RowLogError(OSError):
 
 def row_log_path(rows_root: Path, source: str, original: Path) -> Path:
     """Where the row log of `original` lives: one per file, named by a digest of its path."""
-    digest = hashlib.blake2b(str(original).encode(), digest_size=10).hexdigest()
-    return rows_root / source / f"{original.name}.{digest}.jsonl"
+    named = hashlib.blake2b(str(original).encode(), digest_size=10).hexdigest()
+    return rows_root / source / f"{original.name}.{named}.jsonl"
 
 
 def refresh(rows_root: Path, source: str, kind: FileKind, original: Path) -> Path:
@@ -146,9 +147,7 @@ def skip(rows_root: Path, source: str, kind: FileKind, original: Path) -> int:
         return 0
     size, stamp, digests = known
     skipped = sum(
-        1
-        for identity, _, digest in read_rows(original, kind)
-        if _changed(digests, identity, digest)
+        1 for identity, _, value in read_rows(original, kind) if digests.changed(identity, value)
     )
     with open(log, "ab"):  # a row log exists once its file was read, as after `refresh`
         pass
@@ -158,7 +157,7 @@ def skip(rows_root: Path, source: str, kind: FileKind, original: Path) -> int:
 
 def _known(
     log: Path, original: Path, kind: FileKind
-) -> tuple[int, list[list[int]], dict[str, bytes]] | None:
+) -> tuple[int, list[list[int]], Digests] | None:
     """The row log's size (a partial last line cut), the stamp of `original` now and the rows'
     digests as last read; None when nothing changed since the last read."""
     log.parent.mkdir(parents=True, exist_ok=True)
@@ -168,25 +167,23 @@ def _known(
     saved = _load(stamp_file)
     if saved is not None and saved.get("size") == size and saved.get("stamp") == stamp:
         return None
-    loaded = _load(digests_file)
-    digests: dict[str, bytes] = {}
-    covered = 0
-    if loaded is not None and saved is not None and isinstance(loaded.get("rows"), dict):
-        digests, covered = loaded["rows"], int(saved.get("size", 0))
-    if covered > size:
-        digests, covered = {}, 0
+    loaded = _read_state(digests_file)
+    digests = Digests.from_state(loaded) if loaded is not None else None
+    covered = int(saved.get("size", 0)) if saved is not None and digests is not None else 0
+    if digests is None or covered > size:
+        digests, covered = Digests(), 0
     _read_back(log, covered, digests)
     return size, stamp, digests
 
 
-def _remember(log: Path, size: int, stamp: list[list[int]], digests: dict[str, bytes]) -> None:
+def _remember(log: Path, size: int, stamp: list[list[int]], digests: Digests) -> None:
     """The digests first, then the stamp that says they are current."""
-    _save(log.with_suffix(".rows"), {"version": _STATE_VERSION, "rows": digests})
+    _save(log.with_suffix(".rows"), digests.state())
     _save(log.with_suffix(".stamp"), {"version": _STATE_VERSION, "size": size, "stamp": stamp})
 
 
 def _append_changed(
-    log: Path, size: int, rows: Iterator[tuple[str, bytes, bytes]], digests: dict[str, bytes]
+    log: Path, size: int, rows: Iterator[tuple[str, bytes, int]], digests: Digests
 ) -> int:
     """Append the rows whose digest changed, WRITE_BYTES at a time so that memory does not grow
     with the database; returns the row log's new size. A read that fails part way (a database
@@ -196,8 +193,8 @@ def _append_changed(
     held, start = 0, size
     with open(log, "ab") as out:
         try:
-            for identity, line, digest in rows:
-                if _changed(digests, identity, digest):
+            for identity, line, value in rows:
+                if digests.changed(identity, value):
                     line = _redacted(line)
                     pending += (line, b"\n")
                     held += len(line) + 1
@@ -318,14 +315,7 @@ def settled(
     )
 
 
-def _changed(digests: dict[str, bytes], identity: str, digest: bytes) -> bool:
-    if digests.get(identity) == digest:
-        return False
-    digests[identity] = digest
-    return True
-
-
-def read_rows(original: Path, kind: FileKind) -> Iterator[tuple[str, bytes, bytes]]:
+def read_rows(original: Path, kind: FileKind) -> Iterator[tuple[str, bytes, int]]:
     """(identity, line, digest) of everything read, siblings first: what a first read of
     `original` writes to its row log."""
     import sqlite3
@@ -339,26 +329,22 @@ def read_rows(original: Path, kind: FileKind) -> Iterator[tuple[str, bytes, byte
             if sibling.is_file():
                 yield _whole(sibling)
         for identity, line in read_database(original, kind.tables):
-            yield identity, line, _digest(line)
+            yield identity, line, digest(line)
     except sqlite3.Error as error:
         raise RowLogError(f"{original}: {error}") from error
 
 
-def _whole(path: Path) -> tuple[str, bytes, bytes]:
+def _whole(path: Path) -> tuple[str, bytes, int]:
     """A whole file's line; its digest is of the text alone, so a touch writes no new line."""
     st = path.stat()
     if st.st_size > MAX_WHOLE_BYTES:
         raise RowLogError(f"{path}: {st.st_size:,} bytes, more than a memory or title file holds")
     data = path.read_bytes()
     line = file_line(str(path), data, st.st_mtime_ns // 1_000_000)
-    return f"{FILE_TABLE}/{path}", line, _digest(data)
+    return f"{FILE_TABLE}/{path}", line, digest(data)
 
 
-def _digest(data: bytes) -> bytes:
-    return hashlib.blake2b(data, digest_size=12).digest()
-
-
-def _read_back(log: Path, offset: int, digests: dict[str, bytes]) -> None:
+def _read_back(log: Path, offset: int, digests: Digests) -> None:
     """Digests of the lines after `offset`: appended by a pass killed before it saved them.
     Rows whose lines were given back (`release`) and whose digests were lost are appended
     again by the next read: a second line of the same version, which changes no event."""
@@ -370,7 +356,7 @@ def _read_back(log: Path, offset: int, digests: dict[str, bytes]) -> None:
         table, key, values = row
         text = values.get("text") if table == FILE_TABLE else None
         data = text.encode("utf-8") if isinstance(text, str) else line
-        digests[f"{table}/{key}"] = _digest(data)
+        digests.changed(f"{table}/{key}", digest(data))
 
 
 def _cut_partial_line(log: Path) -> int:
@@ -425,11 +411,16 @@ def _stamp_paths(original: Path, kind: FileKind) -> list[Path]:
 
 
 def _load(path: Path) -> dict[str, Any] | None:
+    state = _read_state(path)
+    return state if state is not None and state.get("version") == _STATE_VERSION else None
+
+
+def _read_state(path: Path) -> dict[str, Any] | None:
     try:
         state: Any = marshal.loads(path.read_bytes())
     except (OSError, EOFError, ValueError, TypeError):
         return None
-    return state if isinstance(state, dict) and state.get("version") == _STATE_VERSION else None
+    return state if isinstance(state, dict) else None
 
 
 def _save(path: Path, state: dict[str, Any]) -> None:
