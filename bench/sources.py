@@ -7,7 +7,8 @@ sizes and text (origin_api.samples.formats; Claude Code and Codex from their own
 source at a time, so the main corpus is untouched), and is ingested alone into a fresh
 ORIGIN_HOME by one worker in its own process: the rates then compare parsing and storing, not
 the number of cores. What is kept on disk counts the row logs (ORIGIN_HOME/rows) beside the
-store and the mirrors, since a database's rows are kept there once more.
+store and the mirrors: the blocks a row log still holds, which are those its mirror does not
+(`rowlog.release` gives the others back; `disk_usage` counts allocated blocks, as `du` does).
 """
 
 from __future__ import annotations

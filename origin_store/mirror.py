@@ -149,15 +149,15 @@ class MirrorWriter:
         tail = self._current_tail()
         if not lines and not (seal and tail):
             return []
-        if not seal:
+        # Joined only to go to the tail: a large batch is sealed from its lines as they are.
+        if not seal and len(tail) + sum(map(len, lines)) < FRAME_BYTES:
             added = b"".join(lines)
-            if len(tail) + len(added) < FRAME_BYTES:
-                with open(self.tail_path, "ab") as f:
-                    f.write(added)
-                self._tail = tail + added
-                st["tail"] = len(self._tail)
-                st["crc"] = zlib.crc32(added, st["crc"])
-                return []
+            with open(self.tail_path, "ab") as f:
+                f.write(added)
+            self._tail = tail + added
+            st["tail"] = len(self._tail)
+            st["crc"] = zlib.crc32(added, st["crc"])
+            return []
         # Seal whole frames of the tail plus the new lines; keep the remainder as the new tail.
         pending = split_lines(tail) + lines if tail else lines
         chunks: list[list[bytes]] = []
