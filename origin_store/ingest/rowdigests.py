@@ -19,7 +19,7 @@ from typing import Any
 #: Version of the saved form; 1 was a dict of identities to 12-byte digests.
 VERSION = 2
 _EMPTY = 0
-_SMALLEST = 1 << 10
+_SMALLEST = 8
 
 
 def identity_key(identity: str) -> int:

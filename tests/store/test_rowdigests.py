@@ -94,3 +94,11 @@ def test_a_row_log_saved_by_the_earlier_form_reads_on_without_writing_rows_again
     after = log.read_bytes().splitlines()
     assert after[: len(lines)] == lines and len(after) == len(lines) + 1
     assert b"note 7, corrected" in after[-1]
+
+
+def test_a_small_database_s_digests_stay_small_on_disk():
+    """Hundreds of small databases (Cursor keeps one per chat) each keep their own digests."""
+    digests = Digests()
+    for i in range(3):
+        digests.changed(f"notes/{i}", i)
+    assert len(marshal.dumps(digests.state())) < 512
