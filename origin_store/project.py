@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
-from pathlib import PurePosixPath, PureWindowsPath
+from pathlib import PurePath, PurePosixPath, PureWindowsPath
 
 
 @lru_cache(maxsize=4096)
 def project_of(cwd: str | None) -> str | None:
     if not cwd:
         return None
-    root = git_root(cwd) or cwd
-    path = (
-        PureWindowsPath(root)
-        if (":\\" in root[:3] or root.startswith("\\\\"))
-        else PurePosixPath(root)
-    )
+    path: PurePath
+    if PureWindowsPath(cwd).drive and not os.path.isabs(cwd):
+        # Written by a Windows machine (`C:\\x`, `C:/x`, `\\\\server\\share\\x`) and read on
+        # a POSIX one: no git root is looked for, which would resolve it against this
+        # process's working directory.
+        path = PureWindowsPath(cwd)
+    else:
+        root = git_root(cwd) or cwd
+        path = PureWindowsPath(root) if PureWindowsPath(root).drive else PurePosixPath(root)
     name = path.name
     return name or str(path) or None
 

@@ -8,9 +8,9 @@ event, is found by `search` and cited by `remember` at once, and syncs to a hub.
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from datetime import UTC, datetime
+from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 
 from origin_store.project import project_of
@@ -45,10 +45,11 @@ def ingest(
             f"source must name the agent with letters or digits (a-z, 0-9); {source[:40]!r} "
             "has none."
         )
-    if not os.path.isabs(workspace):
+    if not absolute(workspace):
         raise invalid(
-            "workspace must be the absolute path of the repository or workspace, as this "
-            f"machine writes paths (such as /home/me/project); got {workspace[:200]!r}."
+            "workspace must be the absolute path of the repository or workspace, as the "
+            "agent's machine writes it (such as /home/me/project or C:\\Users\\me\\project); "
+            f"got {workspace[:200]!r}."
         )
     now = now_ms()
     project = project_of(workspace)
@@ -90,6 +91,12 @@ def ingest(
             "time": render(now),
         },
     )
+
+
+def absolute(workspace: str) -> bool:
+    """An absolute path as a POSIX or a Windows machine writes it (`C:\\x`, `C:/x`,
+    `\\\\server\\share`): a hub records for agents on other machines than its own."""
+    return PurePosixPath(workspace).is_absolute() or PureWindowsPath(workspace).is_absolute()
 
 
 def default_session(workspace: str, project: str | None, now: int) -> str:

@@ -109,6 +109,22 @@ def test_another_kind_is_kept_as_given_and_an_agents_name_records_apart(record, 
     assert tool("search", query="sprint", source="codex-recorded")["events"][0]["id"] == data["id"]
 
 
+@pytest.mark.parametrize(
+    ("workspace", "project"),
+    [
+        ("C:\\Users\\me\\billing-api", "billing-api"),
+        ("C:/Users/me/billing-api/", "billing-api"),
+        ("\\\\build-box\\src\\billing-api", "billing-api"),
+        ("/home/me/billing-api", "billing-api"),
+    ],
+)
+def test_a_workspace_written_by_a_windows_or_posix_machine_is_recorded(record, workspace, project):
+    """A hub records for agents on other systems than its own: an absolute path is one as
+    the agent's machine writes it, and names the project by its last component."""
+    data = _said(record(content="Deployed the billing API.", workspace=workspace))[1]
+    assert data["project"] == project
+
+
 BAD_INPUT = [
     ({"content": ""}, "content must not be empty."),
     ({"content": "   \n"}, "content must not be empty."),
@@ -121,6 +137,8 @@ BAD_INPUT = [
     ({"content": "x", "tags": ["t"] * 51}, "tags takes at most 50 items; got 51."),
     ({"content": "x", "workspace": ["/a"]}, "workspace must be a string."),
     ({"content": "x", "workspace": "demo-app"}, "workspace must be the absolute path"),
+    ({"content": "x", "workspace": "C:demo-app"}, "workspace must be the absolute path"),
+    ({"content": "x", "workspace": "\\demo-app"}, "workspace must be the absolute path"),
     ({"content": "x", "tags": "io"}, "tags must be a list of strings."),
     ({"content": "x", "tags": ["io", 3]}, "tags must be a list of strings."),
     ({"content": "x", "tags": [" "]}, "tags must not hold an empty string."),
