@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import struct
 import threading
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, cast
 
 import lmdb
@@ -430,6 +431,26 @@ class EventCodec:
                 cctx = zstandard.ZstdCompressor(dict_data=dictionary, compression_params=_PARAMS)
             self._local.compressors[dict_id] = cctx
         return cctx
+
+    def presample(self, source: str, records: Iterable[dict[str, Any]]) -> bool:
+        """Add records about to be encoded to the sample of `source` while a dictionary is
+        still to be trained; whether they were (then encode them without sampling). Called
+        before `prepare`, so that a dictionary falling due within a batch compresses that
+        batch itself: a database's first batch of 20,000 rows was kept plain (~8 KB a record
+        for zcode's messages, hundreds of MB held until the batch was written) and then
+        compressed again with a dictionary trained on it."""
+        state = self._sources.get(source)
+        if state is None:
+            state = self._sources[source] = _Source()
+        if state.gen >= len(GENERATIONS):
+            return False
+        for record in records:
+            event_id = record.pop("id")
+            try:
+                state.add(orjson.dumps(record)[:SAMPLE_RECORD_BYTES])
+            finally:
+                record["id"] = event_id
+        return True
 
     def encoder(self, source: str, *, sample: bool = True) -> Encoder:
         """What encodes records of `source` now (call `prepare` first); it adds what it

@@ -246,13 +246,15 @@ def write_batch(
     """Record a batch and the file's new cursor; returns how many of its events were new.
     `order` is the pending keys sorted, made before the transaction. Records whose project is
     known are encoded before it too; the others once their session's project is read."""
-    store.codec.prepare(batch.source)
-    if store.codec.recompress_due:
+    codec = store.codec
+    sampled = codec.presample(batch.source, (entry[0] for entry in pending.values()))
+    codec.prepare(batch.source)
+    if codec.recompress_due:
         # A source's first dictionary was just stored (or adopted from a trainer that was
         # killed): the records kept plain before it are compressed with it now.
-        store.codec.recompress_due = False
+        codec.recompress_due = False
         recompress(store)
-    encode = store.codec.encoder(batch.source)
+    encode = codec.encoder(batch.source, sample=not sampled)
     for entry in pending.values():
         if entry[0]["cwd"]:
             entry[1] = encode(entry[0])

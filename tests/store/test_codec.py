@@ -19,6 +19,7 @@ from plain_format import line
 from origin_store import Ingester, Settings, Store, codec, entries, keys, tokens
 from origin_store.codec import PLAIN, ZSTD, ZSTD_ID, CodecError, EventCodec
 from origin_store.db import SCHEMA_VERSION
+from origin_store.ingest import commit as commit_module
 from origin_store.reader import get_event, session_event_ids
 from origin_store.verify import verify
 
@@ -83,6 +84,34 @@ def test_every_record_reads_back_exactly_once_compressed(plain_env, small_genera
             assert event["line"] == i + 1 and event["session"] == f"s{i // 50}"
             assert event["project"] == "plain-project"
     assert sum(map(len, values.values())) < sum(len(t) for t in texts) / 2
+    assert verify(store, settings.home).ok
+
+
+def test_a_first_batch_is_compressed_with_a_dictionary_trained_on_it(
+    plain_env, small_generations, monkeypatch
+):
+    """One pass of one batch holding more records than a dictionary needs (a database's
+    first read): the batch is sampled before it is encoded, so it is written compressed with
+    the last generation's dictionary, not plain and then compressed again."""
+    settings, logs, store, ingester = plain_env
+    recompressed: list[int] = []
+    real = commit_module.recompress
+
+    def counted(store: Store) -> int:
+        recompressed.append(real(store))
+        return recompressed[-1]
+
+    monkeypatch.setattr(commit_module, "recompress", counted)
+    texts = _texts(1500)
+    _ingest(logs, ingester, texts)  # one file of 1,500 lines: one batch
+    with store.read() as txn:
+        meta = store.meta_get(txn, "dict:plain")
+    assert meta is not None and meta["gen"] == 2  # 1,500 seen at once: the last generation
+    heads = {v[:5] for v in _values(store).values()}
+    assert heads == {bytes([ZSTD_ID]) + meta["id"].to_bytes(4, "big")}
+    assert sum(recompressed) == 0  # no record was written plain, to be compressed again
+    with store.read() as txn:
+        assert get_event(store, txn, "plain:1499")["text"] == f"{texts[1499]} 1499"
     assert verify(store, settings.home).ok
 
 
