@@ -269,9 +269,10 @@ def discard(log: Path) -> None:
 
 
 def readable_lines(log: Path, offset: int = 0) -> Iterator[bytes]:
-    """The lines of a row log from `offset` on, past what `release` gave back: those
-    lines are in the mirror, and read here they would be zeros (one "line" as long as the
-    blocks given back)."""
+    """The lines a row log still holds from `offset` on: what `release` gave back is in the
+    mirror, and read here it would be zeros (one "line" as long as the blocks given back), so
+    the lines the hole cuts are left out and the others, before it (the head) and after it,
+    are read."""
     try:
         handle = open(log, "rb")  # noqa: SIM115 - closed below, also when the caller stops
     except FileNotFoundError:
@@ -280,6 +281,8 @@ def readable_lines(log: Path, offset: int = 0) -> Iterator[bytes]:
         fd = handle.fileno()
         hole = next_hole(fd, offset)
         if hole < os.fstat(fd).st_size:
+            head = os.pread(fd, hole - offset, offset) if hole > offset else b""
+            yield from (line + b"\n" for line in head.split(b"\n")[:-1])
             handle.seek(next_data(fd, hole))
             handle.readline()  # the end of a line the hole began in
         else:

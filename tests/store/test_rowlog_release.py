@@ -198,3 +198,26 @@ def test_a_rescan_of_a_released_row_log_begins_it_again(rows_env):
     assert AWS.encode() not in log.read_bytes()
     assert len([k for k in _rows(_lines(settings, store, db)) if k.startswith("n")]) == ROWS
     assert verify(store, settings.home).ok
+
+
+def test_a_rescan_reads_the_head_a_released_row_log_keeps(rows_env):
+    """The first block stays on disk (its digest tells a version): a secret in a row there,
+    read before Origin masked anything, is found by the rescan like one in the tail."""
+    settings, agent, store, ingester = rows_env
+    db = agent / "chat.db"
+    connection = create(db)
+    note(connection, "a0", f"deploy with {AWS} now")  # ORDER BY id: the row log's first row
+    connection.close()
+    _notes(db, 0, ROWS)
+    with disabled():
+        ingester.run()
+    log = rowlog.row_log_path(settings.home / "rows", "notesdb", db)
+    assert rowlog.released(log, 0)
+    lines = list(rowlog.readable_lines(log))
+    assert AWS.encode() in lines[0] and all(b"\x00" not in line for line in lines)
+    report = rescan(store, settings.home)
+    assert report.row_logs == 1 and not log.exists()
+    after = ingester.run()
+    assert after.rewritten == 1 and not after.errors
+    assert AWS.encode() not in log.read_bytes()
+    assert verify(store, settings.home).ok
