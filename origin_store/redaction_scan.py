@@ -30,6 +30,7 @@ from .db import Store, dumps, loads
 from .ingest import rowlog
 from .ingest.oshelpers import stripe_lock
 from .ingest.rowlog import row_log_path
+from .ingest.versions import read_anew
 from .lmdbio import pairs
 from .parsers.journal import JOURNAL_DIR
 from .records import Cursor, FeedItem
@@ -39,9 +40,6 @@ from .textclip import STORED_CHARS
 
 #: Records rewritten per write transaction.
 BATCH = 500
-#: What a rewritten row log's cursor keeps as its head: it matches no file, so the next pass
-#: reads the row log again from its start as a new version (its events keep their ids).
-REREAD_HEAD = "redacted-rescan"
 
 Progress = Callable[[str], None]
 
@@ -255,7 +253,7 @@ def _row_logs(store: Store, home: Path, report: RescanReport) -> None:
             if not _needs_rewrite(log):
                 continue
             if reader is not None:
-                store.write(partial(_reread, store, reader), durable=True)
+                store.write(partial(read_anew, store, reader), durable=True)
             if reader is not None and rowlog.released(log, 0):
                 # Part of it is only in its mirror (rescanned with the mirrors): begun again
                 # from its database by the next pass, which reads it as a new version.
@@ -263,12 +261,6 @@ def _row_logs(store: Store, home: Path, report: RescanReport) -> None:
             else:
                 _rewrite_row_log(log)
             report.row_logs += 1
-
-
-def _reread(store: Store, key: bytes, txn: lmdb.Transaction) -> None:
-    cursor: Cursor | None = store.get(txn, "files", key)
-    if cursor is not None:
-        store.put(txn, "files", key, {**cursor, "head": REREAD_HEAD})
 
 
 def _batches(path: Path) -> Iterator[list[bytes]]:
@@ -298,4 +290,4 @@ def _rewrite_row_log(path: Path) -> None:
     os.replace(scratch, path)
 
 
-__all__ = ["BATCH", "REREAD_HEAD", "RescanReport", "redacted_event", "rescan"]
+__all__ = ["BATCH", "RescanReport", "redacted_event", "rescan"]

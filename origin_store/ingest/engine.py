@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import os
 import time
+from functools import partial
 from typing import Any
 
 from .. import mirror as mirrors
@@ -30,15 +31,13 @@ from .discovery import (
 from .oshelpers import die_with_parent, stripe_lock, syncfs
 from .report import IngestReport, Progress
 from .skip import SkipPass
-from .versions import new_version, same_version, tail_source
+from .versions import new_version, read_anew, same_version, tail_source
 from .workers import balance, relay, spawn
 
 #: Pending bytes above which a pass is shared by worker processes.
 PARALLEL_BYTES = 64 * 1024 * 1024
 #: Touched mirrors above which one syncfs of the filesystem beats an fsync per file.
 SYNCFS_FILES = 32
-#: A cursor's head digest that no file has: its next read starts a new version.
-BEGUN_AGAIN = "row-log-begun-again"
 
 
 class Ingester:
@@ -265,24 +264,13 @@ class Ingester:
             # the old one, and a kill before the new version is recorded must not leave the
             # old cursor reading on in it.
             assert log.origin is not None
-            self._read_anew(log)
+            self.store.write(partial(read_anew, self.store, log.key), durable=True)
             try:
                 rowlog.start_over(self.rows_root, log.source.name, log.kind, log.origin)
             except rowlog.RowLogError as error:
                 report.errors.append(str(error))
                 return False
             return self._read_lines(log, report, progress, None, read, changed_at)
-
-    def _read_anew(self, log: LogFile) -> None:
-        """Make the cursor of `log` start a new version at its next read, whatever its file
-        holds then."""
-
-        def work(txn: Any) -> None:
-            cursor = read_cursor(self.store, txn, log)
-            if cursor is not None:
-                self.store.put(txn, "files", log.key, {**cursor, "head": BEGUN_AGAIN})
-
-        self.store.write(work, durable=True)
 
     def _read_lines(
         self,

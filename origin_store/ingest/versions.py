@@ -14,6 +14,17 @@ from ..records import Cursor, MirrorDoc
 from .content import Content, head_digest
 from .discovery import LogFile
 
+#: A head digest no file has: a cursor given it reads its file as a new version next time.
+READ_ANEW_HEAD = "read-anew"
+
+
+def read_anew(store: Store, key: bytes, txn: lmdb.Transaction) -> None:
+    """Make the cursor at `key` start a new version at its next read, whatever its file holds
+    then: its offsets no longer describe that file (rewritten by a rescan, begun again)."""
+    cursor: Cursor | None = store.get(txn, "files", key)
+    if cursor is not None:
+        store.put(txn, "files", key, {**cursor, "head": READ_ANEW_HEAD})
+
 
 def same_version(cursor: Cursor, content: Content) -> bool:
     size = content.size()
