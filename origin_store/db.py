@@ -16,9 +16,9 @@ from typing import Any, TypeVar
 import lmdb
 import orjson
 
-from . import pages, spans
+from . import pages, spans, storelock
 from .codec import CodecError, EventCodec
-from .errors import SchemaMismatch
+from .errors import SchemaMismatch, StoreError
 from .keys import (
     event_hash_key,
     feed_key,
@@ -118,6 +118,8 @@ class Store:
         #: Held by close, remaps and `release_pages`: the map's range stays the map meanwhile.
         self._map_lock = threading.Lock()
         self._closed = False
+        #: The descriptor holding the store's lock (`storelock`) while it is open.
+        self._users: int | None = None
         #: Events named by sequence number: records hold their ids (`codec.ZSTD_ID`), `ev_keys`
         #: finds them by a hash of the id, and `sess_seqs` and the feed name them by number.
         #: A store created before schema 7 keeps ids in `ev_ids`, `sess_events` and the feed.
@@ -127,9 +129,25 @@ class Store:
         self.codec = EventCodec(self)
 
     @classmethod
-    def open(cls, home: Path, *, map_size: int = 1 << 30) -> Store:
+    def open(cls, home: Path, *, map_size: int = 1 << 30, alone: bool = False) -> Store:
+        """The store under `home`, upgraded if it is older. It holds the store's lock shared while
+        open (`storelock`), or `alone`: for `compact`, which replaces the data file; StoreBusy
+        when that cannot be had."""
         path = home / "store"
         path.mkdir(parents=True, exist_ok=True)
+        users = storelock.hold(path, alone=alone)
+        try:
+            if alone:
+                storelock.refuse_lmdb_users(path)
+            store = cls._open(path, map_size)
+        except BaseException:
+            storelock.release(users)
+            raise
+        store._users = users
+        return store
+
+    @classmethod
+    def _open(cls, path: Path, map_size: int) -> Store:
         env = lmdb.open(
             str(path),
             map_size=map_size,
@@ -175,8 +193,22 @@ class Store:
 
     def close(self) -> None:
         with self._map_lock:
+            if self._closed:
+                return
             self._closed = True
             self.env.close()
+            if self._users is not None:
+                storelock.release(self._users)
+                self._users = None
+
+    def take_lock(self) -> int:
+        """The descriptor holding the store's lock, handed to the caller (who releases it with
+        `storelock.release`): `compact` keeps the store to itself after closing it, until the
+        new data file is in place."""
+        users, self._users = self._users, None
+        if users is None:
+            raise StoreError("This store's lock was handed over already.")
+        return users
 
     def release_pages(self) -> int:
         """Unmap this process's pages of the data file (`pages`: they stay cached, and what a

@@ -29,3 +29,8 @@ class HomeUnusable(StoreError):
 
 class BadSetting(StoreError):
     """An environment setting whose value Origin cannot use, named with it."""
+
+
+class StoreBusy(StoreError):
+    """The store is held by others for what was asked: compacting it while it is open, or
+    opening it while it is compacted."""
