@@ -8,7 +8,6 @@ import json
 import os
 import resource
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -253,15 +252,7 @@ def fresh_search(corpus_dir: Path, home: Path, queries: list, *, linger: bool = 
 
 def stop_lingering(home: Path) -> None:
     """End the search server a fresh `origin search` left in `home`, if any, and wait for it."""
-    pid_file = home / served.PID_FILE
-    try:
-        pid = int(pid_file.read_text())
-        os.kill(pid, signal.SIGTERM)
-    except (OSError, ValueError):
-        return
-    deadline = time.monotonic() + 30
-    while pid_file.exists() and time.monotonic() < deadline:
-        time.sleep(0.02)
+    served.stop_lingering(home)
 
 
 def fresh_search_served(corpus_dir: Path, home: Path, queries: list) -> dict:

@@ -20,6 +20,8 @@ from origin_store import IngestReport, LogFile, discover
 from origin_store import Settings as StoreSettings
 from origin_store import entries as store_entries
 from origin_store import tokens as store_tokens
+from origin_store.compact import Compacted
+from origin_store.compact import compact as compact_store
 from origin_store.durable import write_whole
 from origin_store.errors import NotFound
 from origin_store.ingest import total_pending_bytes
@@ -30,7 +32,7 @@ from origin_store.verify import verify as verify_store
 
 from . import register
 from .errors import OriginError, not_found
-from .runtime import Origin
+from .runtime import Origin, check_home, home_unusable
 from .settings import DEMO_MARK, DEMO_SAMPLES, demo_environ
 
 if TYPE_CHECKING:
@@ -212,6 +214,21 @@ def status(origin: Origin) -> dict[str, Any]:
 def verify(origin: Origin) -> VerifyReport:
     """Whether the store and the mirrors on disk agree (reads everything; repairs nothing)."""
     return verify_store(origin.store, origin.home)
+
+
+def compact(settings: StoreSettings) -> Compacted:
+    """The store rewritten into a file of its own size, an older layout of events converted
+    (`origin_store.compact`). Not over an open `Origin`: it needs the store to itself, so the
+    search server a fresh command left behind is asked to leave first; any other process
+    holding the store makes it refuse (StoreBusy)."""
+    from .cli.served import stop_lingering
+
+    check_home(settings.home)
+    stop_lingering(settings.home)
+    try:
+        return compact_store(settings.home, map_size=settings.map_size)
+    except OSError as error:
+        raise home_unusable(settings.home, error) from error
 
 
 # -- tokens ----------------------------------------------------------------------------------

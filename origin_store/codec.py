@@ -86,6 +86,21 @@ def _id_head(value: bytes) -> tuple[bytes, int] | None:
     return value[start : start + size], start + size
 
 
+def named(value: bytes, event_id: str) -> bytes | None:
+    """A record kept before `Store.seq_ids` (ZSTD, its id the key it was found by) as a
+    `seq_ids` store keeps it (ZSTD_ID, its id before the same frame: nothing is compressed
+    again); `value` itself where it holds its id already or is plain orjson, which holds it;
+    None for an id too long to hold (the caller keeps that record plain, as `Encoder` does)."""
+    if not value or value[0] != ZSTD:
+        return value
+    name = pack_id(event_id)
+    if len(name) > 0xFFFF:
+        return None
+    return (
+        bytes([ZSTD_ID]) + value[1:HEAD_BYTES] + _ID_LEN.pack(len(name)) + name + value[HEAD_BYTES:]
+    )
+
+
 def unpack_id(kept: bytes) -> str:
     """The id `pack_id` kept; UnicodeDecodeError or ValueError for what it cannot have made."""
     code = kept[0] if kept else 0x20

@@ -1,4 +1,5 @@
-"""Commands over the archive itself: ingest, status, run, verify, and the demo's removal."""
+"""Commands over the archive itself: ingest, status, run, verify, compact, and the demo's
+removal."""
 
 from __future__ import annotations
 
@@ -38,6 +39,7 @@ def register(app: typer.Typer) -> None:
     app.command()(status)
     app.command(help=RUN_HELP)(run)
     app.command()(verify)
+    app.command()(compact)
     app.add_typer(demo_app, name="demo")
 
 
@@ -279,6 +281,21 @@ def verify() -> None:
     for problem in report.problems:
         console.print(f"[red]problem[/red] {problem}")
     raise typer.Exit(1)
+
+
+def compact() -> None:
+    """Rewrite the store into a file of its own size, giving back to the disk what LMDB freed
+    (after an upgrade, forgets, rescans), and converting a store made before Origin named
+    events by sequence number. Needs the store to itself: stop agents' `origin mcp`, the hub
+    and the UI first. A kill at any moment leaves the store whole."""
+    with edge():
+        settings = Settings.from_env()
+        done = admin.compact(settings)
+    how = " (events converted to the layout a new store has)" if done.converted else ""
+    console.print(
+        f"store {human_bytes(done.before)} -> {human_bytes(done.after)} on disk, "
+        f"{done.events:,} events{how}"
+    )
 
 
 @demo_app.command("remove")

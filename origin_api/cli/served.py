@@ -131,6 +131,26 @@ def start_lingering() -> None:
         pass  # no server then: every command answers alone, as it always could
 
 
+def stop_lingering(home: str | os.PathLike[str], timeout_s: float = 30.0) -> bool:
+    """Ask the search server lingering in `home`, if any, to leave (SIGTERM) and wait until it
+    has; whether none is left (for what needs the store to itself: `origin compact`)."""
+    import signal
+    import time
+
+    pid_file = os.path.join(home, PID_FILE)
+    try:
+        with open(pid_file) as f:
+            os.kill(int(f.read()), signal.SIGTERM)
+    except (OSError, ValueError):
+        return True  # none, or one already gone
+    deadline = time.monotonic() + timeout_s
+    while os.path.exists(pid_file):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
 def send(conn: object, payload: bytes) -> None:
     conn.sendall(b"%d\n" % len(payload) + payload)  # type: ignore[attr-defined]
 

@@ -195,3 +195,39 @@ def test_a_change_to_origins_code_is_seen(tmp_path: Path) -> None:
         assert code_changed(since)
     finally:
         del sys.modules[module.__name__]
+
+
+def test_origin_compact_sends_the_lingering_server_away_and_refuses_while_mcp_runs(
+    env: dict[str, str],
+) -> None:
+    """`origin compact` needs the store to itself: the search server a fresh command left is
+    Origin's own idle cache, asked to leave; an agent's `origin mcp` is not, and makes it
+    refuse with what to do. The archive answers the same after compacting."""
+    first = _origin(env, "search", "--json", "migration")
+    assert first.returncode == 0, first.stderr
+    pid = _lingering(env)
+    with subprocess.Popen(
+        [ORIGIN, "mcp"],
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    ) as mcp:
+        socket = Path(env["ORIGIN_HOME"], served.SOCKET)
+        assert _wait(lambda: not _alive(pid) or socket.exists())
+        time.sleep(1)  # its start-up pass holds the store open from here on
+        refused = _origin(env, "compact")
+        assert mcp.stdin is not None
+        mcp.stdin.close()
+        mcp.wait(timeout=60)
+    assert refused.returncode == 2
+    said = " ".join(refused.stderr.split())  # the console folds long lines
+    assert "open in another process" in said and "`origin mcp`" in said
+    first = _origin(env, "search", "--json", "migration")
+    pid = _lingering(env)
+    done = _origin(env, "compact")
+    assert done.returncode == 0, done.stderr
+    assert "store " in done.stdout and " events" in done.stdout
+    assert not _alive(pid)
+    again = _origin(env, "search", "--json", "migration")
+    assert json.loads(again.stdout) == json.loads(first.stdout)
