@@ -11,6 +11,7 @@ from pathlib import Path
 
 import orjson
 
+from origin_store import Store, entries, tokens
 from origin_store.model import EventRecord, ParseProblem
 from origin_store.parsers.base import FileKind, Source
 
@@ -56,3 +57,22 @@ def line(i: int, text: str = "hello", session: str = "s1") -> bytes:
         orjson.dumps({"id": i, "t": 1_700_000_000_000 + i, "s": session, "text": f"{text} {i}"})
         + b"\n"
     )
+
+
+def keepsakes(store: Store) -> tuple[dict, str]:
+    """What a person wrote, which rewriting a store must keep: an entry (`ent_1`) citing
+    `plain:5`, a forget of `plain:9` and a token; the forget's result and the token's secret."""
+    version = {
+        "id": "ent_1",
+        "root": "ent_1",
+        "corrects": None,
+        "kind": "fact",
+        "text": "a fact",
+        "sources": [{"event_id": "plain:5"}],
+        "created": 1,
+        "author": "test",
+        "project": None,
+    }
+    store.write(lambda txn: entries.put_version(store, txn, version))
+    forgotten = store.write(lambda txn: entries.forget(store, txn, "plain:9", "test", "me"))
+    return forgotten, tokens.create(store, "laptop", now_ms=1)

@@ -14,7 +14,7 @@ import orjson
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from plain_format import line
+from plain_format import keepsakes, line
 
 from origin_store import Ingester, Settings, Store, codec, entries, keys, tokens
 from origin_store.codec import PLAIN, ZSTD, ZSTD_ID, CodecError, EventCodec
@@ -227,20 +227,7 @@ def _downgrade(store: Store) -> None:
 def test_a_schema_1_store_is_upgraded_on_open_keeping_everything(plain_env, small_generations):
     settings, logs, store, ingester = plain_env
     _ingest(logs, ingester, _texts(1500))
-    version = {
-        "id": "ent_1",
-        "root": "ent_1",
-        "corrects": None,
-        "kind": "fact",
-        "text": "a fact",
-        "sources": [{"event_id": "plain:5"}],
-        "created": 1,
-        "author": "test",
-        "project": None,
-    }
-    store.write(lambda txn: entries.put_version(store, txn, version))
-    forgotten = store.write(lambda txn: entries.forget(store, txn, "plain:9", "test", "me"))
-    secret = tokens.create(store, "laptop", now_ms=1)
+    forgotten, secret = keepsakes(store)
     with store.read() as txn:
         timelines = {s: list(session_event_ids(store, txn, "plain", s)) for s in ("s0", "s29")}
     assert len(timelines["s0"]) == 50

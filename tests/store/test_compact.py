@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from plain_format import PLAIN, line
+from plain_format import PLAIN, keepsakes, line
 
 from origin_store import Ingester, Settings, Store, codec, entries, tokens
 from origin_store.codec import ZSTD, ZSTD_ID
@@ -78,20 +78,7 @@ def _archive(tmp_path: Path, *, older: bool, events: int = 1500) -> tuple[Settin
     with Store.open(settings.home) as store:
         Ingester(store, settings, {"plain": PLAIN}).run()
         assert store.seq_ids is not older
-        version = {
-            "id": "ent_1",
-            "root": "ent_1",
-            "corrects": None,
-            "kind": "fact",
-            "text": "a fact",
-            "sources": [{"event_id": "plain:5"}],
-            "created": 1,
-            "author": "test",
-            "project": None,
-        }
-        store.write(lambda txn: entries.put_version(store, txn, version))
-        store.write(lambda txn: entries.forget(store, txn, "plain:9", "test", "me"))
-        secret = tokens.create(store, "laptop", now_ms=1)
+        _, secret = keepsakes(store)
     return settings, secret
 
 
