@@ -58,6 +58,37 @@ class Compacted:
     converted: bool
 
 
+@dataclass(frozen=True, slots=True)
+class Room:
+    """What compacting would give back, read without it: the data file's pages LMDB holds free,
+    and those of the layout before schema 7 (`older`) that converting it empties."""
+
+    free: int
+    older_layout: int
+    older: bool
+
+    @property
+    def bytes(self) -> int:
+        return self.free + self.older_layout
+
+
+def room(store: Store) -> Room:
+    """`Room` from LMDB's counts (no page is read): the file's pages less every database's."""
+    psize = int(store.env.stat()["psize"])
+    with store.read() as txn:
+
+        def pages(db: Any = None) -> int:
+            found = txn.stat(db) if db is not None else txn.stat()
+            return int(found["branch_pages"] + found["leaf_pages"] + found["overflow_pages"])
+
+        used = 2 + pages() + sum(pages(db) for db in store.dbs.values())  # 2: the meta pages
+        older = 0 if store.seq_ids else sum(pages(store.dbs[n]) for n in _ID_LAYOUT)
+    total = int(store.env.info()["last_pgno"]) + 1
+    return Room(
+        free=max(0, total - used) * psize, older_layout=older * psize, older=not store.seq_ids
+    )
+
+
 def compact(home: Path, *, map_size: int = 1 << 30) -> Compacted:
     """Rewrite the store under `home` into a new data file. StoreBusy while another process
     has it open; StoreError when the disk cannot hold the copy or the copy does not count

@@ -21,6 +21,7 @@ from origin_search.catchup import indexed_seq
 from origin_search.index import reusable
 from origin_search.indexdir import VERSION_FILE
 from origin_store import StoreError
+from origin_store.compact import room
 from origin_store.db import SCHEMA_VERSION
 from origin_store.errors import HomeUnusable
 from origin_store.ingest import LogFile, discover, total_pending_bytes
@@ -60,7 +61,7 @@ def open_archive(settings: Settings) -> tuple[Origin | None, list[Finding]]:
         origin = Origin.open(settings)
     except StoreError as error:  # a home it cannot use, a store from a newer Origin
         return None, [Finding("archive", "store", "attention", str(error), {"home": str(home)})]
-    return origin, [archive(origin)]
+    return origin, [archive(origin), *space(origin)]
 
 
 def unusable(home: Path) -> HomeUnusable | None:
@@ -187,6 +188,39 @@ def archive(origin: Origin) -> Finding:
             details,
         )
     return Finding("archive", "store", "ok", f"{text}; schema {schema}.", details)
+
+
+#: Room worth a note: this much, and this share of the data file (a compaction takes the
+#: store from every process for seconds to minutes).
+WORTH_BYTES = 64 << 20
+WORTH_SHARE = 0.1
+
+
+def space(origin: Origin) -> list[Finding]:
+    """A note where `origin compact` would give much back: pages LMDB keeps free (after an
+    upgrade, forgets, rescans), or a layout of events from before schema 7."""
+    found = room(origin.store)
+    size = disk_usage(origin.store.path)
+    if found.bytes < WORTH_BYTES or found.bytes < size * WORTH_SHARE:
+        return []
+    why = "pages LMDB keeps free" + (
+        " and events named as Origin named them before schema 7" if found.older else ""
+    )
+    return [
+        Finding(
+            "archive",
+            "space",
+            "note",
+            f"The store takes {size >> 20:,} MB, of which at least {found.bytes >> 20:,} MB are "
+            f"{why}: `origin compact` gives them back (stop agents' `origin mcp`, the hub and "
+            "the UI first).",
+            {
+                "store_bytes": size,
+                "free_bytes": found.free,
+                "older_layout_bytes": found.older_layout,
+            },
+        )
+    ]
 
 
 def index(origin: Origin) -> Finding:

@@ -18,9 +18,10 @@ import pytest
 from helpers import fixture_env
 from typer.testing import CliRunner
 
-from origin_api import doctor
+from origin_api import admin, doctor
 from origin_api.cli.commands import app
 from origin_api.doctor import Diagnosis, Finding
+from origin_api.doctor import archive as doctor_archive
 from origin_api.hub import start_in_thread
 from origin_api.runtime import Origin
 from origin_api.service import Caller, call
@@ -154,6 +155,36 @@ def test_the_archive_and_its_index_as_they_stand(settings: Settings):
     assert after[("index", "index")].level == "ok"
     assert after[("archive", "store")].details["forgotten_events"] == 1
     assert "1 forgotten" in after[("archive", "store")].summary
+
+
+def test_room_to_give_back_is_a_note_naming_origin_compact(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+):
+    """Pages LMDB keeps free are found from its counts alone; past a share of the file the
+    doctor says what `origin compact` gives back, and after it says nothing of it."""
+    monkeypatch.setattr(doctor_archive, "WORTH_BYTES", 4 << 20)
+    assert ("archive", "space") not in _by(doctor.diagnose(settings))
+    with Origin.open(settings) as origin:
+        store = origin.store
+        junk = os.urandom(4096)
+
+        def fill(txn) -> None:
+            for n in range(3000):
+                txn.put(b"junk:%d" % n, junk, db=store.dbs["meta"])
+
+        def empty(txn) -> None:
+            for n in range(3000):
+                txn.delete(b"junk:%d" % n, db=store.dbs["meta"])
+
+        store.write(fill)
+        store.write(empty)
+    space = _by(doctor.diagnose(settings))[("archive", "space")]
+    assert space.level == "note" and "`origin compact`" in space.summary
+    assert space.details["free_bytes"] >= 3000 * 4096
+    assert space.details["older_layout_bytes"] == 0
+    done = admin.compact(settings)
+    assert done.before - done.after >= 3000 * 4096
+    assert ("archive", "space") not in _by(doctor.diagnose(settings))
 
 
 def test_no_archive_yet_is_a_note_and_nothing_is_created(env: dict[str, str]):

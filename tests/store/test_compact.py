@@ -19,7 +19,7 @@ from plain_format import PLAIN, keepsakes, line
 
 from origin_store import Ingester, Settings, Store, codec, entries, tokens
 from origin_store.codec import ZSTD, ZSTD_ID
-from origin_store.compact import WORK_DIR, compact
+from origin_store.compact import WORK_DIR, Room, compact, room
 from origin_store.errors import StoreBusy
 from origin_store.reader import event_ids_at, get_event, session_event_ids
 from origin_store.storelock import hold, release
@@ -128,6 +128,9 @@ def test_an_older_store_is_converted_and_keeps_everything(tmp_path: Path) -> Non
     before = _snapshot(settings.home)
     assert len(before["events"]) == 1500 and len(before["timelines"]) == 30
     assert ZSTD in _layout(settings.home)["markers"]
+    with Store.open(settings.home) as store:
+        found = room(store)
+    assert found.older and found.older_layout > 0
 
     done = compact(settings.home)
 
@@ -140,6 +143,7 @@ def test_an_older_store_is_converted_and_keeps_everything(tmp_path: Path) -> Non
     assert b"e" not in layout["feed"] and b"E" in layout["feed"]
     assert _snapshot(settings.home) == before
     with Store.open(settings.home) as store:
+        assert room(store) == Room(free=room(store).free, older_layout=0, older=False)
         assert verify(store, settings.home).ok
         assert tokens.verify(store, secret) is not None
         with store.read() as txn:
@@ -171,6 +175,7 @@ def test_what_lmdb_freed_is_given_back(tmp_path: Path) -> None:
 
         store.write(fill)
         store.write(empty)
+        assert room(store).free >= 5000 * 4096
     before = _snapshot(settings.home)
 
     done = compact(settings.home)
@@ -224,10 +229,17 @@ def test_an_origin_from_before_the_lock_holding_the_store_is_seen(tmp_path: Path
 
 
 _CHILD = """
-import sys
+import sys, time
 from pathlib import Path
 from origin_store import compact as c
 c.BATCH = 100  # many small transactions: a kill lands between and inside them
+if sys.argv[2] == "hold":  # stop with the new file written, before it is swapped in
+    swap = c._swap
+    def held(new, path):
+        print("copied", flush=True)
+        time.sleep(60)
+        swap(new, path)
+    c._swap = held
 print("ready", flush=True)
 c.compact(Path(sys.argv[1]))
 print("done", flush=True)
@@ -240,19 +252,23 @@ def test_a_kill_at_any_moment_leaves_the_store_whole(tmp_path: Path) -> None:
     before = _snapshot(settings.home)
     rng = random.Random(11)
 
-    def run(delay: float | None) -> tuple[bool, float]:
+    def run(delay: float | None, mode: str = "run") -> float:
         with subprocess.Popen(
-            [sys.executable, "-c", _CHILD, str(settings.home)], stdout=subprocess.PIPE
+            [sys.executable, "-c", _CHILD, str(settings.home), mode], stdout=subprocess.PIPE
         ) as child:
             assert child.stdout is not None and child.stdout.readline() == b"ready\n"
             started = time.monotonic()
-            if delay is None:
+            if mode == "hold":
+                assert child.stdout.readline() == b"copied\n"
+                assert (settings.home / WORK_DIR / "data.mdb").exists()
+            elif delay is None:
                 assert child.stdout.read() == b"done\n"
                 child.wait()
-                return True, time.monotonic() - started
-            time.sleep(delay)
+                return time.monotonic() - started
+            else:
+                time.sleep(delay)
             child.send_signal(signal.SIGKILL)
-        return child.returncode == 0, 0.0
+        return 0.0
 
     # How long one takes, on a copy: the kills below land at random moments within it.
     whole = tmp_path / "whole"
@@ -260,22 +276,22 @@ def test_a_kill_at_any_moment_leaves_the_store_whole(tmp_path: Path) -> None:
     original = settings.home
     settings.home.rename(tmp_path / "kept")
     whole.rename(original)
-    _, seconds = run(None)
+    seconds = run(None)
     subprocess.run(["rm", "-rf", str(original)], check=True)
     (tmp_path / "kept").rename(original)
 
-    outcomes = set()
-    for _ in range(8):
-        finished, _ = run(rng.uniform(0, seconds))
-        layout = _layout(settings.home)
-        outcomes.add(layout["seq_ids"])
+    # The first kill comes with the new file written, just before its swap; the rest at
+    # random moments, some after a swap, where the next run compacts a converted store.
+    layouts = []
+    for delay in [None, *(rng.uniform(0, seconds) for _ in range(7))]:
+        run(delay, "hold" if delay is None else "run")
+        layouts.append(_layout(settings.home)["seq_ids"])
         assert _snapshot(settings.home) == before
         with Store.open(settings.home) as store:
             assert verify(store, settings.home).ok
             assert tokens.verify(store, secret) is not None
-        if layout["seq_ids"]:
-            break
+    assert layouts[0] is False  # the older store, as it was
     done = compact(settings.home)
     assert done.events == 1500
     assert _snapshot(settings.home) == before
-    assert False in outcomes  # at least one kill came before the swap
+    assert not (settings.home / WORK_DIR).exists()  # what a kill left, the next run removed
