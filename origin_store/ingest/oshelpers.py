@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import functools
 import hashlib
 import os
 from pathlib import Path
+from typing import Any
 
 #: Per-file ingest locks are striped over this many lock files.
 LOCK_STRIPES = 1024
@@ -36,19 +38,40 @@ def stripe_lock(lock_root: Path, key: bytes) -> FileLock:
     return FileLock(lock_root / f"{stripe:03x}.lock")
 
 
-def syncfs(path: Path) -> bool:
-    """Flush the whole filesystem holding `path` (Linux syncfs); False where that is unavailable."""
+@functools.cache
+def _libc() -> Any:
+    """The C library's functions, loaded once per process (None where it cannot be): each
+    row log a pass reads punches a hole, and loading the library cost a dlopen each time."""
     try:
         import ctypes
 
-        libc = ctypes.CDLL(None, use_errno=True)
-        fd = os.open(path, os.O_RDONLY)
+        return ctypes.CDLL(None, use_errno=True)
     except (OSError, AttributeError):
+        return None
+
+
+@functools.cache
+def _fallocate() -> Any:
+    import ctypes
+
+    fallocate = getattr(_libc(), "fallocate", None)
+    if fallocate is not None:
+        fallocate.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int64, ctypes.c_int64]
+        fallocate.restype = ctypes.c_int
+    return fallocate
+
+
+def syncfs(path: Path) -> bool:
+    """Flush the whole filesystem holding `path` (Linux syncfs); False where that is unavailable."""
+    call = getattr(_libc(), "syncfs", None)
+    if call is None:
         return False
     try:
-        return bool(libc.syncfs(fd) == 0)
-    except AttributeError:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
         return False
+    try:
+        return bool(call(fd) == 0)
     finally:
         os.close(fd)
 
@@ -62,17 +85,9 @@ def punch_hole(fd: int, offset: int, length: int) -> bool:
     """Give the file system back the blocks of a byte range, which then reads as zeros while
     the file keeps its size and every other byte its offset (Linux fallocate(2)). False where
     the system or the file system cannot: the bytes then simply stay."""
-    if length <= 0:
+    fallocate = _fallocate()
+    if length <= 0 or fallocate is None:
         return False
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        fallocate = libc.fallocate
-    except (OSError, AttributeError):
-        return False
-    fallocate.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int64, ctypes.c_int64]
-    fallocate.restype = ctypes.c_int
     mode = _FALLOC_FL_PUNCH_HOLE | _FALLOC_FL_KEEP_SIZE
     return bool(fallocate(fd, mode, offset, length) == 0)
 
