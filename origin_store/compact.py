@@ -112,7 +112,14 @@ def compact(home: Path, *, map_size: int = 1 << 30) -> Compacted:
                 )
             converted = not store.seq_ids
             work.mkdir()
-            events = _rewrite(store, work, info["map_size"])
+            try:
+                # The map only reserves addresses (the new file grows as it is written): room
+                # for a copy larger than the store, as a conversion's records are by their ids.
+                events = _rewrite(store, work, max(info["map_size"], 2 * used))
+            except lmdb.Error as error:
+                raise StoreError(
+                    f"Compacting {path} failed ({error}); the store is as it was."
+                ) from error
         _swap(work / "data.mdb", path)
     finally:
         shutil.rmtree(work, ignore_errors=True)

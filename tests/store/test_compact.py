@@ -14,13 +14,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+import lmdb
 import pytest
 from plain_format import PLAIN, keepsakes, line
 
 from origin_store import Ingester, Settings, Store, codec, entries, tokens
 from origin_store.codec import ZSTD, ZSTD_ID
 from origin_store.compact import WORK_DIR, Room, compact, room
-from origin_store.errors import StoreBusy
+from origin_store.errors import StoreBusy, StoreError
 from origin_store.reader import event_ids_at, get_event, session_event_ids
 from origin_store.storelock import hold, release
 from origin_store.verify import verify
@@ -226,6 +227,29 @@ def test_an_origin_from_before_the_lock_holding_the_store_is_seen(tmp_path: Path
             older.kill()
     assert _snapshot(settings.home) == before
     assert compact(settings.home).converted
+
+
+def test_a_copy_that_fails_leaves_the_store_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings, _ = _archive(tmp_path, older=True, events=300)
+    before = _snapshot(settings.home)
+    from origin_store import compact as module
+
+    real, calls = module._copy, []
+
+    def fails_third(env: Any, db: Any, items: Any) -> None:
+        calls.append(db)
+        if len(calls) == 3:
+            raise lmdb.MapFullError("no room in the new map")
+        real(env, db, items)
+
+    monkeypatch.setattr(module, "_copy", fails_third)
+    with pytest.raises(StoreError, match="failed .* the store is as it was"):
+        compact(settings.home)
+    assert not (settings.home / WORK_DIR).exists()
+    assert _snapshot(settings.home) == before  # and it opens: the lock was let go
+    assert not _layout(settings.home)["seq_ids"]
 
 
 _CHILD = """
