@@ -283,7 +283,9 @@ def verify() -> None:
     raise typer.Exit(1)
 
 
-def compact() -> None:
+def compact(
+    json: bool = typer.Option(False, "--json", help="Print what it did as JSON."),
+) -> None:
     """Rewrite the store into a file of its own size, giving back to the disk what LMDB freed
     (after an upgrade, forgets, rescans), and converting a store made before Origin named
     events by sequence number. Needs the store to itself: stop agents' `origin mcp`, the hub
@@ -291,6 +293,16 @@ def compact() -> None:
     with edge():
         settings = Settings.from_env()
         done = admin.compact(settings)
+    if json:
+        print_json(
+            {
+                "store_bytes_before": done.before,
+                "store_bytes_after": done.after,
+                "events": done.events,
+                "converted": done.converted,
+            }
+        )
+        return
     how = " (events converted to the layout a new store has)" if done.converted else ""
     console.print(
         f"store {human_bytes(done.before)} -> {human_bytes(done.after)} on disk, "

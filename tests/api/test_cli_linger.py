@@ -225,9 +225,13 @@ def test_origin_compact_sends_the_lingering_server_away_and_refuses_while_mcp_ru
     assert "open in another process" in said and "`origin mcp`" in said
     first = _origin(env, "search", "--json", "migration")
     pid = _lingering(env)
-    done = _origin(env, "compact")
+    done = _origin(env, "compact", "--json")
     assert done.returncode == 0, done.stderr
-    assert "store " in done.stdout and " events" in done.stdout
+    said = json.loads(done.stdout)
+    assert said["events"] > 0 and said["converted"] is False
+    assert 0 < said["store_bytes_after"] <= said["store_bytes_before"]
     assert not _alive(pid)
+    again = _origin(env, "compact")  # as a person reads it
+    assert again.returncode == 0 and f"{said['events']:,} events" in again.stdout, again.stderr
     again = _origin(env, "search", "--json", "migration")
     assert json.loads(again.stdout) == json.loads(first.stdout)
