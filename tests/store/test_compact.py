@@ -21,7 +21,7 @@ from plain_format import PLAIN, keepsakes, line
 from origin_store import Ingester, Settings, Store, codec, entries, tokens
 from origin_store.codec import ZSTD, ZSTD_ID
 from origin_store.compact import WORK_DIR, Room, compact, room
-from origin_store.errors import StoreBusy, StoreError
+from origin_store.errors import SchemaMismatch, StoreBusy, StoreError
 from origin_store.reader import event_ids_at, get_event, session_event_ids
 from origin_store.storelock import hold, release
 from origin_store.verify import verify
@@ -201,6 +201,17 @@ def test_it_is_refused_while_the_store_is_open_and_opening_waits_for_none(tmp_pa
     finally:
         release(held)
     assert _snapshot(settings.home) == before
+
+
+def test_a_store_that_cannot_be_opened_lets_go_of_its_lock(tmp_path: Path) -> None:
+    """A store from a newer Origin refuses to open; the shared lock it took is let go of, or
+    the process could never compact or be told apart from one that has the store open."""
+    settings = _settings(tmp_path)
+    with Store.open(settings.home) as store:
+        store.write(lambda txn: txn.put(b"schema", b"99", db=store.dbs["meta"]))
+    with pytest.raises(SchemaMismatch):
+        Store.open(settings.home)
+    release(hold(settings.home / "store", alone=True))
 
 
 def test_an_origin_from_before_the_lock_holding_the_store_is_seen(tmp_path: Path) -> None:
