@@ -86,6 +86,23 @@ def _id_head(value: bytes) -> tuple[bytes, int] | None:
     return value[start : start + size], start + size
 
 
+def _id_before_frame(event_id: str) -> bytes | None:
+    """The id as a ZSTD_ID record keeps it between its head and its frame (its length, then
+    `pack_id`); None for an id too long for that (no agent's), whose record is kept plain."""
+    name = pack_id(event_id)
+    return None if len(name) > 0xFFFF else _ID_LEN.pack(len(name)) + name
+
+
+def _without_id(record: dict[str, Any]) -> tuple[Any, bytes]:
+    """A record's id, and the orjson of the rest: what a frame compresses and a sample holds
+    (the id is kept apart, or is the record's key)."""
+    event_id = record.pop("id")
+    try:
+        return event_id, orjson.dumps(record)
+    finally:
+        record["id"] = event_id
+
+
 def named(value: bytes, event_id: str) -> bytes | None:
     """A record kept before `Store.seq_ids` (ZSTD, its id the key it was found by) as a
     `seq_ids` store keeps it (ZSTD_ID, its id before the same frame: nothing is compressed
@@ -93,12 +110,10 @@ def named(value: bytes, event_id: str) -> bytes | None:
     None for an id too long to hold (the caller keeps that record plain, as `Encoder` does)."""
     if not value or value[0] != ZSTD:
         return value
-    name = pack_id(event_id)
-    if len(name) > 0xFFFF:
+    kept = _id_before_frame(event_id)
+    if kept is None:
         return None
-    return (
-        bytes([ZSTD_ID]) + value[1:HEAD_BYTES] + _ID_LEN.pack(len(name)) + name + value[HEAD_BYTES:]
-    )
+    return bytes([ZSTD_ID]) + value[1:HEAD_BYTES] + kept + value[HEAD_BYTES:]
 
 
 def unpack_id(kept: bytes) -> str:
@@ -460,11 +475,7 @@ class EventCodec:
         if state.gen >= len(GENERATIONS):
             return False
         for record in records:
-            event_id = record.pop("id")
-            try:
-                state.add(orjson.dumps(record)[:SAMPLE_RECORD_BYTES])
-            finally:
-                record["id"] = event_id
+            state.add(_without_id(record)[1][:SAMPLE_RECORD_BYTES])
         return True
 
     def encoder(self, source: str, *, sample: bool = True) -> Encoder:
@@ -500,19 +511,15 @@ class Encoder:
         self._with_id = with_id
 
     def __call__(self, record: Any) -> bytes:
-        event_id = record.pop("id")
-        try:
-            body = orjson.dumps(record)
-        finally:
-            record["id"] = event_id
+        event_id, body = _without_id(record)
         if self._sampling is not None:
             self._sampling.add(body[:SAMPLE_RECORD_BYTES])
         if self._cctx is not None:
             if self._with_id:
-                name = pack_id(str(event_id))
-                if len(name) > 0xFFFF:  # no agent's id; kept plain, with its id, all the same
+                kept = _id_before_frame(str(event_id))
+                if kept is None:  # kept plain, with its id, all the same
                     return orjson.dumps(record)
                 frame: bytes = self._cctx.compress(body)
-                return self._head + _ID_LEN.pack(len(name)) + name + frame
+                return self._head + kept + frame
             return self._head + self._cctx.compress(body)
         return orjson.dumps(record)
