@@ -24,19 +24,21 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import lmdb
 import orjson
 
 from . import codec, storelock
 from .db import DBS, DUPSORT, FEED_EVENT, FEED_SEQ, SEQ_IDS, Store
-from .errors import StoreBusy, StoreError
+from .errors import StoreError
 from .keys import event_hash_key, read_u64, session_seq_value
 from .lmdbio import Pairs, cursor_value, pairs, raw_get
+from .reader import disk_usage
 
 #: Beside `store`, on the same file system, so that the new file is renamed into place.
 WORK_DIR = "store.compacting"
@@ -46,11 +48,14 @@ BATCH = 20_000
 #: The databases of the layout before schema 7, left empty by a conversion.
 _ID_LAYOUT = frozenset({"ev_ids", "sess_events"})
 
+T = TypeVar("T")
+
 
 @dataclass(frozen=True, slots=True)
 class Compacted:
-    """What a compaction did: the data file's bytes on disk before and after, the events it
-    kept, and whether it converted them from the layout before schema 7."""
+    """What a compaction did: the store's bytes on disk before and after (`disk_usage`, as
+    `origin status` and the doctor count them), the events it kept, and whether it converted
+    them from the layout before schema 7."""
 
     before: int
     after: int
@@ -102,7 +107,7 @@ def compact(home: Path, *, map_size: int = 1 << 30) -> Compacted:
     users = store.take_lock()
     try:
         with store:
-            before = _on_disk(path / "data.mdb")
+            before = disk_usage(path)
             info = store.env.info()
             used = info["last_pgno"] * store.env.stat()["psize"]
             free = shutil.disk_usage(home).free
@@ -124,12 +129,7 @@ def compact(home: Path, *, map_size: int = 1 << 30) -> Compacted:
     finally:
         shutil.rmtree(work, ignore_errors=True)
         storelock.release(users)
-    return Compacted(before, _on_disk(path / "data.mdb"), events, converted)
-
-
-def _on_disk(path: Path) -> int:
-    """Bytes the file takes on disk (a store's data file is sparse under `writemap`)."""
-    return os.stat(path).st_blocks * 512
+    return Compacted(before, disk_usage(path), events, converted)
 
 
 def _swap(new: Path, path: Path) -> None:
@@ -140,19 +140,13 @@ def _swap(new: Path, path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
-    held = storelock.lmdb_users(path)
-    if held is None:
-        raise StoreBusy(f"The store at {path} is open in another process: {storelock.STOP_OTHERS}.")
-    try:
+    with storelock.lmdb_alone(path):
         os.replace(new, path / "data.mdb")
         directory = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
         try:
             os.fsync(directory)
         finally:
             os.close(directory)
-    finally:
-        if held >= 0:
-            os.close(held)
 
 
 def _rewrite(store: Store, work: Path, map_size: int) -> int:
@@ -182,24 +176,26 @@ def _environment(path: Path, map_size: int, max_dbs: int) -> lmdb.Environment:
     )
 
 
+def _in_transactions(
+    env: lmdb.Environment, items: Iterable[T], write: Callable[[lmdb.Transaction, list[T]], None]
+) -> None:
+    """`write` over `items`, BATCH at a time, each in a write transaction of its own."""
+    left = iter(items)
+    while chunk := list(islice(left, BATCH)):
+        with env.begin(write=True) as txn:  # committed, or aborted by an error
+            write(txn, chunk)
+
+
 def _copy(env: lmdb.Environment, db: Any, items: Pairs) -> None:
     """Append `items`, in key order (and value order for duplicates), to `db`."""
-    count = 0
-    txn = env.begin(write=True)
-    try:
+
+    def write(txn: lmdb.Transaction, chunk: list[tuple[bytes, bytes]]) -> None:
         cursor = txn.cursor(db=db)
-        for key, value in items:
+        for key, value in chunk:
             if not cursor.put(key, value, append=True):
                 raise StoreError(f"Compacting: a key out of order ({key[:40]!r}); nothing changed.")
-            count += 1
-            if count % BATCH == 0:
-                txn.commit()
-                txn = env.begin(write=True)
-                cursor = txn.cursor(db=db)
-        txn.commit()
-    except BaseException:
-        txn.abort()
-        raise
+
+    _in_transactions(env, items, write)
 
 
 def _check(store: Store, old: lmdb.Transaction, new: lmdb.Environment, dbs: dict[str, Any]) -> int:
@@ -262,18 +258,12 @@ def _convert(
 
 
 def _fill(side: lmdb.Environment, by_seq: Any, by_hash: Any, ids: Pairs) -> None:
-    txn = side.begin(write=True)
-    try:
-        for n, (key, seq) in enumerate(ids, start=1):
+    def write(txn: lmdb.Transaction, chunk: list[tuple[bytes, bytes]]) -> None:
+        for key, seq in chunk:
             txn.put(seq, key, db=by_seq)
             txn.put(event_hash_key(key), seq, db=by_hash)
-            if n % BATCH == 0:
-                txn.commit()
-                txn = side.begin(write=True)
-        txn.commit()
-    except BaseException:
-        txn.abort()
-        raise
+
+    _in_transactions(side, ids, write)
 
 
 def _named(store: Store, old: lmdb.Transaction, records: Pairs, by_seq: Any) -> Pairs:

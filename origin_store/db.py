@@ -137,8 +137,9 @@ class Store:
         path.mkdir(parents=True, exist_ok=True)
         users = storelock.hold(path, alone=alone)
         try:
-            if alone:
-                storelock.refuse_lmdb_users(path)
+            if alone:  # an Origin from before the store's lock holds LMDB's alone
+                with storelock.lmdb_alone(path):
+                    pass
             store = cls._open(path, map_size)
         except BaseException:
             storelock.release(users)

@@ -3,7 +3,7 @@
 
 LMDB's own lock file cannot say it: its locks are POSIX record locks, which a process drops on
 closing any descriptor of the file, so no second descriptor may probe them while LMDB has the
-file open (`lmdb_users` probes them only where this process has the store closed: an Origin from
+file open (`lmdb_alone` probes them only where this process has the store closed: an Origin from
 before this lock still takes them).
 """
 
@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import fcntl
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from .errors import StoreBusy
@@ -25,6 +27,11 @@ STOP_OTHERS = (
 )
 
 
+def in_use(store_dir: Path) -> StoreBusy:
+    """The refusal of what needs the store to itself while another process has it open."""
+    return StoreBusy(f"The store at {store_dir} is open in another process: {STOP_OTHERS}.")
+
+
 def hold(store_dir: Path, *, alone: bool = False) -> int:
     """A descriptor holding the store's lock, shared (a process using the store) or `alone`
     (the one that replaces its file); StoreBusy when it cannot be had now."""
@@ -34,9 +41,7 @@ def hold(store_dir: Path, *, alone: bool = False) -> int:
     except BlockingIOError:
         os.close(fd)
         if alone:
-            raise StoreBusy(
-                f"The store at {store_dir} is open in another process: {STOP_OTHERS}."
-            ) from None
+            raise in_use(store_dir) from None
         raise StoreBusy(
             f"The store at {store_dir} is being compacted (`origin compact`); try again when it ends."
         ) from None
@@ -50,29 +55,22 @@ def release(fd: int) -> None:
     os.close(fd)  # closing drops the flock
 
 
-def refuse_lmdb_users(store_dir: Path) -> None:
-    """StoreBusy where another process has LMDB's environment open (an Origin from before the
-    store's lock holds LMDB's lock alone)."""
-    fd = lmdb_users(store_dir)
-    if fd is None:
-        raise StoreBusy(f"The store at {store_dir} is open in another process: {STOP_OTHERS}.")
-    if fd >= 0:
-        os.close(fd)
-
-
-def lmdb_users(store_dir: Path) -> int | None:
-    """A descriptor of LMDB's lock file holding the write lock LMDB's first opener takes (so no
-    other process has the environment open, and one that opens it now waits), or None when
-    another process has it open. Call only while this process has no environment of it open:
-    closing the descriptor drops every record lock this process holds on the file."""
-    path = store_dir / "lock.mdb"
+@contextmanager
+def lmdb_alone(store_dir: Path) -> Iterator[None]:
+    """Holding the write lock LMDB's first opener takes on its lock file: no other process has
+    the environment open (else StoreBusy), and one that opens it meanwhile waits. Only while
+    this process has no environment of it open: closing the descriptor drops every record
+    lock this process holds on the file."""
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CLOEXEC)
+        fd = os.open(store_dir / "lock.mdb", os.O_RDWR | os.O_CLOEXEC)
     except FileNotFoundError:
-        return -1  # never opened: nobody has it
+        yield  # never opened: nobody has it
+        return
     try:
-        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, 0)
-    except OSError:
+        try:
+            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, 0)
+        except OSError:
+            raise in_use(store_dir) from None
+        yield
+    finally:
         os.close(fd)
-        return None
-    return fd
