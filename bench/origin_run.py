@@ -226,10 +226,10 @@ def fresh_search(corpus_dir: Path, home: Path, queries: list, *, linger: bool = 
     linger_s = served.LINGER_DEFAULT if linger else 0
     env = {**corpus_env(corpus_dir, home), served.LINGER_SETTING: str(linger_s)}
     pid_file = home / served.PID_FILE
-    stop_lingering(home)
+    served.stop_lingering(home)
     if linger:
         subprocess.run(cli_args(queries[0]), env=env, check=True, capture_output=True)
-        stop_lingering(home)  # that run warmed the page cache; the timed first starts afresh
+        served.stop_lingering(home)  # that run warmed the page cache; the timed first starts afresh
     started = time.perf_counter()
     subprocess.run(cli_args(queries[0]), env=env, check=True, capture_output=True)
     first_ms = (time.perf_counter() - started) * 1000
@@ -246,13 +246,8 @@ def fresh_search(corpus_dir: Path, home: Path, queries: list, *, linger: bool = 
             subprocess.run(cli_args(query), env=env, check=True, capture_output=True)
             samples.append((time.perf_counter() - started) * 1000)
     finally:
-        stop_lingering(home)
+        served.stop_lingering(home)
     return {**asdict(summarize(samples)), "first_ms": first_ms}
-
-
-def stop_lingering(home: Path) -> None:
-    """End the search server a fresh `origin search` left in `home`, if any, and wait for it."""
-    served.stop_lingering(home)
 
 
 def fresh_search_served(corpus_dir: Path, home: Path, queries: list) -> dict:

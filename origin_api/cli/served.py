@@ -131,9 +131,10 @@ def start_lingering() -> None:
         pass  # no server then: every command answers alone, as it always could
 
 
-def stop_lingering(home: str | os.PathLike[str], timeout_s: float = 30.0) -> bool:
+def stop_lingering(home: str | os.PathLike[str], timeout_s: float = 30.0) -> None:
     """Ask the search server lingering in `home`, if any, to leave (SIGTERM) and wait until it
-    has; whether none is left (for what needs the store to itself: `origin compact`)."""
+    has, for at most `timeout_s` (for what needs the store to itself: `origin compact`, which
+    refuses while one still holds it; the bench, between its runs)."""
     import signal
     import time
 
@@ -142,13 +143,10 @@ def stop_lingering(home: str | os.PathLike[str], timeout_s: float = 30.0) -> boo
         with open(pid_file) as f:
             os.kill(int(f.read()), signal.SIGTERM)
     except (OSError, ValueError):
-        return True  # none, or one already gone
+        return  # none, or one already gone
     deadline = time.monotonic() + timeout_s
-    while os.path.exists(pid_file):
-        if time.monotonic() > deadline:
-            return False
+    while os.path.exists(pid_file) and time.monotonic() < deadline:
         time.sleep(0.02)
-    return True
 
 
 def send(conn: object, payload: bytes) -> None:
