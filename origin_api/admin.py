@@ -32,7 +32,7 @@ from origin_store.verify import verify as verify_store
 
 from . import register
 from .errors import OriginError, not_found
-from .runtime import Origin, check_home, home_unusable
+from .runtime import Origin, check_home, store_errors
 from .settings import DEMO_MARK, DEMO_SAMPLES, demo_environ
 
 if TYPE_CHECKING:
@@ -225,10 +225,8 @@ def compact(settings: StoreSettings) -> Compacted:
 
     check_home(settings.home)
     stop_lingering(settings.home)
-    try:
+    with store_errors(settings.home):
         return compact_store(settings.home, map_size=settings.map_size)
-    except OSError as error:
-        raise home_unusable(settings.home, error) from error
 
 
 # -- tokens ----------------------------------------------------------------------------------

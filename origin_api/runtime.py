@@ -12,6 +12,8 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -54,14 +56,8 @@ class Origin:
         )
         self._store: Store | None = None
         if not self.relay:
-            try:
+            with store_errors(self.home):
                 self._store = Store.open(self.home, map_size=self.settings.map_size)
-            except OSError as error:
-                raise home_unusable(self.home, error) from error
-            except lmdb.Error as error:  # its files unwritable, or not a store at all
-                raise HomeUnusable(
-                    str(self.home), f"its store cannot be opened ({error})"
-                ) from error
         self._ingester: Ingester | None = None
         self._searcher: Searcher | None = None
         self._index_lock = threading.Lock()
@@ -308,6 +304,19 @@ _REASONS = {
 }
 #: OS errors that say the home is unusable (rather than a bug, or a file vanishing meanwhile).
 HOME_ERRNOS = frozenset({*_REASONS, errno.EEXIST, errno.ENOTDIR})
+
+
+@contextmanager
+def store_errors(home: Path) -> Iterator[None]:
+    """What opening the store under `home` raised, in a person's words: the home's problem
+    (`home_unusable`), or a store that cannot be opened (its files unwritable, or not a store
+    at all), as `HomeUnusable`."""
+    try:
+        yield
+    except OSError as error:
+        raise home_unusable(home, error) from error
+    except lmdb.Error as error:
+        raise HomeUnusable(str(home), f"its store cannot be opened ({error})") from error
 
 
 def home_unusable(home: Path, error: OSError) -> HomeUnusable:

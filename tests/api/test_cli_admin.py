@@ -129,6 +129,23 @@ def test_cli_errors_of_each_layer_exit_2(env: dict[str, str]):
     assert result.exit_code == 2 and "error:" in result.output
 
 
+def test_cli_compact_refuses_a_missing_or_damaged_store_in_one_line(env: dict[str, str]):
+    home = Path(env["ORIGIN_HOME"])
+    result = _cli(env, "compact")
+    assert result.exit_code == 2, result.output
+    assert "There is no store at" in result.output and "Traceback" not in result.output
+    (home / "store").mkdir(parents=True)
+    garbage = bytes(range(256)) * 400  # not an LMDB file
+    (home / "store" / "data.mdb").write_bytes(garbage)
+    result = _cli(env, "compact")
+    assert result.exit_code == 2, result.output
+    said = " ".join(result.output.split())
+    assert "its store cannot be opened" in said and "MDB_INVALID" in said
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert (home / "store" / "data.mdb").read_bytes() == garbage  # left as it was
+    assert not (home / "store.compacting").exists()
+
+
 def test_kind_help_names_every_entry_kind():
     assert KINDS == "memory, knowledge or cognition" or all(kind in KINDS for kind in ENTRY_KINDS)
     for command in ("search", "remember"):
