@@ -78,6 +78,8 @@ class Cursor(TypedDict):
     head_len: int
     mirror: MirrorState
     state: dict[str, Any]
+    # A row log's: the `mirror.src` up to which its blocks were given back (`rowlog.release`).
+    released: NotRequired[int]
 
 
 class MirrorDoc(TypedDict):

@@ -176,10 +176,19 @@ def unchanged(cursor: Cursor | None, st: os.stat_result) -> bool:
 def settled(log: LogFile, cursor: Cursor | None, st: os.stat_result, rows_root: Path) -> bool:
     """Whether a file is as its cursor left it: for a log its size, mtime and inode; for a
     database or a file read whole, its stamp (`rowlog.settled`), since its cursor is its row
-    log's."""
+    log's, and its row log released as far as its mirror is sealed (`owes_release`)."""
     if log.kind.snapshots:
-        return rowlog.settled(rows_root, log.source.name, log.kind, log.path, cursor)
+        return not owes_release(cursor) and rowlog.settled(
+            rows_root, log.source.name, log.kind, log.path, cursor
+        )
     return unchanged(cursor, st)
+
+
+def owes_release(cursor: Cursor | None) -> bool:
+    """Whether a row log's mirror sealed lines whose blocks no pass gave back: the pass that
+    sealed them was killed before it could (it releases only once they are durable, at its
+    end). The next pass that finds the row log unchanged releases them, from its cursor."""
+    return cursor is not None and cursor.get("released", 0) < cursor["mirror"]["src"]
 
 
 def changed_files(store: Store, logs: list[LogFile], rows_root: Path) -> list[LogFile]:

@@ -8,6 +8,8 @@ import time
 from functools import partial
 from typing import Any
 
+import lmdb
+
 from .. import mirror as mirrors
 from .. import pause
 from .. import pause_marks as marks
@@ -24,6 +26,7 @@ from .discovery import (
     changed_files,
     discover,
     expand,
+    owes_release,
     read_cursor,
     total_pending_bytes,
     unchanged,
@@ -158,12 +161,25 @@ class Ingester:
         only up to where this pass sealed (what `_make_durable` synced), and only while the
         mirror is the one it wrote (a new version reads the row log from its start)."""
         done, self._row_logs = self._row_logs, []
+        noted: list[tuple[bytes, int, int]] = []
         for log, mirror_id, sealed_to in done:
             with stripe_lock(self.lock_root, log.key):
                 with self.store.read() as txn:
                     cursor = read_cursor(self.store, txn, log)
                 if cursor is not None and cursor["mirror"]["id"] == mirror_id:
-                    rowlog.release(log.path, min(sealed_to, cursor["mirror"]["src"]))
+                    upto = min(sealed_to, cursor["mirror"]["src"])
+                    rowlog.release(log.path, upto)
+                    noted.append((log.key, mirror_id, upto))
+        if noted:  # not durable: a release lost with the note is made again (`owes_release`)
+            self.store.write(partial(_note_released, self.store, noted))
+
+    def _owed_release(self, log: LogFile, cursor: Cursor) -> None:
+        """A row log found unchanged whose sealed lines were never released (a kill ended the
+        pass that sealed them): released at this pass's end, from its cursor, once its mirror
+        is made durable again (what a killed pass made durable is not known)."""
+        mirror = cursor["mirror"]
+        self._touched.add(mirror["rel"])
+        self._row_logs.append((log, mirror["id"], mirror["src"]))
 
     def _touch(self, writer: mirrors.MirrorWriter) -> None:
         self._touched.add(writer.state["rel"])
@@ -285,6 +301,9 @@ class Ingester:
         with self.store.read() as txn:
             cursor = read_cursor(self.store, txn, log)
         if unchanged(cursor, st):
+            if read and log.origin is not None and owes_release(cursor):
+                assert cursor is not None
+                self._owed_release(log, cursor)
             return True
         if read:
             report.files_changed = 1
@@ -341,6 +360,19 @@ class Ingester:
 
 class _Released(Exception):
     """A row log would be read where `rowlog.release` gave its blocks back."""
+
+
+def _note_released(
+    store: Store, noted: list[tuple[bytes, int, int]], txn: lmdb.Transaction
+) -> None:
+    """Each row log's cursor remembers how far it was released, while it names the same mirror
+    (a pass in another process may have begun a new version since)."""
+    for key, mirror_id, upto in noted:
+        cursor: Cursor | None = store.get(txn, "files", key)
+        if cursor is None or cursor["mirror"]["id"] != mirror_id:
+            continue
+        if cursor.get("released", 0) < upto:
+            store.put(txn, "files", key, {**cursor, "released": upto})
 
 
 def _readable(log: LogFile, start: int) -> None:

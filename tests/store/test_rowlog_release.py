@@ -14,7 +14,8 @@ import pytest
 from mirror_support import read_mirror_line, whole_row_log
 from rows_format import create, note
 
-from origin_store import Settings, Store
+from origin_store import Ingester, Settings, Store
+from origin_store import mirror as mirrors
 from origin_store.ingest import rowlog
 from origin_store.ingest.oshelpers import punch_hole
 from origin_store.parsers.base import load_row
@@ -126,6 +127,54 @@ def test_a_released_row_log_reads_on_and_gives_back_what_it_adds(rows_env):
     assert len([k for k in _rows(_lines(settings, store, db)) if k.startswith("n")]) == ROWS + 500
     assert _event_count(store)[0] == ROWS + 500
     assert verify(store, settings.home).ok
+
+
+def test_a_pass_killed_before_its_release_leaves_it_to_the_next_one(rows_env, monkeypatch):
+    """A pass releases only at its end, once its mirrors are durable: one killed after sealing
+    a row log leaves it whole. The next pass finds the database unchanged, reads nothing, and
+    still gives back the blocks its cursor says were never released."""
+    settings, agent, store, ingester = rows_env
+    db = agent / "chat.db"
+    _notes(db, 0, ROWS)
+    with monkeypatch.context() as killed:  # the kill: everything but the release happened
+        killed.setattr(Ingester, "_release_row_logs", lambda self: self._row_logs.clear())
+        assert ingester.run().events == ROWS
+    log = rowlog.row_log_path(settings.home / "rows", "notesdb", db)
+    assert _on_disk(log) > ROWS * BODY
+    assert ingester.changed(), "the cheap check must see what is owed, or no pass comes"
+    synced: list[tuple[Path, ...]] = []
+    sync_files = mirrors.sync_files
+
+    def sync_then_look(*paths: Path) -> None:
+        sync_files(*paths)
+        synced.append(paths)
+        assert _on_disk(log) > ROWS * BODY, "released before its mirror was made durable"
+
+    monkeypatch.setattr(mirrors, "sync_files", sync_then_look)
+    report = ingester.run()
+    assert report.events == 0 and report.files_changed == 0 and not report.errors
+    # What the killed pass made durable is not known: its mirror is synced again first.
+    with store.read() as txn:
+        rel = store.get(txn, "files", str(db).encode())["mirror"]["rel"]
+    assert synced == [mirrors.paths(settings.home / "raw", rel)]
+    assert _on_disk(log) <= 3 * 4096
+    assert not ingester.changed()
+    keys = _rows(_lines(settings, store, db))
+    assert sorted(k for k in keys if k.startswith("n")) == [f"n{i:05d}" for i in range(ROWS)]
+    assert verify(store, settings.home).ok
+
+
+def test_a_release_the_system_refuses_is_not_asked_for_at_every_pass(rows_env, monkeypatch):
+    """Where no hole can be punched the row log stays whole, and its cursor still notes the
+    release as done: otherwise every freshness check would find it owed and start a pass."""
+    settings, agent, store, ingester = rows_env
+    db = agent / "chat.db"
+    _notes(db, 0, ROWS)
+    monkeypatch.setattr(rowlog, "punch_hole", lambda fd, offset, length: False)
+    assert ingester.run().events == ROWS
+    log = rowlog.row_log_path(settings.home / "rows", "notesdb", db)
+    assert _on_disk(log) > ROWS * BODY
+    assert not ingester.changed()
 
 
 def test_a_released_row_log_read_from_its_start_is_begun_again(rows_env):
