@@ -78,7 +78,7 @@ class Cursor(TypedDict):
     head_len: int
     mirror: MirrorState
     state: dict[str, Any]
-    # A row log's: the `mirror.src` up to which its blocks were given back (`rowlog.release`).
+    # A row log's: where the blocks given back end (`rowlog.release`, `rowlog.releasable`).
     released: NotRequired[int]
 
 

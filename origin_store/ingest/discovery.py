@@ -188,7 +188,9 @@ def owes_release(cursor: Cursor | None) -> bool:
     """Whether a row log's mirror sealed lines whose blocks no pass gave back: the pass that
     sealed them was killed before it could (it releases only once they are durable, at its
     end). The next pass that finds the row log unchanged releases them, from its cursor."""
-    return cursor is not None and cursor.get("released", 0) < cursor["mirror"]["src"]
+    return cursor is not None and cursor.get("released", 0) < rowlog.releasable(
+        cursor["mirror"]["src"]
+    )
 
 
 def changed_files(store: Store, logs: list[LogFile], rows_root: Path) -> list[LogFile]:

@@ -169,8 +169,11 @@ class Ingester:
                 if cursor is not None and cursor["mirror"]["id"] == mirror_id:
                     upto = min(sealed_to, cursor["mirror"]["src"])
                     rowlog.release(log.path, upto)
-                    noted.append((log.key, mirror_id, upto))
-        if noted:  # not durable: a release lost with the note is made again (`owes_release`)
+                    if cursor.get("released", 0) < rowlog.releasable(upto):
+                        noted.append((log.key, mirror_id, rowlog.releasable(upto)))
+        # One write for the pass, only for row logs that gave back more: not durable, as a
+        # release lost with its note is made again (`owes_release`).
+        if noted:
             self.store.write(partial(_note_released, self.store, noted))
 
     def _owed_release(self, log: LogFile, cursor: Cursor) -> None:

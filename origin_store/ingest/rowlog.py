@@ -228,8 +228,7 @@ def release(log: Path, sealed_to: int) -> int:
     except FileNotFoundError:
         return 0
     try:
-        size = os.fstat(fd).st_size
-        end = (min(sealed_to, size) - 1) // _BLOCK * _BLOCK
+        end = releasable(min(sealed_to, os.fstat(fd).st_size))
         # Released ranges all begin at _RELEASE_FROM and grow: what is left starts at the data.
         start = next_data(fd, _RELEASE_FROM)
         if end <= start:
@@ -237,6 +236,13 @@ def release(log: Path, sealed_to: int) -> int:
         return end - start if punch_hole(fd, start, end - start) else 0
     finally:
         os.close(fd)
+
+
+def releasable(sealed_to: int) -> int:
+    """Where the blocks `release` gives back of a row log sealed to `sealed_to` end; 0 when
+    there are none (a row log of a few blocks keeps them all)."""
+    end = (sealed_to - 1) // _BLOCK * _BLOCK
+    return end if end > _RELEASE_FROM else 0
 
 
 def released(log: Path, start: int) -> bool:

@@ -177,6 +177,25 @@ def test_a_release_the_system_refuses_is_not_asked_for_at_every_pass(rows_env, m
     assert not ingester.changed()
 
 
+def test_a_row_log_of_a_few_blocks_owes_no_release_and_no_write(rows_env):
+    """A row log keeps its first block and the one before its tail: one of a few blocks has
+    nothing to give back, so its cursor is not rewritten at each pass to say so."""
+    settings, agent, store, ingester = rows_env
+    db = agent / "chat.db"
+    _notes(db, 0, 3)
+    assert ingester.run().events == 3
+    with store.read() as txn:
+        cursor = store.get(txn, "files", str(db).encode())
+    assert cursor["mirror"]["src"] > 0 and "released" not in cursor
+    assert not ingester.changed()
+    _notes(db, 3, ROWS)  # now it has blocks to give back, and its cursor says where they end
+    assert ingester.run().events == ROWS
+    with store.read() as txn:
+        cursor = store.get(txn, "files", str(db).encode())
+    assert cursor["released"] == rowlog.releasable(cursor["mirror"]["src"]) > 4096
+    assert not ingester.changed()
+
+
 def test_a_released_row_log_read_from_its_start_is_begun_again(rows_env):
     """A mirror version that must be read from line 1 (here: its head no longer matches) would
     read zeros: the row log is begun again from the database, as a new version; the old
