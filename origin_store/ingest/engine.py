@@ -85,6 +85,7 @@ class Ingester:
             report.files += len(logs)
             report.paused = True
             report.marked = pausing.mark(self.store, logs, paused.since)
+            self._release_owed(logs)
             report.seconds = time.perf_counter() - started
             return report
         groups = self._split(logs, workers)
@@ -175,6 +176,20 @@ class Ingester:
         # release lost with its note is made again (`owes_release`).
         if noted:
             self.store.write(partial(_note_released, self.store, noted))
+
+    def _release_owed(self, logs: list[LogFile]) -> None:
+        """While recording is paused, the row logs among `logs` that owe a release make it: it
+        records nothing, and until it is made they would read as changed at every check."""
+        with self.store.read() as txn:
+            for log in logs:
+                cursor = read_cursor(self.store, txn, log) if log.kind.snapshots else None
+                if cursor is not None and owes_release(cursor):
+                    path = rowlog.row_log_path(self.rows_root, log.source.name, log.path)
+                    row_log = LogFile(log.source, log.kind, log.root, path, origin=log.path)
+                    self._owed_release(row_log, cursor)
+        if self._row_logs:
+            self._make_durable()
+            self._release_row_logs()
 
     def _owed_release(self, log: LogFile, cursor: Cursor) -> None:
         """A row log found unchanged whose sealed lines were never released (a kill ended the

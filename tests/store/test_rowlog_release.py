@@ -14,9 +14,9 @@ import pytest
 from mirror_support import read_mirror_line, whole_row_log
 from rows_format import create, note
 
-from origin_store import Ingester, Settings, Store
+from origin_store import Ingester, Settings, Store, pause
 from origin_store import mirror as mirrors
-from origin_store.ingest import rowlog
+from origin_store.ingest import IngestReport, rowlog
 from origin_store.ingest.oshelpers import punch_hole
 from origin_store.parsers.base import load_row
 from origin_store.redact_find import disabled
@@ -136,9 +136,7 @@ def test_a_pass_killed_before_its_release_leaves_it_to_the_next_one(rows_env, mo
     settings, agent, store, ingester = rows_env
     db = agent / "chat.db"
     _notes(db, 0, ROWS)
-    with monkeypatch.context() as killed:  # the kill: everything but the release happened
-        killed.setattr(Ingester, "_release_row_logs", lambda self: self._row_logs.clear())
-        assert ingester.run().events == ROWS
+    assert _killed_before_release(ingester, monkeypatch).events == ROWS
     log = rowlog.row_log_path(settings.home / "rows", "notesdb", db)
     assert _on_disk(log) > ROWS * BODY
     assert ingester.changed(), "the cheap check must see what is owed, or no pass comes"
@@ -161,6 +159,29 @@ def test_a_pass_killed_before_its_release_leaves_it_to_the_next_one(rows_env, mo
     assert not ingester.changed()
     keys = _rows(_lines(settings, store, db))
     assert sorted(k for k in keys if k.startswith("n")) == [f"n{i:05d}" for i in range(ROWS)]
+    assert verify(store, settings.home).ok
+
+
+def _killed_before_release(ingester: Ingester, monkeypatch: pytest.MonkeyPatch) -> IngestReport:
+    """A pass killed after its durability point, before its release."""
+    with monkeypatch.context() as killed:
+        killed.setattr(Ingester, "_release_row_logs", lambda self: self._row_logs.clear())
+        return ingester.run()
+
+
+def test_a_release_owed_is_made_while_recording_is_paused(rows_env, monkeypatch):
+    """A release records nothing: a pass during a pause makes it, or the row log would read
+    as changed at every check until recording resumed."""
+    settings, agent, store, ingester = rows_env
+    db = agent / "chat.db"
+    _notes(db, 0, ROWS)
+    _killed_before_release(ingester, monkeypatch)
+    pause.pause(settings.home)
+    report = ingester.run()
+    assert report.paused and report.events == 0
+    log = rowlog.row_log_path(settings.home / "rows", "notesdb", db)
+    assert _on_disk(log) <= 3 * 4096
+    assert not ingester.changed()
     assert verify(store, settings.home).ok
 
 
