@@ -73,7 +73,7 @@ class Ingester:
         need an importable main module and cost a second to start.
 
         While recording is paused (ephemeral mode) nothing is read: the changed files only get
-        their end marks (`pause_marks`).
+        their end marks (`pause_marks`), and row logs owing a release make it (`_release_owed`).
         """
         started = time.perf_counter()
         logs = files if files is not None else self.discover()
