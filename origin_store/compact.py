@@ -35,6 +35,7 @@ import orjson
 
 from . import codec, storelock
 from .db import DBS, DUPSORT, FEED_EVENT, FEED_SEQ, SEQ_IDS, Store
+from .durable import sync_dir
 from .errors import StoreError
 from .keys import event_hash_key, read_u64, session_seq_value
 from .lmdbio import Pairs, cursor_value, pairs, raw_get
@@ -142,11 +143,7 @@ def _swap(new: Path, path: Path) -> None:
         os.close(fd)
     with storelock.lmdb_alone(path):
         os.replace(new, path / "data.mdb")
-        directory = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
-        try:
-            os.fsync(directory)
-        finally:
-            os.close(directory)
+        sync_dir(path)
 
 
 def _rewrite(store: Store, work: Path, map_size: int) -> int:
