@@ -170,8 +170,9 @@ class Ingester:
                 if cursor is not None and cursor["mirror"]["id"] == mirror_id:
                     upto = min(sealed_to, cursor["mirror"]["src"])
                     rowlog.release(log.path, upto)
-                    if cursor.get("released", 0) < rowlog.releasable(upto):
-                        noted.append((log.key, mirror_id, rowlog.releasable(upto)))
+                    released = rowlog.releasable(upto)
+                    if cursor.get("released", 0) < released:
+                        noted.append((log.key, mirror_id, released))
         # One write for the pass, only for row logs that gave back more: not durable, as a
         # release lost with its note is made again (`owes_release`).
         if noted:
@@ -186,12 +187,12 @@ class Ingester:
                 if cursor is not None and owes_release(cursor):
                     path = rowlog.row_log_path(self.rows_root, log.source.name, log.path)
                     row_log = LogFile(log.source, log.kind, log.root, path, origin=log.path)
-                    self._owed_release(row_log, cursor)
+                    self._queue_release(row_log, cursor)
         if self._row_logs:
             self._make_durable()
             self._release_row_logs()
 
-    def _owed_release(self, log: LogFile, cursor: Cursor) -> None:
+    def _queue_release(self, log: LogFile, cursor: Cursor) -> None:
         """A row log found unchanged whose sealed lines were never released (a kill ended the
         pass that sealed them): released at this pass's end, from its cursor, once its mirror
         is made durable again (what a killed pass made durable is not known)."""
@@ -321,7 +322,7 @@ class Ingester:
         if unchanged(cursor, st):
             if read and log.origin is not None and owes_release(cursor):
                 assert cursor is not None
-                self._owed_release(log, cursor)
+                self._queue_release(log, cursor)
             return True
         if read:
             report.files_changed = 1
