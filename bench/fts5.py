@@ -62,6 +62,8 @@ class BuildResult:
     tokenizer: str = ""
     peak_rss_bytes: int | None = None
     peak_anon_bytes: int | None = None
+    #: User and system CPU of the build's process.
+    cpu_seconds: float | None = None
     sqlite_version: str = sqlite3.sqlite_version
 
 
@@ -234,6 +236,7 @@ def build_in_subprocess(corpus_dir: Path, db_path: Path, tokenizer: str) -> Buil
             raise RuntimeError(f"FTS5 build failed: {err.read().decode(errors='replace')[-2000:]}")
         result = BuildResult(**json.loads(out.read().decode().strip().splitlines()[-1]))
     result.peak_rss_bytes = usage.ru_maxrss * 1024  # Linux reports KiB
+    result.cpu_seconds = usage.ru_utime + usage.ru_stime
     result.peak_anon_bytes = sampler.peaks.summary()["peak_anon_bytes"]
     return result
 
@@ -243,13 +246,14 @@ def _paths(corpus_dir: Path, tokenizer: str) -> tuple[Path, Path]:
     return Path(corpus_dir) / f"{stem}.sqlite", Path(corpus_dir) / f"{stem}.json"
 
 
-def cached_fts5(corpus_dir: Path, tokenizer: str) -> Path:
-    """The FTS5 database for a (cached) corpus, built once; its figures sit next to it.
+def cached_fts5(corpus_dir: Path, tokenizer: str, *, rebuild: bool = False) -> Path:
+    """The FTS5 database for a (cached) corpus, built once, or again when asked to `rebuild`
+    (so that its build is timed in the same run as Origin's); its figures sit next to it.
 
     The JSON is written last, so a database without one is an interrupted build and is redone.
     """
     db, figures = _paths(corpus_dir, tokenizer)
-    if db.exists() and figures.exists():
+    if db.exists() and figures.exists() and not rebuild:
         return db
     tmp = db.with_name(db.name + f".tmp-{os.getpid()}")
     result = build_in_subprocess(Path(corpus_dir), tmp, tokenizer)
@@ -268,11 +272,15 @@ def run_baseline(
     tokenizer: str,
     fresh_query: Any = None,
     fresh_queries: Sequence[Any] = (),
+    *,
+    rebuild: bool = False,
 ) -> dict:
-    """Everything the report needs for one tokenizer: build, latency (all and per category),
-    CJK recall, queries without hits, the fresh-process time of one query and the fresh-process
-    latency over ``fresh_queries``."""
-    db = cached_fts5(corpus_dir, tokenizer)
+    """Everything the report needs for one tokenizer: build (timed in this run when asked to
+    `rebuild` or when none was cached), latency (all and per category), CJK recall, queries
+    without hits, the fresh-process time of one query and the fresh-process latency over
+    ``fresh_queries``."""
+    built_now = rebuild or not all(path.exists() for path in _paths(corpus_dir, tokenizer))
+    db = cached_fts5(corpus_dir, tokenizer, rebuild=rebuild)
     conn = connect(db)
     try:
 
@@ -290,6 +298,7 @@ def run_baseline(
         result = {
             "tokenizer": tokenizer,
             "build": asdict(build_figures(db)),
+            "built_in_run": built_now,
             "latency": asdict(
                 summarize([s for s, q in zip(samples, queries, strict=True) if q.category != "cjk"])
             ),

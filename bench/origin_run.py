@@ -40,15 +40,21 @@ def corpus_env(corpus_dir: Path, home: Path) -> dict[str, str]:
 
 def build(corpus_dir: Path, home: Path, workers: int | None = None) -> dict:
     """Ingest the corpus into a fresh home, then build the index: each in its own process,
-    every process of a step sampled for its peak anonymous memory and RSS (`memory`)."""
+    every process of a step sampled for its peak anonymous memory and RSS and counted for its
+    CPU (`memory`)."""
     if home.exists():
         shutil.rmtree(home)
     home.mkdir(parents=True)
     env = corpus_env(corpus_dir, home)
     steps = {}
     for name, args in (("ingest", ["ingest", str(workers or 0)]), ("index", ["index"])):
-        out, seconds, peaks = run_sampled([sys.executable, "-m", "bench.origin_run", *args], env)
-        steps[name] = {**json.loads(out), "wall_seconds": seconds, "memory": peaks}
+        step = run_sampled([sys.executable, "-m", "bench.origin_run", *args], env)
+        steps[name] = {
+            **json.loads(step.out),
+            "wall_seconds": step.seconds,
+            "cpu_seconds": step.cpu_seconds,
+            "memory": step.peaks,
+        }
     ingest, index = steps["ingest"], steps["index"]
     ingest["store_bytes"] = disk_usage(home / "store")
     ingest["mirror_bytes"] = disk_usage(home / "raw")

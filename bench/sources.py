@@ -113,8 +113,8 @@ def ingest_source(
     env = agent_env(corpus_dir, home)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(ROOT), env.get("PYTHONPATH"))))
     args = [sys.executable, "-m", "bench.sources", "ingest", name]
-    out, _, peaks = run_sampled(args, env)
-    child = json.loads(out)
+    step = run_sampled(args, env)
+    child, peaks = json.loads(step.out), step.peaks
     seconds = child["seconds"]
     kept = {part: disk_usage(home / part) for part in ("store", "raw", "rows")}
     shutil.rmtree(home)  # measured; nothing reads it again, and five homes are a GB at 100k

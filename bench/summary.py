@@ -50,6 +50,7 @@ def figures(results: dict) -> dict[str, Any]:
     if seconds is None:
         parts = [_get(build, "ingest", "seconds"), _get(build, "index", "seconds")]
         seconds = sum(parts) if None not in parts else None
+    cpu = [_get(build, "ingest", "cpu_seconds"), _get(build, "index", "cpu_seconds")]
     rss = build.get("peak_rss_bytes")
     if rss is None:
         parts = [_get(build, "ingest", "peak_rss_bytes"), _get(build, "index", "peak_rss_bytes")]
@@ -67,6 +68,7 @@ def figures(results: dict) -> dict[str, Any]:
         "peak_anon_bytes": build.get("peak_anon_bytes"),
         "peak_rss_bytes": rss,
         "build_seconds": seconds,
+        "build_cpu_seconds": sum(cpu) if None not in cpu else None,
         "serving_rss_bytes": _get(results, "origin_mcp", "serving_peak_rss_bytes"),
         "search_p50_ms": _get(results, "origin_search", "latency_all", "p50"),
         "search_p99_ms": _get(results, "origin_search", "latency_all", "p99"),
@@ -154,6 +156,7 @@ ROWS = (
     Row("peak anonymous (build)", "peak_anon_bytes", _mib),
     Row("peak RSS (build)", "peak_rss_bytes", _mib),
     Row("ingest + index", "build_seconds", lambda v: f"{v:,.1f} s"),
+    Row("  its CPU, all processes", "build_cpu_seconds", lambda v: f"{v:,.1f} s"),
     Row("serving process RSS", "serving_rss_bytes", _mib),
     Row("search p50", "search_p50_ms", _ms),
     Row("search p99", "search_p99_ms", _ms),
@@ -186,6 +189,7 @@ def peers(results: dict, raw: int) -> dict[str, str]:
             "peak_anon_bytes": build.get("peak_anon_bytes") and _mib(build["peak_anon_bytes"]),
             "peak_rss_bytes": build.get("peak_rss_bytes") and _mib(build["peak_rss_bytes"]),
             "build_seconds": build.get("seconds") and f"{build['seconds']:,.1f} s",
+            "build_cpu_seconds": build.get("cpu_seconds") and f"{build['cpu_seconds']:,.1f} s",
             "search_p50_ms": _get(b, "latency_all", "p50") and _ms(b["latency_all"]["p50"]),
             "search_p99_ms": _get(b, "latency_all", "p99") and _ms(b["latency_all"]["p99"]),
         }

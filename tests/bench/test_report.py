@@ -33,14 +33,19 @@ def new_results() -> dict:
         "corpus": {"events": 1_000_000, "files": 8091, "bytes": 1_000},
         "fts5": {
             "unicode61": {
-                "build": {"seconds": 34.0, "bytes": 890, "peak_rss_bytes": 2**27},
+                "build": {
+                    "seconds": 34.0,
+                    "cpu_seconds": 33.5,
+                    "bytes": 890,
+                    "peak_rss_bytes": 2**27,
+                },
                 "latency_all": {"p50": 4.2, "p95": 60.0, "p99": 180.0},
                 "fresh_search": {"p50": 31.0, "p95": 35.0, "p99": 40.0},
             }
         },
         "origin_build": {
-            "ingest": {"seconds": 12.0},
-            "index": {"seconds": 13.0},
+            "ingest": {"seconds": 12.0, "cpu_seconds": 20.5},
+            "index": {"seconds": 13.0, "cpu_seconds": 21.0},
             "seconds": 25.0,
             "disk_bytes": 700,
             "peak_anon_bytes": 600 * 2**20,
@@ -81,6 +86,10 @@ def test_table_has_a_row_per_figure_with_previous_peer_and_target() -> None:
     assert "600 MiB" in row["peak_anon_bytes"] and "MISSED" in row["peak_anon_bytes"]
     assert "previous" not in row["peak_anon_bytes"]  # the old file has none
     assert "25.0 s (previous: 60.0 s)" in row["build_seconds"] and "30 s at 1M met" in text
+    assert (
+        "41.5 s" in row["build_cpu_seconds"] and "FTS5 unicode61 33.5 s" in row["build_cpu_seconds"]
+    )
+    assert "previous" not in row["build_cpu_seconds"]  # the old file has no CPU figures
     assert "0.9 ms (previous: 1.1 ms)" in row["search_p50_ms"]
 
 
@@ -114,8 +123,18 @@ def test_run_sampled_sees_a_childs_anonymous_memory() -> None:
         ' b[::4096] = b"x" * len(b[::4096]); time.sleep(0.6)\'])\n'
         "child.wait(); print('done')\n"
     )
-    out, seconds, peaks = memory.run_sampled([sys.executable, "-c", code], dict(os.environ))
-    assert out.strip() == "done" and seconds > 0.5
+    step = memory.run_sampled([sys.executable, "-c", code], dict(os.environ))
+    peaks = step.peaks
+    assert step.out.strip() == "done" and step.seconds > 0.5
     assert peaks["processes"] == 2  # the grandchild was found and sampled
     assert peaks["peak_anon_bytes"] > 140 << 20
     assert peaks["peak_rss_bytes"] >= peaks["peak_anon_bytes"]
+
+
+@linux
+def test_run_sampled_counts_the_cpu_of_the_processes_a_step_waits_for() -> None:
+    # The child only waits; its child spins ~0.4 s of CPU: a step's figure is its whole tree's.
+    spin = "import time\nwhile time.process_time() < 0.4: pass"
+    code = f"import subprocess, sys\nsubprocess.run([sys.executable, '-c', {spin!r}], check=True)"
+    step = memory.run_sampled([sys.executable, "-c", code], dict(os.environ))
+    assert 0.4 <= step.cpu_seconds < 0.4 + step.seconds
