@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
 
 from origin_api.samples import (
@@ -72,3 +73,30 @@ def cached_corpus(events: int, seed: int = 42) -> Path:
         if not (final / INFO_FILE).exists():
             raise
     return final
+
+
+def warm(*roots: Path) -> tuple[int, float]:
+    """Flush what the machine still has to write, then read every file under `roots` once (a
+    build's input: the agents' logs, or the events table FTS5 loads): the bytes read and the
+    seconds it took. A build then measures its own work, not this machine's disk.
+
+    Its kernel evicts file pages left unread for about a minute (DAMON reclaim), so a corpus
+    read in an earlier run is cold again. Reading 8,000 cold files while the FTS5 build's
+    gigabyte was still being written back, a 1M ingest took 158 s of wall time for 75 s of CPU
+    (~42 s on 2 cores). At 10M (9.5 GB, read over minutes) the first files are evicted again
+    before the last are read, so that build still reads from the disk."""
+    started = time.perf_counter()
+    os.sync()
+    read = 0
+    files = (p for root in roots for p in ([root] if root.is_file() else sorted(root.rglob("*"))))
+    for path in files:
+        if path.is_file():
+            with open(path, "rb") as f:
+                while chunk := f.read(1 << 20):
+                    read += len(chunk)
+    return read, time.perf_counter() - started
+
+
+def logs_of(corpus_dir: Path) -> list[Path]:
+    """The corpus's agent log trees, what Origin's ingest reads."""
+    return [corpus_dir / "claude", corpus_dir / "codex"]
