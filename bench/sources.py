@@ -35,7 +35,7 @@ from origin_api.samples.formats import (
 )
 from origin_store.reader import disk_usage
 
-from .corpus import CACHE_ROOT
+from .corpus import CACHE_ROOT, warm
 from .memory import run_sampled
 
 #: Part of the cache key with the generators' versions: bump it when this section's corpus
@@ -105,7 +105,8 @@ def measure(events: int, seed: int = 42, root: Path = CACHE_ROOT) -> dict[str, A
 def ingest_source(
     corpus_dir: Path, name: str, info: FormatInfo, root: Path = CACHE_ROOT
 ) -> dict[str, Any]:
-    """One source into a fresh ORIGIN_HOME by one worker in a new process, timed inside it."""
+    """One source into a fresh ORIGIN_HOME by one worker in a new process, timed inside it,
+    its logs first read into the page cache."""
     home = root / f"sources-origin-{info.events}" / name
     if home.exists():
         shutil.rmtree(home)
@@ -113,6 +114,7 @@ def ingest_source(
     env = agent_env(corpus_dir, home)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(ROOT), env.get("PYTHONPATH"))))
     args = [sys.executable, "-m", "bench.sources", "ingest", name]
+    warm(corpus_dir / HOME)  # as before the whole corpus's build (`corpus.warm`)
     step = run_sampled(args, env)
     child, peaks = json.loads(step.out), step.peaks
     seconds = child["seconds"]
