@@ -216,9 +216,13 @@ def report_build(
     section(f"Origin: ingest and index ({scale(info)})")
     built = origin_run.build(corpus_dir, home, workers=workers)
     ing, idx = built["ingest"], built["index"]
+    warmed = built["warmed"]
     print(
         f"  (first the corpus into the page cache, as before the FTS5 build: "
-        f"{built['warmed']['bytes'] / 1e6:,.0f} MB read in {built['warmed']['seconds']:.1f} s, not counted)"
+        f"{warmed['bytes'] / 1e6:,.0f} MB read in {warmed['seconds']:.1f} s, not counted)"
+        if warmed["bytes"]
+        else "  (the corpus is not read into the page cache first: it is larger than this machine "
+        "keeps cached through a build)"
     )
     print(
         f"  ingest   {ing['events']:,} events in {ing['seconds']:.1f} s{_cpu(ing.get('cpu_seconds'))}: "

@@ -75,6 +75,11 @@ def cached_corpus(events: int, seed: int = 42) -> Path:
     return final
 
 
+#: Inputs larger than this are not read ahead of a build (`warm`): this machine evicts them
+#: again before the build gets to them.
+WARM_MAX_BYTES = 4 << 30
+
+
 def warm(*roots: Path) -> tuple[int, float]:
     """Flush what the machine still has to write, then read every file under `roots` once (a
     build's input: the agents' logs, or the events table FTS5 loads): the bytes read and the
@@ -83,17 +88,20 @@ def warm(*roots: Path) -> tuple[int, float]:
     Its kernel evicts file pages left unread for about a minute (DAMON reclaim), so a corpus
     read in an earlier run is cold again. Reading 8,000 cold files while the FTS5 build's
     gigabyte was still being written back, a 1M ingest took 158 s of wall time for 75 s of CPU
-    (~42 s on 2 cores). At 10M (9.5 GB, read over minutes) the first files are evicted again
-    before the last are read, so that build still reads from the disk."""
+    (~42 s on 2 cores). At 10M (11.9 GB, read over minutes) the first files are evicted again
+    before the last are read, so that build still reads from the disk; above `WARM_MAX_BYTES`
+    nothing is read (0 bytes): reading 11.9 GB first took 11 minutes, for pages kept a minute."""
     started = time.perf_counter()
     os.sync()
+    files = [p for root in roots for p in ([root] if root.is_file() else sorted(root.rglob("*")))]
+    files = [p for p in files if p.is_file()]
+    if sum(p.stat().st_size for p in files) > WARM_MAX_BYTES:
+        return 0, time.perf_counter() - started
     read = 0
-    files = (p for root in roots for p in ([root] if root.is_file() else sorted(root.rglob("*"))))
     for path in files:
-        if path.is_file():
-            with open(path, "rb") as f:
-                while chunk := f.read(1 << 20):
-                    read += len(chunk)
+        with open(path, "rb") as f:
+            while chunk := f.read(1 << 20):
+                read += len(chunk)
     return read, time.perf_counter() - started
 
 

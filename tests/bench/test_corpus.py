@@ -334,12 +334,14 @@ def test_fts5_builds_and_answers(
             conn.close()
 
 
-def test_warm_reads_every_file_of_the_corpus(tiny: Path) -> None:
+def test_warm_reads_every_file_of_the_corpus(tiny: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     logs = corpus.logs_of(tiny)
     read, seconds = corpus.warm(*logs)
     assert read == sum(p.stat().st_size for d in logs for p in d.rglob("*") if p.is_file()) > 0
     events = tiny / corpus.EVENTS_FILE
     assert corpus.warm(events)[0] == events.stat().st_size > 0 and seconds >= 0
+    monkeypatch.setattr(corpus, "WARM_MAX_BYTES", events.stat().st_size - 1)
+    assert corpus.warm(events)[0] == 0  # too large to stay cached: not read
 
 
 def test_fts5_cache_fresh_process_and_peak_memory(tiny: Path) -> None:
