@@ -55,6 +55,10 @@ class LogFile:
         """Its cursor's key in `files`."""
         return keys.text_key(str(self.original))
 
+    def through(self, row_log: Path) -> LogFile:
+        """This agent's file read through its row log at `row_log`."""
+        return LogFile(self.source, self.kind, self.root, row_log, origin=self.path)
+
 
 #: A found log: (its path, its source's name, the index of its kind, its root).
 Found = tuple[str, str, int, str]

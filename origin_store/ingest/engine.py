@@ -186,8 +186,7 @@ class Ingester:
                 cursor = read_cursor(self.store, txn, log) if log.kind.snapshots else None
                 if cursor is not None and owes_release(cursor):
                     path = rowlog.row_log_path(self.rows_root, log.source.name, log.path)
-                    row_log = LogFile(log.source, log.kind, log.root, path, origin=log.path)
-                    self._queue_release(row_log, cursor)
+                    self._queue_release(log.through(path), cursor)
         if self._row_logs:
             self._make_durable()
             self._release_row_logs()
@@ -289,7 +288,7 @@ class Ingester:
                 return False
             changed_at = rowlog.last_change(log.path, log.kind)
             # A row log holds only what was read before the pause, or after its rows were left out.
-            log, found = LogFile(log.source, log.kind, log.root, row_log, origin=log.path), None
+            log, found = log.through(row_log), None
         try:
             return self._read_lines(log, report, progress, found, read, changed_at)
         except _Released:
