@@ -248,6 +248,11 @@ def _paths(corpus_dir: Path, tokenizer: str) -> tuple[Path, Path]:
     return Path(corpus_dir) / f"{stem}.sqlite", Path(corpus_dir) / f"{stem}.json"
 
 
+def _cached(corpus_dir: Path, tokenizer: str) -> bool:
+    """Whether a whole build is cached: its figures are written last."""
+    return all(path.exists() for path in _paths(corpus_dir, tokenizer))
+
+
 def cached_fts5(corpus_dir: Path, tokenizer: str, *, rebuild: bool = False) -> Path:
     """The FTS5 database for a (cached) corpus, built once, or again when asked to `rebuild`
     (so that its build is timed in the same run as Origin's); its figures sit next to it.
@@ -255,7 +260,7 @@ def cached_fts5(corpus_dir: Path, tokenizer: str, *, rebuild: bool = False) -> P
     The JSON is written last, so a database without one is an interrupted build and is redone.
     """
     db, figures = _paths(corpus_dir, tokenizer)
-    if db.exists() and figures.exists() and not rebuild:
+    if _cached(corpus_dir, tokenizer) and not rebuild:
         return db
     tmp = db.with_name(db.name + f".tmp-{os.getpid()}")
     result = build_in_subprocess(Path(corpus_dir), tmp, tokenizer)
@@ -281,7 +286,7 @@ def run_baseline(
     `rebuild` or when none was cached), latency (all and per category), CJK recall, queries
     without hits, the fresh-process time of one query and the fresh-process latency over
     ``fresh_queries``."""
-    built_now = rebuild or not all(path.exists() for path in _paths(corpus_dir, tokenizer))
+    built_now = rebuild or not _cached(corpus_dir, tokenizer)
     db = cached_fts5(corpus_dir, tokenizer, rebuild=rebuild)
     conn = connect(db)
     try:
