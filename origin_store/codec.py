@@ -17,7 +17,8 @@ and uses the stored one, so every record names a dictionary every process can lo
 never reused and dictionaries never change, so a value stays readable whatever is trained later.
 
 Compressors and decompressors are made once per process and thread and dictionary, never per
-event (zstd contexts are not safe to share between threads).
+event (zstd contexts are not safe to share between threads); a dictionary's compression tables
+are made once per process and shared by them (`EventCodec._compressor` says why only once).
 """
 
 from __future__ import annotations
@@ -242,6 +243,8 @@ class EventCodec:
         self.store = store
         self.generations = GENERATIONS
         self._dicts: dict[int, zstandard.ZstdCompressionDict] = {}
+        #: Dictionaries whose compression tables were made (once each: see `_compressor`).
+        self._precomputed: set[int] = set()
         self._sources: dict[str, _Source] = {}
         #: Set when a source's first dictionary is stored or adopted with plain records left:
         #: the ingest compresses them (`migrate.recompress`) before its next batch.
@@ -453,11 +456,20 @@ class EventCodec:
             state.sample_bytes = 0
 
     def _compressor(self, dict_id: int) -> zstandard.ZstdCompressor:
+        """This thread's compressor for a dictionary. The dictionary's compression tables
+        (its CDict) are made once per process and shared by every thread's compressor, which
+        zstd allows: `precompute_compress` frees the tables it made before, and a compressor
+        keeps pointing at the tables it was made with. Precomputed again for each thread's
+        first compressor, as it once was, every other thread's compressor read freed memory:
+        records that no longer decoded (`Data corruption detected`) and processes ended by a
+        segmentation fault, with several threads of one `origin mcp` writing."""
         cctx = self._local.compressors.get(dict_id)
         if cctx is None:
             dictionary = self._dicts[dict_id]
             with self._lock:
-                dictionary.precompute_compress(compression_params=_PARAMS)
+                if dict_id not in self._precomputed:
+                    dictionary.precompute_compress(compression_params=_PARAMS)
+                    self._precomputed.add(dict_id)
                 cctx = zstandard.ZstdCompressor(dict_data=dictionary, compression_params=_PARAMS)
             self._local.compressors[dict_id] = cctx
         return cctx
