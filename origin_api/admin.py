@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import orjson
 
-from origin_store import IngestReport, LogFile, discover
+from origin_store import IngestReport, LogFile, damage, discover
 from origin_store import Settings as StoreSettings
 from origin_store import entries as store_entries
 from origin_store import tokens as store_tokens
@@ -212,8 +212,13 @@ def status(origin: Origin) -> dict[str, Any]:
 
 
 def verify(origin: Origin) -> VerifyReport:
-    """Whether the store and the mirrors on disk agree (reads everything; repairs nothing)."""
-    return verify_store(origin.store, origin.home)
+    """Whether the store and the mirrors on disk agree (reads everything; repairs nothing). A
+    run that finds every record readable clears the note of damaged records readers left
+    (`origin_store.damage`)."""
+    report = verify_store(origin.store, origin.home)
+    if not report.damaged:
+        damage.clear(origin.store)
+    return report
 
 
 def compact(settings: StoreSettings) -> Compacted:

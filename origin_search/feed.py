@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from origin_store import Store
+from origin_store import Store, damage
 from origin_store.entries import get_entry, is_hidden, lineage
-from origin_store.reader import get_event
+from origin_store.reader import readable_event
 
 from .index import Prepared, prepared
 
@@ -70,9 +70,12 @@ def read_batches(store: Store, after: int, limit: int = READ_BATCH) -> Iterator[
 
 
 def read_changes(store: Store, after: int, limit: int) -> tuple[list[Doc], list[str], int, int]:
-    """Documents to upsert and ids to delete for the next `limit` feed items."""
+    """Documents to upsert and ids to delete for the next `limit` feed items. An event whose
+    record cannot be read is left out of the index and noted (`damage`), never the end of the
+    catch-up."""
     upserts: dict[str, Doc] = {}
     deletes: list[str] = []
+    unreadable: list[str] = []
     last = after
     count = 0
     with store.read() as txn:
@@ -80,7 +83,7 @@ def read_changes(store: Store, after: int, limit: int) -> tuple[list[Doc], list[
             last, count = seq, count + 1
             kind = item["t"]
             if kind == "event":
-                event = record if record is not None else get_event(store, txn, item["id"])
+                event = record or readable_event(store, txn, item["id"], unreadable)
                 if event is not None and not is_hidden(store, txn, event["id"]):
                     upserts[event["id"]] = event_doc(event, seq)
             elif kind == "entry":
@@ -95,9 +98,10 @@ def read_changes(store: Store, after: int, limit: int) -> tuple[list[Doc], list[
                         upserts.pop(target, None)
                         deletes.append(target)
                     else:
-                        event = get_event(store, txn, target)
+                        event = readable_event(store, txn, target, unreadable)
                         if event is not None and not is_hidden(store, txn, target):
                             upserts[target] = event_doc(event)
+    damage.note(store, unreadable)
     return list(upserts.values()), deletes, last, count
 
 

@@ -32,6 +32,7 @@ import lmdb
 import orjson
 import zstandard
 
+from .errors import StoreError
 from .keys import plain_left_key
 from .parsers.agents import AGENTS
 
@@ -166,7 +167,7 @@ _PARAMS = zstandard.ZstdCompressionParameters.from_level(
 )
 
 
-class CodecError(ValueError):
+class CodecError(StoreError, ValueError):
     """An event value that cannot be decoded (unknown marker or dictionary, damaged frame)."""
 
 

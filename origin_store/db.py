@@ -282,7 +282,15 @@ class Store:
         """An event record, however it is kept (`codec`), or None."""
         key = event_id.encode()
         raw = self.event_value(txn, key)
-        return None if raw is None else self.codec.decode(txn, key, raw)
+        if raw is None:
+            return None
+        try:
+            return self.codec.decode(txn, key, raw)
+        except CodecError as error:
+            raise CodecError(
+                f"The stored record of {event_id} cannot be read ({error}); "
+                "`origin verify` names every such record."
+            ) from None
 
     def id_key(self, key: bytes) -> bytes:
         """An event id's key in `ids_db`: the id itself, or in a `seq_ids` store a 16-byte hash

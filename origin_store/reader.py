@@ -14,6 +14,7 @@ from zstandard import ZstdError
 
 from . import keys, spans
 from . import mirror as mirrors
+from .codec import CodecError
 from .db import Store, loads
 from .lmdbio import cursor_key, cursor_value, pairs, raw_get
 from .records import Cursor, MirrorDoc, MirrorState
@@ -26,8 +27,23 @@ _STREAM_CHUNK = 1 << 20
 
 
 def get_event(store: Store, txn: lmdb.Transaction, event_id: str) -> dict[str, Any] | None:
-    """An event record as a dict (however it is kept: `codec`), or None."""
+    """An event record as a dict (however it is kept: `codec`), or None; CodecError when its
+    record cannot be read."""
     return store.event(txn, event_id)
+
+
+def readable_event(
+    store: Store, txn: lmdb.Transaction, event_id: str, unreadable: list[str]
+) -> dict[str, Any] | None:
+    """`get_event` for readers of many events (a search's hits, a timeline, the index's feed):
+    a record that cannot be read is None, its id added to `unreadable` for the caller to note
+    (`damage.note`, after its read transaction), so that one damaged record never ends what
+    reads the others."""
+    try:
+        return store.event(txn, event_id)
+    except CodecError:
+        unreadable.append(event_id)
+        return None
 
 
 def get_session(
@@ -244,6 +260,7 @@ def status(store: Store, home: Path) -> dict[str, Any]:
         last = store.meta_get(txn, "last_ingest")
         redacted = store.meta_get(txn, "redacted") or {}  # ingest.report.REDACTED_META
         feed = store.feed_last(txn)
+        damaged = store.meta_get(txn, "damaged_records")  # damage.KEY
     return {
         "events": events,
         "sessions": sum(sessions.values()),
@@ -253,6 +270,7 @@ def status(store: Store, home: Path) -> dict[str, Any]:
         },
         "by_project": dict(by_project.most_common()),
         "skipped_lines": dict(problems),
+        "damaged_records": int(damaged["count"]) if isinstance(damaged, dict) else 0,
         "redacted": redacted,
         "store_bytes": disk_usage(store.path),
         "mirror_bytes": disk_usage(home / "raw"),

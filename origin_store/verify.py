@@ -34,6 +34,8 @@ class Report:
     frames: int = 0
     lines: int = 0
     events: int = 0
+    #: Records that do not decode (each is a problem too, while problems are not too many).
+    damaged: int = 0
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -175,6 +177,7 @@ class _Check:
             try:
                 event = cast(EventDoc, decode(self.txn, key, value))
             except CodecError as error:
+                self.report.damaged += 1
                 self.problem(
                     f"{key.decode(errors='replace')}: the record does not decode ({error})"
                 )

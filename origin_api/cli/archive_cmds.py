@@ -116,6 +116,11 @@ def status(json: bool = typer.Option(False, "--json", help="Print the status as 
             console.print(f"  [magenta]{project[:40]:40}[/magenta] {count:>10,} events")
         for reason, count in info["skipped_lines"].items():
             console.print(f"  [yellow]skipped {count:,} lines[/yellow]: {reason}")
+        if info.get("damaged_records"):
+            console.print(
+                f"  [red]{info['damaged_records']:,} stored records cannot be read[/red]: "
+                "`origin verify` names them"
+            )
         masked = info.get("redacted") or {}
         if masked:
             kinds = ", ".join(f"{kind} {n:,}" for kind, n in sorted(masked.items()))

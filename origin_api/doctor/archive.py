@@ -20,7 +20,7 @@ from typing import Any
 from origin_search.catchup import indexed_seq
 from origin_search.index import reusable
 from origin_search.indexdir import VERSION_FILE
-from origin_store import StoreError
+from origin_store import StoreError, damage
 from origin_store.compact import room
 from origin_store.db import SCHEMA_VERSION
 from origin_store.errors import HomeUnusable
@@ -156,6 +156,7 @@ def archive(origin: Origin) -> Finding:
         schema = int(origin.store.meta_get(txn, "schema") or 0)
         files = txn.stat(origin.store.dbs["files"])["entries"]
         last = origin.store.meta_get(txn, "last_ingest")
+        damaged = damage.noted_in(origin.store, txn)
     details = {
         "home": str(origin.home),
         "schema": schema,
@@ -176,6 +177,17 @@ def archive(origin: Origin) -> Finding:
             "attention",
             f"The store is at schema {schema}, this Origin at {SCHEMA_VERSION}: run any `origin` "
             "command once to upgrade it.",
+            details,
+        )
+    if damaged is not None:
+        details["damaged_records"] = damaged
+        return Finding(
+            "archive",
+            "store",
+            "attention",
+            f"{text}, but {damaged['count']:,} stored records cannot be read (first: "
+            f"{', '.join(damaged['ids'][:3])}): searches pass over them; `origin verify` names "
+            "every one.",
             details,
         )
     if found.events + found.forgotten_events != found.stored_events:

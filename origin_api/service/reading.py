@@ -7,6 +7,7 @@ from typing import Any
 import lmdb
 
 from origin_search import Clause, Filters, QueryError, clauses, snippet
+from origin_store import damage
 from origin_store import entries as store_entries
 from origin_store.parsers.agents import AGENTS
 from origin_store.reader import (
@@ -15,6 +16,7 @@ from origin_store.reader import (
     iter_sessions,
     mirror_info,
     read_mirror_text,
+    readable_event,
     session_event_ids,
 )
 from origin_store.textclip import cut_counted
@@ -128,17 +130,19 @@ def _events_out(
 ) -> list[dict[str, Any]]:
     """The visible events among `ids` (`Searcher.find` names each once), with snippets."""
     out: list[dict[str, Any]] = []
+    unreadable: list[str] = []
     with origin.store.read() as txn:
         for event_id in ids:
             if len(out) >= limit:
                 break
-            event = get_event(origin.store, txn, event_id)
+            event = readable_event(origin.store, txn, event_id, unreadable)
             if event is None or store_entries.is_hidden(origin.store, txn, event_id):
                 continue
             view = event_view(event, SEARCH_TEXT)
             # The log's own words: what the search matched (Origin's label is never searched).
             view["snippet"] = snippet(event["text"], found, width=SNIPPET) if found else None
             out.append(view)
+    damage.note(origin.store, unreadable)
     return out
 
 
@@ -168,16 +172,19 @@ def timeline(
                     f"Unknown session {session}." + (f" (source {source})" if source else "")
                 )
             events: list[dict[str, Any]] = []
+            unreadable: list[str] = []
             for event_id in session_event_ids(store, txn, found["source"], session):
                 if len(events) >= limit:
                     break
-                event = get_event(store, txn, event_id)
+                event = readable_event(store, txn, event_id, unreadable)
                 if event is None or store_entries.is_hidden(store, txn, event_id):
                     continue
                 if not include_tools and event["kind"] != "message":
                     continue
                 events.append(event_view(event, TIMELINE_TEXT))
-            return {"session": session_view(origin, txn, found), "events": events}
+            shown = {"session": session_view(origin, txn, found), "events": events}
+        damage.note(store, unreadable)
+        return shown
     with store.read() as txn:
         chosen = []
         for item in iter_sessions(store, txn):

@@ -8,7 +8,7 @@ from typing import Any
 import lmdb
 
 from origin_store import entries as store_entries
-from origin_store.reader import get_event, session_event_ids
+from origin_store.reader import readable_event, session_event_ids
 from origin_store.textclip import shown
 
 from ..runtime import Origin
@@ -93,7 +93,7 @@ def _visible_prompt(origin: Origin, txn: lmdb.Transaction, session: dict[str, An
     ):
         if n >= _PROMPT_SCAN:
             break
-        event = get_event(store, txn, event_id)
+        event = readable_event(store, txn, event_id, [])  # the index's feed notes it
         if event is None or event["role"] != "user" or event["kind"] != "message":
             continue
         hidden = store_entries.is_hidden(store, txn, event_id)
