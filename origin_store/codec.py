@@ -399,7 +399,11 @@ class EventCodec:
         data = trained.as_bytes()
         gen = state.gen + 1
         first = state.dict_id is None
-        kept = self.store.write(lambda txn: self._keep(txn, source, state, gen, data))
+        kept, dict_id, stored_gen = self.store.write(
+            lambda txn: self._keep(txn, source, state.seen, gen, data)
+        )
+        with self.store.read() as txn:  # committed: what every other process reads too
+            self._adopt(txn, state, dict_id, stored_gen)
         if kept and first and not last:
             self.recompress_due = True  # the records kept plain before it, with it
         return state.dict_id
@@ -429,24 +433,25 @@ class EventCodec:
         return int(meta["id"]), int(meta["gen"])
 
     def _keep(
-        self, txn: lmdb.Transaction, source: str, state: _Source, gen: int, data: bytes
-    ) -> bool:
+        self, txn: lmdb.Transaction, source: str, seen: int, gen: int, data: bytes
+    ) -> tuple[bool, int, int]:
         """Store a dictionary of generation `gen` for `source` unless one of that generation or
-        later is there already (the first writer wins); whether it was stored."""
+        later is there already (the first writer wins); whether it was stored, and the id and
+        generation stored now. Nothing is cached here: a write transaction can still fail at
+        its commit (a full map, then run again), and a dictionary cached from it under an id
+        that another process then stores would compress this process's records with the wrong
+        dictionary under that id."""
         stored = self._stored(txn, source)
-        kept = stored is None or stored[1] < gen
-        if kept:
-            cursor = txn.cursor(db=self.store.dbs["dicts"])
-            dict_id = int.from_bytes(cursor.key(), "big") + 1 if cursor.last() else 1
-            txn.put(dict_key(dict_id), data, db=self.store.dbs["dicts"])
-            meta = {"id": dict_id, "gen": gen, "level": LEVEL, "seen": state.seen}
-            txn.put(source_meta_key(source), orjson.dumps(meta), db=self.store.dbs["meta"])
-            if stored is None:  # until `migrate.recompress` has been over every record
-                txn.put(plain_left_key(source), b"1", db=self.store.dbs["meta"])
-            stored = (dict_id, gen)
-        assert stored is not None
-        self._adopt(txn, state, *stored)
-        return kept
+        if stored is not None and stored[1] >= gen:
+            return False, *stored
+        cursor = txn.cursor(db=self.store.dbs["dicts"])
+        dict_id = int.from_bytes(cursor.key(), "big") + 1 if cursor.last() else 1
+        txn.put(dict_key(dict_id), data, db=self.store.dbs["dicts"])
+        meta = {"id": dict_id, "gen": gen, "level": LEVEL, "seen": seen}
+        txn.put(source_meta_key(source), orjson.dumps(meta), db=self.store.dbs["meta"])
+        if stored is None:  # until `migrate.recompress` has been over every record
+            txn.put(plain_left_key(source), b"1", db=self.store.dbs["meta"])
+        return True, dict_id, gen
 
     def _adopt(self, txn: lmdb.Transaction, state: _Source, dict_id: int, gen: int) -> None:
         self._dictionary(txn, dict_id)

@@ -155,10 +155,42 @@ def test_the_first_dictionary_stored_wins(plain_env, small_generations):
     state.gen = 0
     with store.read() as txn:
         assert store.meta_get(txn, "dict:plain")["id"] == kept
-    assert not store.write(lambda txn: second._keep(txn, "plain", state, 1, b"other"))
+    assert store.write(lambda txn: second._keep(txn, "plain", state.seen, 1, b"other")) == (
+        False,
+        kept,
+        1,
+    )
     assert second.dict_for("plain") == kept
     with store.read() as txn:
         assert txn.stat(store.dbs["dicts"])["entries"] == 1
+
+
+def test_a_dictionary_from_a_transaction_that_failed_is_never_used(plain_env, small_generations):
+    """A write that stored a dictionary and then failed (a commit refused for a full map is run
+    again) leaves nothing cached: the id it would have taken goes to another process's
+    dictionary, and records compressed with the first under that id would read as damaged
+    everywhere else."""
+    settings, logs, store, ingester = plain_env
+    mine, theirs = EventCodec(store), EventCodec(store)
+    for i, text in enumerate(_texts(400)):
+        record = {"id": f"plain:{i}", "source": "plain", "text": text}
+        mine.encoder("plain")(dict(record))
+        theirs.encoder("plain")(dict(record))
+
+    def fails(txn) -> None:
+        mine._keep(txn, "plain", 400, 1, b"never committed")
+        raise RuntimeError("the commit failed")
+
+    with pytest.raises(RuntimeError):
+        store.write(fails)
+    stored = theirs.prepare("plain")  # another process stores its own under that id
+    assert stored is not None
+    assert mine.prepare("plain") == stored
+    encode = mine.encoder("plain", sample=False)
+    record = {"id": "plain:x", "source": "plain", "text": "build test lint 数据库"}
+    value = encode(dict(record))
+    with store.read() as txn:
+        assert theirs.decode(txn, b"plain:x", value) == record
 
 
 def _damage(store: Store, key: bytes, change) -> None:
