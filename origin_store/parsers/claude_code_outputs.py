@@ -92,4 +92,5 @@ OUTPUTS = FileKind(
     parse=parse,
     start=start,
     whole=True,
+    head=True,
 )
