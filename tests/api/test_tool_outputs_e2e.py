@@ -26,7 +26,7 @@ LAST_PART = f"claude-code:{SESSION}:tool-results/b7q2k9x4m#6"
 #: When Claude Code wrote the file: just before the line that names it.
 WRITTEN = 1_792_746_006_250
 CLAUDE_FAILED = "claude-code:f0000007-0000-4000-8000-000000000007"
-CODEX_FAILED = "codex:019a1c2d-3e4f-7a50-8b61-7c8d9e0fa1b2:L13"
+CODEX_FAILED = "codex:019a1c2d-3e4f-7a50-8b61-7c8d9e0fa1b2:L14"
 RAW_CHARS = 4_000
 
 

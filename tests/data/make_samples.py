@@ -498,7 +498,7 @@ def call(time: str, name: str, args: dict, call_id: str) -> dict:
                                          "call_id": call_id})  # fmt: skip
 
 
-def output(time: str, call_id: str, out: str, kind: str = "function_call_output") -> dict:
+def output(time: str, call_id: str, out: object, kind: str = "function_call_output") -> dict:
     return item(time, "response_item", {"type": kind, "call_id": call_id, "output": out})
 
 
@@ -656,7 +656,15 @@ def codex_exec() -> None:
                     "content": [{"type": "text", "text": "Ask Origin what we decided about lint, then run the strict lint.", "text_elements": []}]}),
         item("2026-10-23T09:00:01.100Z", "response_item", {"type": "function_call", "id": "fc_sample01", "name": "search",
              "namespace": "mcp__origin", "arguments": json.dumps({"query": "lint decision"}), "call_id": "call_SampleMcpSearch01"}),
-        output("2026-10-23T09:00:01.400Z", "call_SampleMcpSearch01", '{"entries":[],"events":[{"text":"Use lint:strict in CI only"}]}'),
+        event("2026-10-23T09:00:01.380Z", "item_completed", thread_id=EXEC, turn_id=turn_id,
+              item={"type": "McpToolCall", "id": "call_SampleMcpSearch01", "server": "origin", "tool": "search",
+                    "arguments": {"query": "lint decision"}, "readOnlyHint": True, "status": "completed",
+                    "result": {"content": [{"type": "text", "text": '{"entries":[],"events":[{"text":"Use lint:strict in CI only"}]}'}],
+                               "isError": False}}),
+        output("2026-10-23T09:00:01.400Z", "call_SampleMcpSearch01", [
+            {"type": "input_text", "text": "Wall time: 0.5453 seconds\nOutput:"},
+            {"type": "input_text", "text": '{"entries":[],"events":[{"text":"Use lint:strict in CI only"}]}'},
+        ]),
         call("2026-10-23T09:00:02.000Z", "exec_command", {"cmd": "npm run lint:strict"}, "call_SampleStrictLint01"),
         event("2026-10-23T09:00:02.500Z", "item_completed", thread_id=EXEC, turn_id=turn_id,
               item={"type": "CommandExecution", "id": "call_SampleStrictLint01", "process_id": "6639",

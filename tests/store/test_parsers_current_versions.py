@@ -65,9 +65,9 @@ CASES = [
      "Ask Origin what we decided about lint"),
     ("codex MCP call keeps its namespace", codex_events, f"codex:{CODEX_SESSION}:L9", "assistant",
      "tool_use", 'mcp__origin__search {"query":"lint decision"}'),
-    ("codex MCP result", codex_events, f"codex:{CODEX_SESSION}:L10", "system", "tool_result",
-     '{"entries":[]'),
-    ("codex failed command", codex_events, f"codex:{CODEX_SESSION}:L13", "system", "tool_result",
+    ("codex MCP result", codex_events, f"codex:{CODEX_SESSION}:L11", "system", "tool_result",
+     'Wall time: 0.5453 seconds\nOutput:\n{"entries":[]'),
+    ("codex failed command", codex_events, f"codex:{CODEX_SESSION}:L14", "system", "tool_result",
      "[error] Chunk ID: 7c31d0\nWall time: 0.0100 seconds\nProcess exited with code 3"),
 ]  # fmt: skip
 
@@ -88,7 +88,7 @@ def test_failures_are_marked_alike_and_only_failures() -> None:
     marked = {e.id: e.label for e in failed if e.kind == "tool_result"}
     assert marked == {
         uid(7): ((0, "[error] "),),
-        f"codex:{CODEX_SESSION}:L13": ((0, "[error] "),),
+        f"codex:{CODEX_SESSION}:L14": ((0, "[error] "),),
     }
     passed = codex.parse_rollout(
         b'{"timestamp":"2026-10-23T09:00:02.550Z","ordinal":12,"type":"response_item","payload":'
@@ -108,7 +108,7 @@ def test_what_repeats_or_is_bookkeeping_gives_no_event() -> None:
     assert [e.id for e in prompt] == [uid(1)]
     assert all(e.id.count(":") == 1 for e in claude.values())  # no id-less line gave an event
     lines = {int(e.id.rsplit(":L", 1)[1].split("#")[0]) for e in codex_events().values()}
-    assert lines == {1, 3, 4, 6, 7, 9, 10, 11, 13, 14}
+    assert lines == {1, 3, 4, 6, 7, 9, 11, 12, 14, 15}
 
 
 def test_every_word_of_a_persisted_output_is_in_its_parts() -> None:
