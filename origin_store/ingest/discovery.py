@@ -221,7 +221,9 @@ HOT_NS = 3600 * 10**9
 RACY_NS = 2 * 10**9
 #: The listing of a directory that must be read again next time.
 RELIST = -1
-SWEEP_VERSION = 2
+#: 3: Claude Code's tool outputs became a kind of its own, which moved the index of the kinds
+#: after it that `found` names.
+SWEEP_VERSION = 3
 
 
 class Sweep:

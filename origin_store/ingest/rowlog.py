@@ -331,7 +331,7 @@ def read_rows(original: Path, kind: FileKind) -> Iterator[tuple[str, bytes, int]
 
     try:
         if kind.whole:
-            yield _whole(original)
+            yield _whole(original, head=kind.head)
             return
         for name in kind.siblings:
             sibling = original.with_name(name)
@@ -343,12 +343,18 @@ def read_rows(original: Path, kind: FileKind) -> Iterator[tuple[str, bytes, int]
         raise RowLogError(f"{original}: {error}") from error
 
 
-def _whole(path: Path) -> tuple[str, bytes, int]:
-    """A whole file's line; its digest is of the text alone, so a touch writes no new line."""
+def _whole(path: Path, *, head: bool = False) -> tuple[str, bytes, int]:
+    """A whole file's line; its digest is of the text alone, so a touch writes no new line.
+    Over MAX_WHOLE_BYTES, a kind that keeps a file's `head` gets its first lines up to that
+    size; any other file is an error."""
     st = path.stat()
-    if st.st_size > MAX_WHOLE_BYTES:
+    if st.st_size > MAX_WHOLE_BYTES and not head:
         raise RowLogError(f"{path}: {st.st_size:,} bytes, more than a memory or title file holds")
-    data = path.read_bytes()
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_WHOLE_BYTES + 1)
+    if len(data) > MAX_WHOLE_BYTES:
+        data = data[:MAX_WHOLE_BYTES]
+        data = data[: data.rfind(b"\n") + 1] or data
     line = file_line(str(path), data, st.st_mtime_ns // 1_000_000)
     return f"{FILE_TABLE}/{path}", line, digest(data)
 

@@ -98,6 +98,9 @@ class FileKind:
     #: Small files beside a database that its parser needs too (Cursor's workspace.json): each
     #: is a `file_line` in the row log, before the tables' rows, whenever its content changes.
     siblings: tuple[str, ...] = ()
+    #: A `whole` file that may be larger than Origin reads of one (a tool's output): over that
+    #: size, its first lines up to it are read rather than none (`rowlog.MAX_WHOLE_BYTES`).
+    head: bool = False
     #: For a parser that holds part of a record open between lines (Grok's message chunks): the
     #: records of what `state` holds open, as they stand. Called on a copy of the state after
     #: each pass's last line, so a message is searchable before its next line arrives; its

@@ -28,6 +28,8 @@ from .base import (
     safe_time,
     scrub_data_urls,
 )
+from .claude_code_attachments import attachment_events
+from .claude_code_outputs import OUTPUTS
 
 NAME = "claude-code"
 
@@ -151,7 +153,7 @@ def _other_events(
     if rtype == "system":
         return _system_events(obj)
     if rtype == "attachment":
-        return _attachment_events(obj)
+        return attachment_events(obj)
     if rtype in ("ai-title", "custom-title"):
         field, rank = (
             ("customTitle", CUSTOM_TITLE_RANK)
@@ -170,7 +172,9 @@ def _other_events(
         return [] if value is None else [(0, "system", "meta", labelled(f"{rtype}: ", value))]
     if rtype == "queue-operation":
         content = nonempty_str(obj.get("content"))
-        if content is None:
+        # An enqueued prompt comes again as the user's message (`-p` writes one for its prompt)
+        # or as a `queued_command` attachment: the same words, not a second event.
+        if content is None or obj.get("operation") == "enqueue":
             return []
         operation = nonempty_str(obj.get("operation")) or "queue"
         return [(0, "system", "meta", labelled(f"queue {operation}: ", content))]
@@ -369,28 +373,6 @@ def _system_events(obj: dict[str, Any]) -> list[_Event]:
     return [(0, "system", kind, content)]
 
 
-def _attachment_events(obj: dict[str, Any]) -> list[_Event]:
-    """Hook output the model saw is system context; other attachments are not indexed yet."""
-    attachment = obj.get("attachment")
-    if not isinstance(attachment, dict):
-        return []
-    atype = nonempty_str(attachment.get("type")) or ""
-    if not atype.startswith("hook"):
-        return []
-    parts = [
-        attachment[key]
-        for key in ("content", "stdout", "stderr", "additionalContext")
-        if isinstance(attachment.get(key), str) and attachment[key].strip()
-    ]
-    if not parts:
-        return []
-    text = "\n".join(parts)
-    name = nonempty_str(attachment.get("hookName"))  # the hook's own name, as a tool's
-    if name is None:
-        return [(0, "system", "system", labelled(f"{atype}: ", text))]
-    return [(0, "system", "system", f"{name}: {text}")]
-
-
 TRANSCRIPTS = FileKind(
     name="transcript",
     patterns=(
@@ -401,4 +383,4 @@ TRANSCRIPTS = FileKind(
     start=start,
 )
 
-SOURCE = Source(name=NAME, roots=roots, files=(TRANSCRIPTS,))
+SOURCE = Source(name=NAME, roots=roots, files=(TRANSCRIPTS, OUTPUTS))

@@ -26,7 +26,14 @@ from .base import (
     nonempty_str,
     safe_time,
 )
-from .codex_text import arguments_text, content_text, output_text, session_start, turn_summary
+from .codex_text import (
+    arguments_text,
+    content_text,
+    output_text,
+    session_start,
+    tool_name,
+    turn_summary,
+)
 
 NAME = "codex"
 
@@ -274,7 +281,7 @@ def _response_item(
         text = content_text(payload.get("summary")) or content_text(payload.get("content"))
         return [("assistant", "meta", text)] if text.strip() else []
     if itype == "function_call":
-        name = nonempty_str(payload.get("name")) or "function"
+        name = tool_name(payload)
         return [("assistant", "tool_use", f"{name} {arguments_text(payload.get('arguments'))}")]
     if itype == "custom_tool_call":
         name = nonempty_str(payload.get("name")) or "custom_tool"

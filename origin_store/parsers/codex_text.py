@@ -3,6 +3,7 @@ one-line markers of a session's start and a turn's context (values the log's, na
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import orjson
@@ -109,6 +110,17 @@ def image_text(url: object) -> str:
     return f"[image {url}]" if len(url) <= 500 else "[image]"
 
 
+def tool_name(payload: dict[str, Any]) -> str:
+    """A function call's tool as Claude Code names it: an MCP tool is `mcp__<server>__<tool>`,
+    which Codex 0.17x writes as `namespace` (`mcp__origin`) beside `name` (`search`), so
+    searching for the server's name finds the calls of both agents."""
+    name = nonempty_str(payload.get("name")) or "function"
+    namespace = nonempty_str(payload.get("namespace"))
+    if namespace is None or name.startswith(namespace):
+        return name
+    return f"{namespace}{'' if namespace.endswith('__') else '__'}{name}"
+
+
 def arguments_text(arguments: object) -> str:
     """Function arguments are a JSON string; re-dump them compactly when they parse."""
     if isinstance(arguments, str):
@@ -133,7 +145,7 @@ def output_text(output: object) -> tuple[str, str]:
     if not isinstance(output, str):
         return "", ""
     if not output.lstrip().startswith("{"):
-        return "", output
+        return _exit_mark(output), output
     try:
         wrapped = orjson.loads(output)
     except orjson.JSONDecodeError:
@@ -146,3 +158,18 @@ def output_text(output: object) -> tuple[str, str]:
     if isinstance(code, int) and not isinstance(code, bool) and code != 0:
         return f"[error: exit code {code}] ", text
     return "", text
+
+
+#: The header Codex 0.13x and later put before a shell command's output, as plain text.
+_EXIT_HEADER = re.compile(
+    r"(?:[A-Z][A-Za-z ]{0,40}: [^\n]*\n){0,4}Process exited with code (-?\d+)\n"
+)
+
+
+def _exit_mark(output: str) -> str:
+    """`[error] ` for a shell output whose header says the command failed, as Claude Code's
+    `is_error` is marked (the header, `Process exited with code N`, stays the log's words)."""
+    if "Process exited with code" not in output[:400]:
+        return ""
+    found = _EXIT_HEADER.match(output)
+    return "[error] " if found is not None and int(found.group(1)) != 0 else ""

@@ -360,6 +360,80 @@ def claude_session_c() -> None:
     write(f"claude-code/projects/-home-dev-demo-app/{C}.jsonl", s.lines, cut=cut)
 
 
+D = "5d2e8a41-7c3b-4f60-9e1d-3a4b5c6d7e8f"
+#: Claude Code writes an output longer than this to tool-results/ (about 100 KB here).
+OUTPUT_LINES = 1100
+
+
+def long_output() -> str:
+    """A verbose test run of about 100 KB whose last lines name the one failure."""
+    lines = [" RUN  v3.2.4 /home/dev/demo-app", ""]
+    for n in range(1, OUTPUT_LINES + 1):
+        lines.append(
+            f" ✓ test/limiter/bucket_{n:04d}.test.ts > refills token bucket case {n} within budget (3ms)"
+        )
+    lines += [
+        "",
+        " ❯ test/limiter/burst.test.ts > burst of 21 requests is refused by the quokkaguard middleware",
+        "   AssertionError: expected 429, got 200",
+        "",
+        f" Test Files  1 failed | {OUTPUT_LINES} passed ({OUTPUT_LINES + 1})",
+        "   Duration  4.82s",
+    ]  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
+def claude_session_d() -> None:
+    """`claude -p` as Claude Code 2.1.197 writes it: the prompt enqueued, skills and agents
+    attached, a Bash output kept out of line in tool-results/, a failed command."""
+    s = Claude(D, "f", DEMO, "2.1.197", "main")
+    prompt = "Run the limiter tests verbosely and tell me what fails."
+    s.raw({"type": "queue-operation", "operation": "enqueue", "timestamp": "2026-10-23T08:00:00.100Z",
+           "sessionId": D, "content": prompt})  # fmt: skip
+    s.raw({"type": "queue-operation", "operation": "dequeue", "timestamp": "2026-10-23T08:00:00.105Z",
+           "sessionId": D})  # fmt: skip
+    s.user(1, "2026-10-23T08:00:00.400Z", prompt, promptId="9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+           permissionMode="default", promptSource="sdk", entrypoint="sdk-cli")  # fmt: skip
+    s.entry(2, "2026-10-23T08:00:00.398Z", "attachment", attachment={
+        "type": "agent_listing_delta", "addedTypes": ["Explore", "general-purpose"],
+        "addedLines": ["- Explore: Fast read-only search agent for locating code. (Tools: Glob, Grep, Read)",
+                       "- general-purpose: General-purpose agent for researching complex questions. (Tools: *)"],
+        "removedTypes": [], "isInitial": True, "showConcurrencyNote": True,
+    }, entrypoint="sdk-cli")  # fmt: skip
+    s.entry(3, "2026-10-23T08:00:00.398Z", "attachment", attachment={
+        "type": "skill_listing",
+        "content": "- verify: Run the project's checks before saying a change is done.\n- code-review: Review the current diff for bugs.",
+        "isInitial": True, "names": ["verify", "code-review"],
+    }, entrypoint="sdk-cli")  # fmt: skip
+    s.tool(4, "2026-10-23T08:00:01.200Z", "toolu_01SampleVerboseRun", "Bash",
+           {"command": "npx vitest --run --reporter=verbose test/limiter", "description": "Run the limiter tests"},
+           "msg_01SampleVerboseA", model="claude-sonnet-4-5")  # fmt: skip
+    text = long_output()
+    path = f"/home/dev/.claude/projects/-home-dev-demo-app/{D}/tool-results/b7q2k9x4m.txt"
+    size = len(text.encode())
+    preview = text.encode()[:2048].decode("utf-8", "ignore")
+    preview = preview[: preview.rfind("\n") + 1]
+    persisted = (f"<persisted-output>\nOutput too large ({size / 1024:.1f}KB). Full output saved to: {path}\n\n"
+                 f"Preview (first 2KB):\n{preview}...\n</persisted-output>")  # fmt: skip
+    s.result(5, "2026-10-23T08:00:06.300Z", "toolu_01SampleVerboseRun", persisted,
+             toolUseResult={"stdout": text[:30000], "stderr": "", "interrupted": False, "isImage": False,
+                            "noOutputExpected": False, "persistedOutputPath": path, "persistedOutputSize": size},
+             sourceToolAssistantUUID=uid("f", 4), entrypoint="sdk-cli")  # fmt: skip
+    s.tool(6, "2026-10-23T08:00:07.000Z", "toolu_01SampleFailingGrep", "Bash",
+           {"command": "grep -rn quokkaguard src/ ; exit 3", "description": "Find the middleware"},
+           "msg_01SampleVerboseB", model="claude-sonnet-4-5")  # fmt: skip
+    s.raw({"type": "last-prompt", "lastPrompt": prompt, "leafUuid": uid("f", 6), "sessionId": D})
+    s.result(7, "2026-10-23T08:00:07.300Z", "toolu_01SampleFailingGrep", "Exit code 3\nsrc/mw/quokkaguard.ts:4:export const quokkaguard = limit(20)",
+             error=True, toolUseResult="Error: Exit code 3\nsrc/mw/quokkaguard.ts:4:export const quokkaguard = limit(20)",
+             sourceToolAssistantUUID=uid("f", 6), entrypoint="sdk-cli")  # fmt: skip
+    s.text(8, "2026-10-23T08:00:09.000Z", "The burst test fails: quokkaguard lets a 21st request through.",
+           "msg_01SampleVerboseC", model="claude-sonnet-4-5")  # fmt: skip
+    write(f"claude-code/projects/-home-dev-demo-app/{D}.jsonl", s.lines)
+    side = HERE / f"claude-code/projects/-home-dev-demo-app/{D}/tool-results/b7q2k9x4m.txt"
+    side.parent.mkdir(parents=True, exist_ok=True)
+    side.write_bytes(text.encode())
+
+
 # --- codex ---------------------------------------------------------------------------------------
 
 CI = "019a0b1c-2d3e-7f40-8a51-6b7c8d9e0f12"
@@ -424,7 +498,7 @@ def call(time: str, name: str, args: dict, call_id: str) -> dict:
                                          "call_id": call_id})  # fmt: skip
 
 
-def output(time: str, call_id: str, out: str, kind: str = "function_call_output") -> dict:
+def output(time: str, call_id: str, out: object, kind: str = "function_call_output") -> dict:
     return item(time, "response_item", {"type": kind, "call_id": call_id, "output": out})
 
 
@@ -558,6 +632,58 @@ def codex_cold() -> None:
     path.write_bytes(zstandard.ZstdCompressor(level=3, write_checksum=True).compress(data))
 
 
+EXEC = "019a1c2d-3e4f-7a50-8b61-7c8d9e0fa1b2"
+
+
+def codex_exec() -> None:
+    """`codex exec` as Codex 0.171 writes it: every line with an `ordinal`, an MCP tool called
+    through its namespace, a failed shell command whose exit code is in its output's header and
+    in an `item_completed` event."""
+    turn_id = "019a1c2d-3f00-7a00-8000-00000000e001"
+    failed = 'Chunk ID: 7c31d0\nWall time: 0.0100 seconds\nProcess exited with code 3\nOriginal token count: 14\nOutput:\nnpm error Missing script: "lint:strict"\n'
+    lines = [
+        meta("2026-10-23T09:00:00.210Z", EXEC, DEMO, version="0.171.0", originator="codex_exec", source="exec",
+             thread_source="user", session_id=EXEC, history_mode="paginated"),
+        event("2026-10-23T09:00:00.212Z", "task_started", turn_id=turn_id, started_at=1792746000,
+              model_context_window=258400, collaboration_mode_kind="default"),
+        msg("2026-10-23T09:00:00.330Z", "developer", "<skills_instructions>\n## Skills\n- verify: run the checks\n</skills_instructions>"),
+        msg("2026-10-23T09:00:00.330Z", "user", f"<environment_context>\n  <cwd>{DEMO}</cwd>\n  <shell>bash</shell>\n  <current_date>2026-10-23</current_date>\n</environment_context>"),
+        item("2026-10-23T09:00:00.335Z", "world_state", {"full": True, "state": {"current_date": "2026-10-23", "timezone": "Etc/UTC"}}),
+        turn("2026-10-23T09:00:00.335Z", turn_id, DEMO, "gpt-5.5", "medium", "never", "danger-full-access", "2026-10-23", "Etc/UTC"),
+        msg("2026-10-23T09:00:00.346Z", "user", "Ask Origin what we decided about lint, then run the strict lint."),
+        event("2026-10-23T09:00:00.347Z", "item_completed", thread_id=EXEC, turn_id=turn_id,
+              item={"type": "UserMessage", "id": "019a1c2d-4117-74c3-9489-062986a6a318",
+                    "content": [{"type": "text", "text": "Ask Origin what we decided about lint, then run the strict lint.", "text_elements": []}]}),
+        item("2026-10-23T09:00:01.100Z", "response_item", {"type": "function_call", "id": "fc_sample01", "name": "search",
+             "namespace": "mcp__origin", "arguments": json.dumps({"query": "lint decision"}), "call_id": "call_SampleMcpSearch01"}),
+        event("2026-10-23T09:00:01.380Z", "item_completed", thread_id=EXEC, turn_id=turn_id,
+              item={"type": "McpToolCall", "id": "call_SampleMcpSearch01", "server": "origin", "tool": "search",
+                    "arguments": {"query": "lint decision"}, "readOnlyHint": True, "status": "completed",
+                    "result": {"content": [{"type": "text", "text": '{"entries":[],"events":[{"text":"Use lint:strict in CI only"}]}'}],
+                               "isError": False}}),
+        output("2026-10-23T09:00:01.400Z", "call_SampleMcpSearch01", [
+            {"type": "input_text", "text": "Wall time: 0.5453 seconds\nOutput:"},
+            {"type": "input_text", "text": '{"entries":[],"events":[{"text":"Use lint:strict in CI only"}]}'},
+        ]),
+        call("2026-10-23T09:00:02.000Z", "exec_command", {"cmd": "npm run lint:strict"}, "call_SampleStrictLint01"),
+        event("2026-10-23T09:00:02.500Z", "item_completed", thread_id=EXEC, turn_id=turn_id,
+              item={"type": "CommandExecution", "id": "call_SampleStrictLint01", "process_id": "6639",
+                    "command": ["/bin/bash", "-lc", "npm run lint:strict"], "cwd": f"file://{DEMO}",
+                    "source": "unified_exec_startup", "status": "failed",
+                    "aggregated_output": 'npm error Missing script: "lint:strict"\n', "exit_code": 3,
+                    "duration": {"secs": 0, "nanos": 7021}}),
+        output("2026-10-23T09:00:02.550Z", "call_SampleStrictLint01", failed),
+        msg("2026-10-23T09:00:03.000Z", "assistant", "There is no lint:strict script; Origin says it runs in CI only."),
+        event("2026-10-23T09:00:03.010Z", "task_complete", turn_id=turn_id,
+              last_agent_message="There is no lint:strict script; Origin says it runs in CI only.", duration_ms=2800),
+    ]  # fmt: skip
+    lines = [
+        {"timestamp": line["timestamp"], "ordinal": number, "type": line["type"], "payload": line["payload"]}
+        for number, line in enumerate(lines)
+    ]  # fmt: skip
+    write(f"codex/sessions/2026/10/23/rollout-2026-10-23T09-00-00-{EXEC}.jsonl", lines)
+
+
 def codex_index() -> None:
     write("codex/session_index.jsonl", [
         {"id": CI, "thread_name": "CI build fix", "updated_at": "2026-10-20T09:14:18.020000Z"},
@@ -570,10 +696,12 @@ def main() -> None:
     claude_session_a()
     claude_session_b()
     claude_session_c()
+    claude_session_d()
     codex_ci()
     codex_web()
     codex_sub()
     codex_cold()
+    codex_exec()
     codex_index()
 
 

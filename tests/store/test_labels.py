@@ -79,10 +79,10 @@ CASES = [
     (
         "claude queue",
         lambda: claude(
-            {"type": "queue-operation", "operation": "enqueue", "content": "also fix docs"}
+            {"type": "queue-operation", "operation": "remove", "content": "also fix docs"}
         ),
         "also fix docs",
-        "queue enqueue: also fix docs",
+        "queue remove: also fix docs",
     ),
     (
         "claude queue without operation",

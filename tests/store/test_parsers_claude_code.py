@@ -74,13 +74,18 @@ def test_roots_follow_claude_config_dir() -> None:
     ]
 
 
-def test_patterns_find_transcripts_only() -> None:
-    found = set()
+def test_patterns_find_transcripts_and_tool_outputs_only() -> None:
+    found: dict[str, set[str]] = {}
     for kind in claude_code.SOURCE.files:
         for pattern in kind.patterns:
-            found.update(p.relative_to(root()).as_posix() for p in root().glob(pattern))
-    # Not history.jsonl, memory files, the sub-agent .meta.json or offloaded tool output.
-    assert found == set(ALL_FILES)
+            found.setdefault(kind.name, set()).update(
+                p.relative_to(root()).as_posix() for p in root().glob(pattern)
+            )
+    # Not history.jsonl, memory files or the sub-agent .meta.json.
+    assert found == {
+        "transcript": set(ALL_FILES),
+        "tool_output": {f"{PROJECT}/{SESSION_A}/tool-results/toolu_01BashVitestDDDDDDDDDD.txt"},
+    }
 
 
 # --- sessions, titles, prompts ------------------------------------------------------------------
@@ -197,13 +202,16 @@ def test_bookkeeping_lines() -> None:
     records = feed(FILE_A)
     texts = [e.rendered for e in events(records)]
     assert "permission-mode: default" in texts
-    assert "queue enqueue: also mention the limiter in README" in texts
+    # An enqueued prompt is the user's message that follows it: the same words, one event.
+    assert not any(text.startswith("queue enqueue: ") for text in texts)
+    repeated = [e for e in events(records) if "also mention the limiter in README" in e.text]
+    assert [(e.role, e.kind) for e in repeated] == [("user", "message")]
     assert "ai-title: Add token-bucket rate limiter" in texts
     assert "custom-title: rate-limiter" in texts
     # summary (other session), file-history-snapshot, dequeue and last-prompt give no event.
     assert "Demo-app server scaffolding" not in all_text(records)
     kinds_by_type = {e.id.split(":")[2] for e in events(records) if e.id.count(":") == 3}
-    assert kinds_by_type == {"permission-mode", "queue-operation", "ai-title", "custom-title"}
+    assert kinds_by_type == {"permission-mode", "ai-title", "custom-title"}
     # The tool result text comes from the block, not from toolUseResult as well.
     result = by_id(records)["claude-code:a000000b-0000-4000-8000-00000000000b"]
     assert "[truncated in fixture]" not in result.text

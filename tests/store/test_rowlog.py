@@ -242,3 +242,29 @@ def test_a_whole_file_too_large_is_reported_and_the_rest_is_ingested(
     assert report.events == 1 and text_of(store, "notesdb:a") == "still here"
     assert len(report.errors) == 1 and "MEMO.md" in report.errors[0]
     assert "2,048 bytes" in report.errors[0]
+
+
+HEADS = [
+    # (what, the file, the text its row log line holds)
+    ("lines up to the size", b"line one\nline two\n" + b"z" * 2048, "line one\nline two\n"),
+    ("no line end at all", b"y" * 2048, "y" * 1024),
+    ("small enough", b"short\n", "short\n"),
+]
+
+
+@pytest.mark.parametrize(("what", "data", "kept"), HEADS, ids=[h[0] for h in HEADS])
+def test_a_kind_that_keeps_a_head_reads_a_large_file_in_part(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, what: str, data: bytes, kept: str
+):
+    """A tool's output may be larger than a row log line: its first lines are read, not an
+    error at every pass."""
+    from origin_store.parsers.claude_code_outputs import OUTPUTS
+
+    monkeypatch.setattr(rowlog, "MAX_WHOLE_BYTES", 1024)
+    path = tmp_path / "out.txt"
+    path.write_bytes(data)
+    [(_, line, _)] = rowlog.read_rows(path, OUTPUTS)
+    assert orjson.loads(line)["row"]["text"] == kept
+    if len(data) > 1024:  # the same file, of a kind that keeps no head, is not read
+        with pytest.raises(rowlog.RowLogError, match=f"{len(data):,} bytes"):
+            list(rowlog.read_rows(path, replace(OUTPUTS, head=False)))
