@@ -3,6 +3,8 @@ with a scratch HOME to run them as, and a running hub's address and token."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -55,6 +57,32 @@ class User:
 
     def origin(self, *args: str) -> subprocess.CompletedProcess[str]:
         return self.run(ORIGIN, *args)
+
+
+def new_user(tmp: Path) -> User:
+    """A user whose HOME is `tmp`/home and whose Origin home is `tmp`/origin."""
+    home = tmp / "home"
+    home.mkdir()
+    node = shutil.which("node")
+    assert node, "the agent CLIs need Node.js"
+    path = os.pathsep.join(
+        dict.fromkeys(
+            [str(CLIENTS), str(ORIGIN.parent), str(Path(node).parent), "/usr/bin", "/bin"]
+        )
+    )
+    env = {
+        "HOME": str(home),
+        "PATH": path,
+        "ORIGIN_HOME": str(tmp / "origin"),
+        "ORIGIN_WATCH_INTERVAL_MS": "0",
+        "LANG": "C.UTF-8",
+        "NO_COLOR": "1",
+        # The clients must not phone home or update themselves during a test.
+        "DISABLE_AUTOUPDATER": "1",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_TELEMETRY": "1",
+    }
+    return User(home, env)
 
 
 def free_port() -> int:
