@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -41,16 +42,26 @@ class User:
     def run(
         self, *argv: str | Path, check: bool = True, **env: str
     ) -> subprocess.CompletedProcess[str]:
-        """`argv` in this user's HOME and environment (`env` changes some of it)."""
-        done = subprocess.run(
+        """`argv` in this user's HOME and environment (`env` changes some of it), in a process
+        group of its own: past TIMEOUT_S the whole group is killed, so that nothing a CLI
+        started (Codex's native binary, an MCP server) outlives the test."""
+        proc = subprocess.Popen(
             [str(a) for a in argv],
             env={**self.env, **env},
             cwd=self.home,
-            capture_output=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             text=True,
-            timeout=TIMEOUT_S,
             stdin=subprocess.DEVNULL,
+            start_new_session=True,
         )
+        try:
+            out, err = proc.communicate(timeout=TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            out, err = proc.communicate()
+            raise AssertionError(f"{argv} ran over {TIMEOUT_S} s", out, err) from None
+        done = subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
         if check:
             assert done.returncode == 0, (argv, done.stdout, done.stderr)
         return done

@@ -19,11 +19,33 @@ from typing import Any
 
 
 @dataclass(frozen=True)
-class Script:
-    """One session: the shell commands the model asks for, in order, then its answer."""
+class Shell:
+    """A shell command, through the CLI's own shell tool."""
 
-    commands: tuple[str, ...]
+    command: str
+
+
+@dataclass(frozen=True)
+class McpCall:
+    """A call to one of Origin's tools, through the MCP server the CLI registered as `origin`."""
+
+    tool: str
+    arguments: dict[str, Any]
+
+
+Step = Shell | McpCall
+
+
+@dataclass(frozen=True)
+class Script:
+    """One session: the tool calls the model asks for, in order, then its answer."""
+
+    steps: tuple[Step, ...]
     answer: str
+
+
+#: The MCP server's name, as `origin register` names it.
+SERVER = "origin"
 
 
 @dataclass
@@ -43,18 +65,40 @@ def _sse(events: list[tuple[str, dict[str, Any]]]) -> bytes:
 
 
 def _anthropic_results(body: dict[str, Any]) -> int:
+    """The tool results the request carries, but ToolSearch's (which only loads a tool)."""
+    names = {
+        block.get("id"): block.get("name")
+        for message in body.get("messages", [])
+        if isinstance(message.get("content"), list)
+        for block in message["content"]
+        if block.get("type") == "tool_use"
+    }
     return sum(
         1
         for message in body.get("messages", [])
         if isinstance(message.get("content"), list)
         for block in message["content"]
         if block.get("type") == "tool_result"
+        and names.get(block.get("tool_use_id")) != "ToolSearch"
     )
 
 
+def _anthropic_call(step: Step, tools: set[str]) -> tuple[str, dict[str, Any]] | None:
+    """The tool_use for a step among the request's tools: Claude Code names an MCP tool
+    `mcp__<server>__<tool>`, and may defer it behind ToolSearch, which loads it first."""
+    if isinstance(step, Shell):
+        return ("Bash", {"command": step.command}) if "Bash" in tools else None
+    name = f"mcp__{SERVER}__{step.tool}"
+    if name in tools:
+        return name, step.arguments
+    if "ToolSearch" in tools:
+        return "ToolSearch", {"query": f"select:{name}", "max_results": 1}
+    return None
+
+
 def anthropic_reply(script: Script, body: dict[str, Any]) -> bytes:
-    """The Messages API's stream: a `Bash` tool call for the next command, or the answer (also
-    to a request without the `Bash` tool, such as a title request)."""
+    """The Messages API's stream: a tool call for the next step, or the answer (also to a
+    request without the tools, such as a title request)."""
     step = _anthropic_results(body)
     tools = {tool.get("name") for tool in body.get("tools", [])}
     n = len(body.get("messages", []))
@@ -71,12 +115,10 @@ def anthropic_reply(script: Script, body: dict[str, Any]) -> bytes:
     events: list[tuple[str, dict[str, Any]]] = [
         ("message_start", {"type": "message_start", "message": message})
     ]
-    if "Bash" in tools and step < len(script.commands):
-        block = {"type": "tool_use", "id": f"toolu_script{step:02d}", "name": "Bash", "input": {}}
-        delta = {
-            "type": "input_json_delta",
-            "partial_json": json.dumps({"command": script.commands[step]}),
-        }
+    call = _anthropic_call(script.steps[step], tools) if step < len(script.steps) else None
+    if call is not None:
+        block = {"type": "tool_use", "id": f"toolu_script{n:04d}", "name": call[0], "input": {}}
+        delta = {"type": "input_json_delta", "partial_json": json.dumps(call[1])}
         stop = "tool_use"
     else:
         block = {"type": "text", "text": ""}
@@ -128,19 +170,40 @@ def _shell_arguments(tool: dict[str, Any], command: str) -> str:
     return json.dumps({"command": command})
 
 
+def _responses_call(step: Step, body: dict[str, Any]) -> dict[str, Any] | None:
+    """The function call for a step among the request's tools: Codex offers its shell as
+    `exec_command` (or `shell`), and an MCP server's tools in a namespace `mcp__<server>`."""
+    tools = body.get("tools", [])
+    if isinstance(step, Shell):
+        tool = _shell_tool(body)
+        if tool is None:
+            return None
+        return {"name": tool["name"], "arguments": _shell_arguments(tool, step.command)}
+    arguments = json.dumps(step.arguments)
+    for tool in tools:
+        offered = {t.get("name") for t in tool.get("tools", [])}
+        if (
+            tool.get("type") == "namespace"
+            and tool["name"] == f"mcp__{SERVER}"
+            and step.tool in offered
+        ):
+            return {"name": step.tool, "namespace": tool["name"], "arguments": arguments}
+        if tool.get("type") == "function" and tool.get("name") == f"mcp__{SERVER}__{step.tool}":
+            return {"name": tool["name"], "arguments": arguments}
+    return None
+
+
 def responses_reply(script: Script, body: dict[str, Any]) -> bytes:
-    """The Responses API's stream: a function call to Codex's shell tool for the next command,
-    or the answer."""
+    """The Responses API's stream: a function call for the next step, or the answer."""
     step = _responses_results(body)
     rid = f"resp_script{step:02d}"
-    tool = _shell_tool(body)
-    if tool is not None and step < len(script.commands):
+    call = _responses_call(script.steps[step], body) if step < len(script.steps) else None
+    if call is not None:
         item: dict[str, Any] = {
             "type": "function_call",
             "id": f"fc_script{step:02d}",
             "call_id": f"call_script{step:02d}",
-            "name": tool["name"],
-            "arguments": _shell_arguments(tool, script.commands[step]),
+            **call,
         }
     else:
         item = {

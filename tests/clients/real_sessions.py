@@ -15,7 +15,7 @@ from typing import Any
 import anyio
 from api.mcp_client import stdio_client, tool_json
 from clients_support import User, client, new_user
-from model_server import Script, serving
+from model_server import McpCall, Script, Shell, serving
 
 from origin_store.textclip import cut_counted
 
@@ -24,9 +24,11 @@ from origin_store.textclip import cut_counted
 BIG = "seq 1 30000 | sed \"s/^29990\\$/$(printf 'mari%s' gold)/\" # lanternfish"
 #: The failure: a word on stderr, then exit status 3.
 FAIL = "echo \"$(printf 'gla%s' cier)\" >&2; exit 3 # pelican"
+#: A call to Origin's own MCP server, whose answer does not repeat the word (no entries yet).
+LOOKUP = McpCall("search", {"query": "saxifrage", "scope": "entries"})
 PROMPT = "Count to thirty thousand the periwinkle way, then try the other thing."
 ANSWER = "Counted; the other thing failed with status 3, kestrel."
-SCRIPT = Script(commands=(BIG, FAIL), answer=ANSWER)
+SCRIPT = Script(steps=(LOOKUP, Shell(BIG), Shell(FAIL)), answer=ANSWER)
 #: The raw line `sources` returns is cut here (the contract's 4,000 characters).
 RAW_TEXT = 4_000
 
@@ -41,10 +43,13 @@ class Word:
     kind: str
     #: A failed tool call's result is marked `[error] ` at the start of its text.
     failed: bool = False
+    #: A call to an MCP server's tool names the server (`mcp__origin`) in its text.
+    mcp: bool = False
 
 
 WORDS = (
     Word("prompt", "periwinkle", "user", "message"),
+    Word("MCP call", "saxifrage", "assistant", "tool_use", mcp=True),
     Word("call", "lanternfish", "assistant", "tool_use"),
     Word("large output", "marigold", "system", "tool_result"),
     Word("failing call", "pelican", "assistant", "tool_use"),
@@ -146,6 +151,7 @@ def run_claude(tmp: Path) -> Run:
     user = new_user(tmp)
     logs = user.home / ".claude"
     user.env["CLAUDE_CONFIG_DIR"] = str(logs)
+    user.origin("register", "claude-code")
     with serving(SCRIPT) as model:
         done = user.run(
             claude,
@@ -153,6 +159,7 @@ def run_claude(tmp: Path) -> Run:
             PROMPT,
             "--allowedTools",
             "Bash",
+            f"mcp__origin__{LOOKUP.tool}",
             ANTHROPIC_BASE_URL=model.url,
             ANTHROPIC_API_KEY="sk-ant-scripted",
         )
@@ -182,6 +189,7 @@ def run_codex(tmp: Path) -> Run:
             "request_max_retries = 0\n"
             "stream_max_retries = 0\n"
         )
+        user.origin("register", "codex")  # its table after the settings above
         done = user.run(codex, "exec", "--skip-git-repo-check", PROMPT, SCRIPTED_MODEL_KEY="unused")
     return Run("codex", user, logs, done.stdout, model.requests, read_back(user, "codex"))
 

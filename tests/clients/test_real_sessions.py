@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from model_server import tool_outputs
-from real_sessions import RUNNERS, WORDS, Run, Word, expected_raw, file_line
+from real_sessions import RUNNERS, SCRIPT, WORDS, Run, Word, expected_raw, file_line
 
 pytestmark = [pytest.mark.clients, pytest.mark.e2e]
 
@@ -31,6 +31,11 @@ FILING_GAPS = {
 FAILURE_GAPS = {
     ("codex", "glacier"): "Codex 0.171 says a command failed only by `Process exited with code "
     "N` in its output, which the parser does not mark as a failure",
+}
+
+MCP_GAPS = {
+    ("codex", "saxifrage"): "Codex 0.171 names an MCP tool's server in the call's `namespace`, "
+    "which the parser leaves out",
 }
 
 
@@ -66,9 +71,12 @@ def test_the_cli_ran_the_commands_and_answered(sessions: Callable[[str], Run], c
     run = sessions(cli)
     assert "kestrel" in run.stdout, run.stdout
     outputs = tool_outputs(run.requests[-1]["body"])
-    assert len(outputs) == 2, outputs
-    assert "glacier" in outputs[1] and "3" in outputs[1], outputs[1]
-    assert run.found.first["events"] > 0 and not run.found.first["errors"], run.found.first
+    assert len(outputs) >= len(SCRIPT.steps), outputs
+    # Origin's `search` answered, through the server the CLI started: no entries yet.
+    assert "entries" in outputs[-3] and "saxifrage" not in outputs[-3], outputs[-3]
+    assert "glacier" in outputs[-1] and "3" in outputs[-1], outputs[-1]
+    # The CLI's own `origin mcp` may have ingested the session already: no errors either way.
+    assert not run.found.first["errors"], run.found.first
 
 
 @pytest.mark.parametrize(
@@ -88,6 +96,14 @@ def test_each_thing_is_one_event_of_its_role_and_kind(
 def test_a_failure_is_marked(sessions: Callable[[str], Run], cli: str, word: Word) -> None:
     events = sessions(cli).found.events[word.word]
     assert events and all(e["text"].startswith("[error] ") for e in events), events
+
+
+@pytest.mark.parametrize(
+    ("cli", "word"), with_gaps([(c, w) for c in CLIS for w in WORDS if w.mcp], MCP_GAPS)
+)
+def test_an_mcp_call_names_its_server(sessions: Callable[[str], Run], cli: str, word: Word) -> None:
+    events = sessions(cli).found.events[word.word]
+    assert events and all("mcp__origin" in e["text"] for e in events), events
 
 
 @pytest.mark.parametrize("cli", CLIS)
