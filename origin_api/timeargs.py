@@ -84,6 +84,17 @@ def render(ms: int | None) -> str | None:
     return f"{day_text}T{hours:02d}:{minutes:02d}:{seconds:02d}.{millis:03d}{suffix}"
 
 
+#: An event whose log line carries no time (Claude Code's `mode` and `permission-mode` lines
+#: before any other) is kept at this time or before, and its session's range leaves it out
+#: (`model.widen`): it is shown with no time, never as 1 January 1970.
+NO_TIME = 0
+
+
+def render_event(ms: int) -> str | None:
+    """An event's time as `render` writes it, or None for an event without one."""
+    return render(ms) if ms > NO_TIME else None
+
+
 def _zone_at(ms: int) -> tuple[int, str]:
     if len(_OFFSETS) > 100_000:
         _OFFSETS.clear()

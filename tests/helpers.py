@@ -127,3 +127,36 @@ def resident(path: Path) -> int:
             elif inside and line.startswith("Rss:"):
                 total += int(line.split()[1]) << 10
     return total
+
+
+#: A Claude Code session whose first lines carry no time, as Claude Code starts a session
+#: (`permission-mode`, `mode`), then a prompt that has one.
+TIMELESS_SESSION = "0d1e5500-0000-4000-8000-000000000001"
+TIMELESS_PROMPT_TIME = "2026-10-22T08:00:00.000Z"
+
+
+def timeless_env(tmp_path: Path) -> dict[str, str]:
+    """`fixture_env` over agent folders that hold nothing but `TIMELESS_SESSION`."""
+    import json
+
+    root = tmp_path / "timeless"
+    folder = root / "claude-code" / "projects" / "-home-dev-timeless"
+    folder.mkdir(parents=True)
+    lines = [
+        {"type": "permission-mode", "permissionMode": "plan", "sessionId": TIMELESS_SESSION},
+        {"type": "mode", "mode": "normal", "sessionId": TIMELESS_SESSION},
+        {
+            "parentUuid": None,
+            "isSidechain": False,
+            "type": "user",
+            "message": {"role": "user", "content": "Plan the heliotrope rollout."},
+            "uuid": "0d1e5500-0000-4000-8000-0000000000a1",
+            "timestamp": TIMELESS_PROMPT_TIME,
+            "cwd": "/home/dev/timeless",
+            "sessionId": TIMELESS_SESSION,
+            "version": "2.1.197",
+        },
+    ]
+    text = "".join(json.dumps(line) + "\n" for line in lines)
+    (folder / f"{TIMELESS_SESSION}.jsonl").write_text(text, encoding="utf-8")
+    return fixture_env(tmp_path, root=root)

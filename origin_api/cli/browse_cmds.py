@@ -76,11 +76,16 @@ def timeline(
         _print_session(result, args)
 
 
-def _session_head(session: dict[str, Any], times: str) -> None:
+def _session_head(session: dict[str, Any], times: str | None) -> None:
+    """A session's first lines; `times` is left out for a session none of whose events has a
+    time (its lines had none)."""
     about = joined(
-        session["source"], session["project"], plural(session["events"], "event", "events")
+        session["source"],
+        session["project"],
+        plural(session["events"], "event", "events"),
+        times,
     )
-    console.print(f"[cyan]{text(session['session'])}[/cyan]  [dim]{text(about)} · {times}[/dim]")
+    console.print(f"[cyan]{text(session['session'])}[/cyan]  [dim]{text(about)}[/dim]")
     if session["title"]:
         console.print(f"  [bold]{text(session['title'])}[/bold]")
     elif session["prompt"]:
@@ -91,7 +96,7 @@ def _session_head(session: dict[str, Any], times: str) -> None:
 
 def _print_sessions(sessions: list[dict[str, Any]], args: dict[str, Any]) -> None:
     for session in sessions:
-        _session_head(session, f"last active {session['ended']}")
+        _session_head(session, session["ended"] and f"last active {session['ended']}")
     if not sessions:
         scope = joined(
             f"since {args['since']}",
@@ -112,10 +117,10 @@ def _print_sessions(sessions: list[dict[str, Any]], args: dict[str, Any]) -> Non
 
 def _print_session(result: dict[str, Any], args: dict[str, Any]) -> None:
     session, events = result["session"], result["events"]
-    _session_head(session, f"{session['started']} → {session['ended']}")
+    _session_head(session, session["started"] and f"{session['started']} → {session['ended']}")
     console.print()
     for event in events:
-        about = f"{event['time']} · {event['role']} {event['kind']}"
+        about = joined(event["time"], f"{event['role']} {event['kind']}")
         console.print(f"[cyan]{text(event['id'])}[/cyan]  [dim]{text(about)}[/dim]")
         console.print(text(indented(event["text"] or "")))
     listed = len(events)
@@ -139,10 +144,8 @@ def sources(
         print_json(result)
         return
     for item in result:
-        quote = f' · quote "{item["quote"]}"' if item["quote"] else ""
-        console.print(
-            f"[cyan]{text(item['event_id'])}[/cyan]  [dim]{item['time']}{text(quote)}[/dim]"
-        )
+        about = joined(item["time"], item["quote"] and f'quote "{item["quote"]}"')
+        console.print(f"[cyan]{text(item['event_id'])}[/cyan]  [dim]{text(about)}[/dim]")
         console.print(f"  {text(_where(item))}")
         console.print(f"  [dim]mirror {text(item['mirror_file'])}[/dim]")
         console.print(

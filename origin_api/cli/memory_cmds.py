@@ -107,10 +107,10 @@ def search(
         )
         console.print(f"  {text(entry['text'])}")
     for event in result["events"]:
-        about = joined(event["source"], event["project"], f"{event['role']} {event['kind']}")
-        console.print(
-            f"[cyan]{text(event['id'])}[/cyan]  [dim]{event['time']} · {text(about)}[/dim]"
+        about = joined(
+            event["time"], event["source"], event["project"], f"{event['role']} {event['kind']}"
         )
+        console.print(f"[cyan]{text(event['id'])}[/cyan]  [dim]{text(about)}[/dim]")
         console.print("  " + _highlight(event["snippet"] or event["text"]))
     if not result["entries"] and not result["events"]:
         console.print("[dim]nothing found[/dim]")

@@ -6,6 +6,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from origin_store.parsers.agents import agent_of_client
+
 from ..runtime import Origin
 
 SEARCH_TEXT = 400
@@ -54,10 +56,11 @@ class Said:
 
 
 class Caller:
-    """Who is calling: the author of entries written through this call."""
+    """Who is calling: the author of entries written through this call. A known agent's client
+    name is its source id (`codex-mcp-client` writes as `codex`); any other name is kept."""
 
     def __init__(self, agent: str, device: str) -> None:
-        self.agent = agent or "unknown"
+        self.agent = agent_of_client(agent) if agent else "unknown"
         self.device = device
 
     @property

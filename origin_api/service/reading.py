@@ -23,7 +23,7 @@ from origin_store.textclip import cut_counted
 
 from ..errors import invalid, not_found
 from ..runtime import Origin
-from ..timeargs import optional_time, render
+from ..timeargs import optional_time, render, render_event
 from .common import (
     GET_TEXT,
     MESSAGE_KINDS,
@@ -288,7 +288,7 @@ def sources(origin: Origin, *, caller: Caller, id: str) -> list[dict[str, Any]]:
         out.append(
             {
                 "event_id": event["id"],
-                "time": render(event["time"]),
+                "time": render_event(event["time"]),
                 "quote": citation.get("quote"),
                 "original_file": mirror.get("original_file"),
                 "mirror_file": mirror.get("mirror_file"),

@@ -12,7 +12,7 @@ from origin_store.reader import readable_event, session_event_ids
 from origin_store.textclip import shown
 
 from ..runtime import Origin
-from ..timeargs import render
+from ..timeargs import render, render_event
 from .common import PROMPT
 
 
@@ -20,7 +20,7 @@ def event_view(event: dict[str, Any], limit: int) -> dict[str, Any]:
     """An event as the tools return it: its text labelled and cut to `limit` characters."""
     return {
         "id": event["id"],
-        "time": render(event["time"]),
+        "time": render_event(event["time"]),
         "source": event["source"],
         "project": event["project"],
         "session": event["session"],

@@ -189,11 +189,14 @@ def running_hub(
     ingest: bool = True,
     fast: bool = True,
     routes: Iterable[Any] = (),
+    logs: dict[str, str] | None = None,
     **settings: str,
 ) -> Iterator[Hub]:
-    """A hub over fresh copies of the fixture logs; settings are ORIGIN_* overrides. `fast=False`
-    serves it with uvicorn's pure-Python stack (h11); `routes` are added to the hub's app."""
-    env = {**fixture_env(tmp, copy=True), "ORIGIN_SEARCH_INGEST_INTERVAL_MS": "0", **settings}
+    """A hub over fresh copies of the fixture logs (or the environment `logs` names); settings
+    are ORIGIN_* overrides. `fast=False` serves it with uvicorn's pure-Python stack (h11);
+    `routes` are added to the hub's app."""
+    logs = logs if logs is not None else fixture_env(tmp, copy=True)
+    env = {**logs, "ORIGIN_SEARCH_INGEST_INTERVAL_MS": "0", **settings}
     origin = Origin.open(Settings.from_env(env))
     try:
         app = create_app(origin, ingest=ingest)

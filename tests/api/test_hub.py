@@ -195,6 +195,8 @@ def test_authorship_follows_the_token_and_x_origin_client(hub: Hub):
         "sources": [{"event_id": PROMPT_ID}],
     }
     assert hub.ok("remember", args, X_Origin_Client="codex")["entry"]["author"] == "codex@laptop"
+    codex = hub.ok("remember", args, X_Origin_Client="codex-mcp-client")["entry"]
+    assert codex["author"] == "codex@laptop"  # Codex's MCP client name is the agent's
     assert hub.ok("remember", args)["entry"]["author"] == "laptop"
     assert hub.ok("remember", args, X_Origin_Client="")["entry"]["author"] == "laptop"
     assert (

@@ -81,6 +81,34 @@ async def test_handshake_tools_and_annotations(env, sdk):
         assert entry["author"] == "claude-code@testbox"
 
 
+@pytest.mark.parametrize("sdk", [False, True], ids=["lean", "sdk"])
+@pytest.mark.parametrize(
+    ("client_name", "author"),
+    [
+        ("codex-mcp-client", "codex@testbox"),  # Codex's MCP client: the agent, by its source id
+        ("claude-code", "claude-code@testbox"),
+        ("my-agent", "my-agent@testbox"),  # an unknown client keeps its own name
+    ],
+)
+async def test_an_entry_is_authored_by_the_agent_not_its_client_name(env, sdk, client_name, author):
+    async with stdio_client(env, name=client_name, sdk=sdk) as client:
+        entry = (
+            await tool_json(
+                client,
+                "remember",
+                {
+                    "kind": "memory",
+                    "text": "Use a token bucket.",
+                    "confidence": 0.9,
+                    "sources": [{"event_id": PROMPT_ID}],
+                },
+            )
+        )["entry"]
+        assert entry["author"] == author
+        got = await tool_json(client, "get", {"id": entry["id"]})
+        assert [h["author"] for h in got["history"]] == [author]
+
+
 async def test_every_tool_and_error_over_stdio(env):
     async with stdio_client(env, name="codex") as client:
         timeline = await tool_json(

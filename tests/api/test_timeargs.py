@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from origin_api.errors import OriginError
-from origin_api.timeargs import parse_time, render
+from origin_api.timeargs import parse_time, render, render_event
 
 NOW = 1_800_000_000_000
 
@@ -70,3 +70,11 @@ def test_render_shape():
     assert render(None) is None
     text = render(1792458750000)
     assert len(text) == 29 and text[19] == "." and text[23] in "+-"
+
+
+@pytest.mark.parametrize(
+    ("ms", "shown"), [(0, None), (-1, None), (1, render(1)), (NOW, render(NOW))]
+)
+def test_an_event_without_a_time_is_shown_without_one(ms, shown):
+    """The store keeps an event whose line has no time at 0: never shown as 1970."""
+    assert render_event(ms) == shown

@@ -3,6 +3,9 @@ with a scratch HOME to run them as, and a running hub's address and token."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -39,22 +42,58 @@ class User:
     def run(
         self, *argv: str | Path, check: bool = True, **env: str
     ) -> subprocess.CompletedProcess[str]:
-        """`argv` in this user's HOME and environment (`env` changes some of it)."""
-        done = subprocess.run(
+        """`argv` in this user's HOME and environment (`env` changes some of it), in a process
+        group of its own: past TIMEOUT_S the whole group is killed, so that nothing a CLI
+        started (Codex's native binary, an MCP server) outlives the test."""
+        proc = subprocess.Popen(
             [str(a) for a in argv],
             env={**self.env, **env},
             cwd=self.home,
-            capture_output=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             text=True,
-            timeout=TIMEOUT_S,
             stdin=subprocess.DEVNULL,
+            start_new_session=True,
         )
+        try:
+            out, err = proc.communicate(timeout=TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            out, err = proc.communicate()
+            raise AssertionError(f"{argv} ran over {TIMEOUT_S} s", out, err) from None
+        done = subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
         if check:
             assert done.returncode == 0, (argv, done.stdout, done.stderr)
         return done
 
     def origin(self, *args: str) -> subprocess.CompletedProcess[str]:
         return self.run(ORIGIN, *args)
+
+
+def new_user(tmp: Path) -> User:
+    """A user whose HOME is `tmp`/home and whose Origin home is `tmp`/origin."""
+    home = tmp / "home"
+    home.mkdir()
+    node = shutil.which("node")
+    assert node, "the agent CLIs need Node.js"
+    path = os.pathsep.join(
+        dict.fromkeys(
+            [str(CLIENTS), str(ORIGIN.parent), str(Path(node).parent), "/usr/bin", "/bin"]
+        )
+    )
+    env = {
+        "HOME": str(home),
+        "PATH": path,
+        "ORIGIN_HOME": str(tmp / "origin"),
+        "ORIGIN_WATCH_INTERVAL_MS": "0",
+        "LANG": "C.UTF-8",
+        "NO_COLOR": "1",
+        # The clients must not phone home or update themselves during a test.
+        "DISABLE_AUTOUPDATER": "1",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_TELEMETRY": "1",
+    }
+    return User(home, env)
 
 
 def free_port() -> int:

@@ -3,8 +3,6 @@ with a scratch HOME against the installed `origin`: a user's machine, minus the 
 
 from __future__ import annotations
 
-import os
-import shutil
 import socket
 import subprocess
 import time
@@ -12,33 +10,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from clients_support import CLIENTS, ORIGIN, RunningHub, User, free_port
+from clients_support import ORIGIN, RunningHub, User, free_port, new_user
 
 
 @pytest.fixture
 def user(tmp_path: Path) -> User:
-    home = tmp_path / "home"
-    home.mkdir()
-    node = shutil.which("node")
-    assert node, "the agent CLIs need Node.js"
-    path = os.pathsep.join(
-        dict.fromkeys(
-            [str(CLIENTS), str(ORIGIN.parent), str(Path(node).parent), "/usr/bin", "/bin"]
-        )
-    )
-    env = {
-        "HOME": str(home),
-        "PATH": path,
-        "ORIGIN_HOME": str(tmp_path / "origin"),
-        "ORIGIN_WATCH_INTERVAL_MS": "0",
-        "LANG": "C.UTF-8",
-        "NO_COLOR": "1",
-        # The clients must not phone home or update themselves during a test.
-        "DISABLE_AUTOUPDATER": "1",
-        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-        "DISABLE_TELEMETRY": "1",
-    }
-    return User(home, env)
+    return new_user(tmp_path)
 
 
 @pytest.fixture

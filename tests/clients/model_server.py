@@ -1,0 +1,306 @@
+"""A scripted model on loopback that the real agent CLIs talk to instead of a vendor's API:
+Anthropic's Messages API for Claude Code and OpenAI's Responses API for Codex, both streamed as
+server-sent events, as the vendors' servers stream them. It plays one session's script: each
+turn asks for a shell command (the CLI really runs it and sends back the output), then gives
+the answer. Nothing leaves the machine and no account is needed.
+
+Where the script is depends only on the request (how many tool results it carries), so a CLI
+that retries or sends side requests gets the same answer for the same history."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Shell:
+    """A shell command, through the CLI's own shell tool."""
+
+    command: str
+
+
+@dataclass(frozen=True)
+class McpCall:
+    """A call to one of Origin's tools, through the MCP server the CLI registered as `origin`."""
+
+    tool: str
+    arguments: dict[str, Any]
+
+
+Step = Shell | McpCall
+
+
+@dataclass(frozen=True)
+class Script:
+    """One session: the tool calls the model asks for, in order, then its answer."""
+
+    steps: tuple[Step, ...]
+    answer: str
+
+
+#: The MCP server's name, as `origin register` names it.
+SERVER = "origin"
+
+
+@dataclass
+class Model:
+    """The server's state: the script, and every request body it was sent (for a failing
+    test's report, and to learn a CLI's request shapes when it changes them)."""
+
+    script: Script
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    url: str = ""
+
+
+def _sse(events: list[tuple[str, dict[str, Any]]]) -> bytes:
+    return b"".join(
+        f"event: {name}\ndata: {json.dumps(data)}\n\n".encode() for name, data in events
+    )
+
+
+def _anthropic_results(body: dict[str, Any]) -> int:
+    """The tool results the request carries, but ToolSearch's (which only loads a tool)."""
+    names = {
+        block.get("id"): block.get("name")
+        for message in body.get("messages", [])
+        if isinstance(message.get("content"), list)
+        for block in message["content"]
+        if block.get("type") == "tool_use"
+    }
+    return sum(
+        1
+        for message in body.get("messages", [])
+        if isinstance(message.get("content"), list)
+        for block in message["content"]
+        if block.get("type") == "tool_result"
+        and names.get(block.get("tool_use_id")) != "ToolSearch"
+    )
+
+
+def _anthropic_call(step: Step, tools: set[str]) -> tuple[str, dict[str, Any]] | None:
+    """The tool_use for a step among the request's tools: Claude Code names an MCP tool
+    `mcp__<server>__<tool>`, and may defer it behind ToolSearch, which loads it first."""
+    if isinstance(step, Shell):
+        return ("Bash", {"command": step.command}) if "Bash" in tools else None
+    name = f"mcp__{SERVER}__{step.tool}"
+    if name in tools:
+        return name, step.arguments
+    if "ToolSearch" in tools:
+        return "ToolSearch", {"query": f"select:{name}", "max_results": 1}
+    return None
+
+
+def anthropic_reply(script: Script, body: dict[str, Any]) -> bytes:
+    """The Messages API's stream: a tool call for the next step, or the answer (also to a
+    request without the tools, such as a title request)."""
+    step = _anthropic_results(body)
+    tools = {tool.get("name") for tool in body.get("tools", [])}
+    n = len(body.get("messages", []))
+    message = {
+        "id": f"msg_script{step:02d}{n:04d}",
+        "type": "message",
+        "role": "assistant",
+        "model": body.get("model", "scripted"),
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+        "usage": {"input_tokens": 12, "output_tokens": 1},
+    }
+    events: list[tuple[str, dict[str, Any]]] = [
+        ("message_start", {"type": "message_start", "message": message})
+    ]
+    call = _anthropic_call(script.steps[step], tools) if step < len(script.steps) else None
+    if call is not None:
+        block = {"type": "tool_use", "id": f"toolu_script{n:04d}", "name": call[0], "input": {}}
+        delta = {"type": "input_json_delta", "partial_json": json.dumps(call[1])}
+        stop = "tool_use"
+    else:
+        block = {"type": "text", "text": ""}
+        delta = {"type": "text_delta", "text": script.answer}
+        stop = "end_turn"
+    events += [
+        (
+            "content_block_start",
+            {"type": "content_block_start", "index": 0, "content_block": block},
+        ),
+        ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}),
+        ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+        (
+            "message_delta",
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": stop, "stop_sequence": None},
+                "usage": {"output_tokens": 8},
+            },
+        ),
+        ("message_stop", {"type": "message_stop"}),
+    ]
+    return _sse(events)
+
+
+def _responses_results(body: dict[str, Any]) -> int:
+    return sum(
+        1
+        for item in body.get("input", [])
+        if isinstance(item, dict) and item.get("type", "").endswith("call_output")
+    )
+
+
+def _shell_tool(body: dict[str, Any]) -> dict[str, Any] | None:
+    """Codex's shell tool as this request offers it: its name, and whether its arguments are a
+    command string or an argv list."""
+    for tool in body.get("tools", []):
+        if tool.get("type") == "function" and tool.get("name") in ("shell", "exec_command"):
+            return dict(tool)
+    return None
+
+
+def _shell_arguments(tool: dict[str, Any], command: str) -> str:
+    props = tool.get("parameters", {}).get("properties", {})
+    if "cmd" in props:
+        return json.dumps({"cmd": command})
+    if props.get("command", {}).get("type") == "array":
+        return json.dumps({"command": ["bash", "-lc", command]})
+    return json.dumps({"command": command})
+
+
+def _responses_call(step: Step, body: dict[str, Any]) -> dict[str, Any] | None:
+    """The function call for a step among the request's tools: Codex offers its shell as
+    `exec_command` (or `shell`), and an MCP server's tools in a namespace `mcp__<server>`."""
+    tools = body.get("tools", [])
+    if isinstance(step, Shell):
+        tool = _shell_tool(body)
+        if tool is None:
+            return None
+        return {"name": tool["name"], "arguments": _shell_arguments(tool, step.command)}
+    arguments = json.dumps(step.arguments)
+    for tool in tools:
+        offered = {t.get("name") for t in tool.get("tools", [])}
+        if (
+            tool.get("type") == "namespace"
+            and tool["name"] == f"mcp__{SERVER}"
+            and step.tool in offered
+        ):
+            return {"name": step.tool, "namespace": tool["name"], "arguments": arguments}
+        if tool.get("type") == "function" and tool.get("name") == f"mcp__{SERVER}__{step.tool}":
+            return {"name": tool["name"], "arguments": arguments}
+    return None
+
+
+def responses_reply(script: Script, body: dict[str, Any]) -> bytes:
+    """The Responses API's stream: a function call for the next step, or the answer."""
+    step = _responses_results(body)
+    rid = f"resp_script{step:02d}"
+    call = _responses_call(script.steps[step], body) if step < len(script.steps) else None
+    if call is not None:
+        item: dict[str, Any] = {
+            "type": "function_call",
+            "id": f"fc_script{step:02d}",
+            "call_id": f"call_script{step:02d}",
+            **call,
+        }
+    else:
+        item = {
+            "type": "message",
+            "role": "assistant",
+            "id": f"msg_script{step:02d}",
+            "content": [{"type": "output_text", "text": script.answer}],
+        }
+    usage = {
+        "input_tokens": 12,
+        "input_tokens_details": None,
+        "output_tokens": 8,
+        "output_tokens_details": None,
+        "total_tokens": 20,
+    }
+    return _sse(
+        [
+            ("response.created", {"type": "response.created", "response": {"id": rid}}),
+            (
+                "response.output_item.done",
+                {"type": "response.output_item.done", "output_index": 0, "item": item},
+            ),
+            (
+                "response.completed",
+                {"type": "response.completed", "response": {"id": rid, "usage": usage}},
+            ),
+        ]
+    )
+
+
+def _handler(model: Model) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self) -> None:
+            raw = self.rfile.read(int(self.headers.get("content-length") or 0))
+            body = json.loads(raw or b"{}")
+            model.requests.append({"path": self.path, "body": body})
+            path = self.path.split("?", 1)[0]
+            if path.endswith("/messages"):
+                self._stream(anthropic_reply(model.script, body))
+            elif path.endswith("/responses"):
+                self._stream(responses_reply(model.script, body))
+            else:
+                self._send(404, b'{"error":{"type":"not_found_error","message":"scripted"}}')
+
+        def do_GET(self) -> None:
+            self._send(404, b"{}")
+
+        def do_HEAD(self) -> None:
+            self._send(200, b"")
+
+        def _stream(self, data: bytes) -> None:
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream")
+            self.send_header("cache-control", "no-cache")
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def _send(self, status: int, data: bytes) -> None:
+            self.send_response(status)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    return Handler
+
+
+@contextmanager
+def serving(script: Script) -> Iterator[Model]:
+    """The scripted model on a free loopback port, for as long as the block runs."""
+    model = Model(script)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(model))
+    model.url = f"http://127.0.0.1:{server.server_port}"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield model
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def tool_outputs(body: dict[str, Any]) -> list[str]:
+    """The tool results a request carries back to the model, in order, as text: what the CLI
+    got from running the commands."""
+    found: list[str] = []
+    for message in body.get("messages", []):
+        for block in message.get("content") if isinstance(message.get("content"), list) else []:
+            if block.get("type") == "tool_result":
+                found.append(json.dumps(block.get("content")))
+    for item in body.get("input", []):
+        if isinstance(item, dict) and item.get("type", "").endswith("call_output"):
+            found.append(json.dumps(item.get("output")))
+    return found
