@@ -1,9 +1,7 @@
 """Logs the real CLIs wrote (`make test-clients` runs them; kept in tests/data/<agent>/real/,
 named by the version that wrote them): each thing of the session is found once, with its role
 and kind, by the tools. The same checks as tests/clients/test_real_sessions.py, on every run
-of the suite rather than only where npm installed the CLIs.
-
-A check that fails for a gap the parsers do not cover yet is a strict xfail naming the gap."""
+of the suite rather than only where npm installed the CLIs."""
 
 from __future__ import annotations
 
@@ -36,26 +34,11 @@ WORDS = [
     ("failure", "glacier", "system", "tool_result", True),
     ("answer", "kestrel", "assistant", "message", False),
 ]
-GAPS = {
-    ("claude-code", "prompt"): "Claude Code's queue-operation enqueue line repeats the prompt, "
-    "filed as a second event",
-    ("codex", "failure"): "Codex 0.171 says a command failed only by `Process exited with code "
-    "N` in its output, which the parser does not mark as a failure",
-}
 
 
 def cases() -> list[Any]:
     return [
-        pytest.param(
-            source,
-            word,
-            id=f"{source}-{word[0]}",
-            marks=[pytest.mark.xfail(strict=True, reason=GAPS[source, word[0]])]
-            if (source, word[0]) in GAPS
-            else [],
-        )
-        for source in SAMPLES
-        for word in WORDS
+        pytest.param(source, word, id=f"{source}-{word[0]}") for source in SAMPLES for word in WORDS
     ]
 
 
