@@ -14,7 +14,8 @@ sessions by their last activity. Limits hold on the merged list. Of the versions
 concurrent ones the store's fork rule (the later `created`, ties the larger id).
 
 Writes stay local, except a `correct` or `forget` of an id this device does not know: that one is
-the hub's, and fails with a readable message when the hub cannot be reached.
+the hub's, and fails with a readable message when the hub cannot be reached. A `remember` or
+`correct` citing an event only the hub has checks it against the hub's copy, and is written here.
 """
 
 from __future__ import annotations
@@ -24,16 +25,21 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
+from origin_store.textclip import uncut
+
 from .. import hubclient
 from ..connection import Connection
 from ..errors import OriginError
 from ..runtime import Origin
 from .common import Caller, Noted, Relayed, ingest_if_due
+from .writing import Elsewhere, cannot_cite
 
 LOCAL, HUB = "local", "hub"
 READS = frozenset({"search", "timeline", "get", "sources"})
 #: Writes that act on the hub when this device does not know the id.
 ON_HUB_WHEN_UNKNOWN = frozenset({"correct", "forget"})
+#: Writes whose sources may cite an event only the hub has.
+CITING = frozenset({"remember", "correct"})
 
 
 Handler = Callable[..., Any]
@@ -113,6 +119,20 @@ def _unknown_here(error: OriginError) -> bool:
     return error.category == "not_found" and not error.message.endswith("has been forgotten.")
 
 
+def forgotten(item_id: Any) -> str:
+    return f"{item_id} has been forgotten."
+
+
+def not_here(connection: Connection, item: Any, doing: str, reason: str) -> OriginError:
+    """What a connected device answers when only its hub could say what `item` is, and the hub
+    cannot be reached."""
+    return OriginError(
+        f"{item} is not on this device, and its Origin hub ({connection.url}) could not be "
+        f"reached to {doing} ({reason}).",
+        "upstream_failure",
+    )
+
+
 def merge(tool: str, checked: dict[str, Any], local: Any, hub: Any) -> Any:
     """The merged payload of `tool` from the device's and the hub's payloads (labels added)."""
     if tool == "search":
@@ -121,7 +141,17 @@ def merge(tool: str, checked: dict[str, Any], local: Any, hub: Any) -> Any:
         return _merge_timeline(checked, local, hub)
     if tool == "get":
         return _merge_get(local, hub)
-    return label(tool, local, LOCAL)  # sources: the device's, when it has the id
+    return _merge_sources(local, hub)
+
+
+def _merge_sources(local: Any, hub: Any) -> list[dict[str, Any]]:
+    """The device's lines, then those of the cited events only the hub has (an entry of this
+    device's citing another device's event, docs/sync.md)."""
+    out: list[dict[str, Any]] = [_with(item, LOCAL) for item in local]
+    if isinstance(hub, list):
+        have = {item["event_id"] for item in local}
+        out += [_with(item, HUB) for item in hub if item.get("event_id") not in have]
+    return out
 
 
 def _merge_search(checked: dict[str, Any], local: Any, hub: Any) -> dict[str, Any]:
@@ -265,6 +295,8 @@ def _write(
     caller: Caller,
     handler: Handler,
 ) -> Any:
+    if tool in CITING:
+        checked = {**checked, "elsewhere": _hub_events(origin, connection, caller)}
     try:
         result = handler(origin, caller=caller, **checked)
     except OriginError as error:
@@ -273,6 +305,30 @@ def _write(
         return _on_hub(origin, connection, tool, arguments, caller)
     _sync(origin, force=True)
     return label(tool, result, LOCAL)
+
+
+def _hub_events(origin: Origin, connection: Connection, caller: Caller) -> Elsewhere:
+    """How `remember` and `correct` see a cited event only the hub has (another device's): the
+    hub's copy, as its `get` shows it, which the quote is checked against. The entry is written
+    here and pushed by the sync right after (docs/sync.md)."""
+    timeout = origin.settings.hub_request_timeout_ms / 1000
+
+    def look(event_id: str) -> dict[str, Any] | None:
+        answer = hubclient.call_tool(
+            connection, "get", {"id": event_id}, agent=caller.agent, timeout_s=timeout
+        )
+        if isinstance(answer, hubclient.HubFailure):
+            raise not_here(connection, event_id, "cite it", answer.reason)
+        if answer.is_error:
+            if answer.message == forgotten(event_id):
+                raise cannot_cite(event_id)
+            return None  # unknown there too, or not an event: the device's own words say so
+        event = answer.payload()
+        if not isinstance(event, dict) or event.get("id") != event_id or "text" not in event:
+            return None
+        return {**event, "text": uncut(str(event["text"]))}
+
+    return look
 
 
 def unknown(item_id: Any) -> str:
@@ -287,11 +343,7 @@ def _on_hub(
     answer = hubclient.call_tool(connection, tool, arguments, agent=caller.agent, timeout_s=timeout)
     item = arguments.get("id") if isinstance(arguments, dict) else None
     if isinstance(answer, hubclient.HubFailure):
-        raise OriginError(
-            f"{item} is not on this device, and its Origin hub ({connection.url}) could not be "
-            f"reached to {tool} it there ({answer.reason}).",
-            "upstream_failure",
-        )
+        raise not_here(connection, item, f"{tool} it there", answer.reason)
     if answer.is_error:
         raise OriginError(answer.text, "not_found" if answer.text == unknown(item) else "conflict")
     _sync(origin, force=True)  # what the hub did comes back to this device
