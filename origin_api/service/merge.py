@@ -29,7 +29,7 @@ from origin_store.textclip import uncut
 
 from .. import hubclient
 from ..connection import Connection
-from ..errors import OriginError
+from ..errors import CATEGORIES, OriginError
 from ..runtime import Origin
 from .common import Caller, Noted, Relayed, ingest_if_due
 from .writing import Elsewhere, cannot_cite
@@ -100,12 +100,7 @@ def _read(
         failed = error
     answer = hubclient.wait(pending, budget - (time.monotonic() - started), budget)
     if failed is not None:
-        # An id (or session) this device does not know may be the hub's; anything else (invalid
-        # input, a forgotten id) is this device's answer.
-        found = isinstance(answer, hubclient.HubResult) and not answer.is_error
-        if _unknown_here(failed) and isinstance(answer, hubclient.HubResult) and found:
-            return label(tool, answer.payload(), HUB)
-        raise failed
+        return _hubs_instead(connection, tool, checked, failed, answer)
     if isinstance(answer, hubclient.HubFailure):
         return Noted(label(tool, local, LOCAL), answer.reason)
     if answer.is_error:
@@ -113,6 +108,28 @@ def _read(
             return label(tool, local, LOCAL)  # the hub was asked; it does not know this id
         return Noted(label(tool, local, LOCAL), f"the hub answered: {answer.text}")
     return merge(tool, checked, local, answer.payload())
+
+
+def _hubs_instead(
+    connection: Connection,
+    tool: str,
+    checked: dict[str, Any],
+    failed: OriginError,
+    answer: hubclient.HubAnswer,
+) -> Any:
+    """A read this device failed: an id (or session) it does not know may be the hub's, or
+    forgotten there; anything else (invalid input, an id forgotten here) is this device's
+    answer. Without the hub, an unknown id cannot be told unknown: the error says why."""
+    if not _unknown_here(failed):
+        raise failed
+    item = checked.get("id") or f"Session {checked.get('session')}"
+    if isinstance(answer, hubclient.HubFailure):
+        raise not_here(connection, item, "look for it there", answer.reason)
+    if not answer.is_error:
+        return label(tool, answer.payload(), HUB)
+    if answer.message == forgotten(item):  # forgotten elsewhere; this device has not pulled it
+        raise OriginError(answer.message, "not_found")
+    raise failed
 
 
 def _unknown_here(error: OriginError) -> bool:
@@ -345,7 +362,9 @@ def _on_hub(
     if isinstance(answer, hubclient.HubFailure):
         raise not_here(connection, item, f"{tool} it there", answer.reason)
     if answer.is_error:
-        raise OriginError(answer.text, "not_found" if answer.text == unknown(item) else "conflict")
+        # The hub's own words, as this device's answer (its request id is the hub's business).
+        category = answer.category
+        raise OriginError(answer.message, category if category in CATEGORIES else "conflict")
     _sync(origin, force=True)  # what the hub did comes back to this device
     return label(tool, answer.payload(), HUB)
 

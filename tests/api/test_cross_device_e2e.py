@@ -19,6 +19,7 @@ from helpers import fixture_env
 from hub_support import PROMPT_ID
 from mcp_client import stdio_client, tool_error, tool_json
 from test_merge import NOTE, dead_url
+from test_relay import RELAY_MESSAGE
 from test_sync_e2e import HubProcess, _bare_env, _free_port, _run
 
 from origin_api import connection
@@ -37,6 +38,7 @@ ADDED = _event("15")  # "Rename the option `burst` to `capacity`."
 A_FORGETS = _event("0c")  # "note the limiter in the README as well"
 B_FORGETS = _event("10")  # "It sleeps on the real clock; switch it to vi.useFakeTimers()."
 WHILE_DOWN = _event("18")  # "The option is now `capacity` everywhere it was used."
+ENTRY_FORGOTTEN = _event("03")  # "I'll check where middleware is mounted."
 UNKNOWN_EVENT = "claude-code:00000000-0000-4000-8000-00000000dead"
 UNKNOWN_ENTRY = "ent_00000000dead"
 
@@ -173,3 +175,92 @@ async def test_b_cannot_cite_what_a_forgot_nor_what_the_hub_cannot_show(world: W
     )
     assert not got.is_error and got.content[1].text == NOTE.format("connection refused")
     assert json.loads(got.content[0].text)["entry"]["origin"] == "local"
+
+
+async def test_each_tool_on_b_answers_unknown_forgotten_and_unreachable(world: World):
+    forgotten = f"{B_FORGETS} has been forgotten."
+    unknown = f"Unknown entry or event {UNKNOWN_EVENT}."
+    _run(world.a, "forget", A_FORGETS, "--reason", "the user asked")  # A syncs right after
+    async with stdio_client(world.b) as b:
+        gone = await tool_json(b, "forget", {"id": B_FORGETS, "reason": "the user asked"})
+        assert gone["tombstone"].startswith("tmb_") and gone["excluded_events"] == 1
+        for tool in ("get", "sources"):
+            assert await tool_error(b, tool, {"id": B_FORGETS}) == forgotten, tool
+            assert await tool_error(b, tool, {"id": UNKNOWN_EVENT}) == unknown, tool
+        # forgotten on the hub by A, whether or not B has pulled that forget yet
+        for tool in ("get", "sources"):
+            assert await tool_error(b, tool, {"id": A_FORGETS}) == (
+                f"{A_FORGETS} has been forgotten."
+            ), tool
+        again = await tool_json(b, "forget", {"id": B_FORGETS, "reason": "the user asked"})
+        assert again == {"tombstone": None, "forgotten_entries": [], "excluded_events": 0}
+        assert await tool_error(b, "remember", _remember(B_FORGETS)) == (
+            f"Event {B_FORGETS} has been forgotten and cannot be cited."
+        )
+        # an entry of B's citing A's event, forgotten on B: so is the event, on every store
+        made = (await tool_json(b, "remember", _remember(ENTRY_FORGOTTEN)))["entry"]
+        await tool_json(b, "forget", {"id": made["id"], "reason": "the user asked"})
+        for tool, args in (
+            ("get", {"id": made["id"]}),
+            ("sources", {"id": made["id"]}),
+            ("correct", {"id": made["id"], "text": "x"}),
+        ):
+            assert await tool_error(b, tool, args) == f"{made['id']} has been forgotten.", tool
+        assert await tool_error(b, "get", {"id": ENTRY_FORGOTTEN}) == (
+            f"{ENTRY_FORGOTTEN} has been forgotten."
+        )
+        assert await tool_error(b, "forget", {"id": UNKNOWN_EVENT, "reason": "asked"}) == unknown
+        assert await tool_error(b, "correct", {"id": UNKNOWN_ENTRY, "text": "x"}) == (
+            f"Unknown entry or event {UNKNOWN_ENTRY}."
+        )
+        assert await tool_error(b, "timeline", {"session": "no-such-session"}) == (
+            "Unknown session no-such-session."
+        )
+    with _hub_down(world.b) as url:
+        async with stdio_client(world.b) as b:
+            # what B knows is forgotten needs no hub to say so
+            for tool in ("get", "sources"):
+                assert await tool_error(b, tool, {"id": B_FORGETS}) == forgotten, tool
+            again = await tool_json(b, "forget", {"id": B_FORGETS, "reason": "asked"})
+            assert again["tombstone"] is None
+            for tool in ("get", "sources"):
+                assert await tool_error(b, tool, {"id": UNKNOWN_EVENT}) == (
+                    f"{UNKNOWN_EVENT} is not on this device, and its Origin hub ({url}) could "
+                    "not be reached to look for it there (connection refused)."
+                ), tool
+            for tool, args in (
+                ("forget", {"id": UNKNOWN_EVENT, "reason": "asked"}),
+                ("correct", {"id": UNKNOWN_ENTRY, "text": "x"}),
+            ):
+                assert await tool_error(b, tool, args) == (
+                    f"{args['id']} is not on this device, and its Origin hub ({url}) could not "
+                    f"be reached to {tool} it there (connection refused)."
+                ), tool
+            assert await tool_error(b, "timeline", {"session": "no-such-session"}) == (
+                f"Session no-such-session is not on this device, and its Origin hub ({url}) "
+                "could not be reached to look for it there (connection refused)."
+            )
+            found = await b.call_tool("search", {"query": "token bucket"})
+            assert not found.is_error and found.content[1].text == NOTE.format("connection refused")
+
+
+async def test_each_tool_on_a_relay_answers_as_its_hub(world: World):
+    _run(world.a, "forget", A_FORGETS, "--reason", "the user asked")  # A syncs right after
+    async with stdio_client(world.relay) as relay:
+        for tool in ("get", "sources"):
+            text = await tool_error(relay, tool, {"id": A_FORGETS})
+            assert text.startswith(f"{A_FORGETS} has been forgotten. (request req_"), tool
+            text = await tool_error(relay, tool, {"id": UNKNOWN_EVENT})
+            assert text.startswith(f"Unknown entry or event {UNKNOWN_EVENT}. (request req_"), tool
+        text = await tool_error(relay, "remember", _remember(A_FORGETS))
+        assert text.startswith(f"Event {A_FORGETS} has been forgotten and cannot be cited. (")
+        text = await tool_error(relay, "correct", {"id": UNKNOWN_ENTRY, "text": "x"})
+        assert text.startswith(f"Unknown entry or event {UNKNOWN_ENTRY}. (request req_")
+        made = await tool_json(relay, "remember", _remember(CITED, "rate limiter"))
+        assert "origin" not in made["entry"] and made["entry"]["author"] == "claude-code@gamma"
+    with _hub_down(world.relay) as url:
+        async with stdio_client(world.relay) as relay:
+            for tool, args in (("get", {"id": CITED}), ("remember", _remember(CITED))):
+                assert await tool_error(relay, tool, args) == (
+                    RELAY_MESSAGE.format(url) + ", which could not be reached (connection refused)."
+                ), tool
