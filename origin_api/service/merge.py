@@ -25,14 +25,12 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
-from origin_store.textclip import uncut
-
 from .. import hubclient
 from ..connection import Connection
 from ..errors import CATEGORIES, OriginError
 from ..runtime import Origin
 from .common import Caller, Noted, Relayed, ingest_if_due
-from .writing import Elsewhere, cannot_cite
+from .hubcite import HubEvents, forgotten, not_here
 
 LOCAL, HUB = "local", "hub"
 READS = frozenset({"search", "timeline", "get", "sources"})
@@ -134,20 +132,6 @@ def _hubs_instead(
 
 def _unknown_here(error: OriginError) -> bool:
     return error.category == "not_found" and not error.message.endswith("has been forgotten.")
-
-
-def forgotten(item_id: Any) -> str:
-    return f"{item_id} has been forgotten."
-
-
-def not_here(connection: Connection, item: Any, doing: str, reason: str) -> OriginError:
-    """What a connected device answers when only its hub could say what `item` is, and the hub
-    cannot be reached."""
-    return OriginError(
-        f"{item} is not on this device, and its Origin hub ({connection.url}) could not be "
-        f"reached to {doing} ({reason}).",
-        "upstream_failure",
-    )
 
 
 def merge(tool: str, checked: dict[str, Any], local: Any, hub: Any) -> Any:
@@ -313,7 +297,8 @@ def _write(
     handler: Handler,
 ) -> Any:
     if tool in CITING:
-        checked = {**checked, "elsewhere": _hub_events(origin, connection, caller)}
+        timeout = origin.settings.hub_request_timeout_ms / 1000
+        checked = {**checked, "elsewhere": HubEvents(connection, caller, timeout)}
     try:
         result = handler(origin, caller=caller, **checked)
     except OriginError as error:
@@ -322,30 +307,6 @@ def _write(
         return _on_hub(origin, connection, tool, arguments, caller)
     _sync(origin, force=True)
     return label(tool, result, LOCAL)
-
-
-def _hub_events(origin: Origin, connection: Connection, caller: Caller) -> Elsewhere:
-    """How `remember` and `correct` see a cited event only the hub has (another device's): the
-    hub's copy, as its `get` shows it, which the quote is checked against. The entry is written
-    here and pushed by the sync right after (docs/sync.md)."""
-    timeout = origin.settings.hub_request_timeout_ms / 1000
-
-    def look(event_id: str) -> dict[str, Any] | None:
-        answer = hubclient.call_tool(
-            connection, "get", {"id": event_id}, agent=caller.agent, timeout_s=timeout
-        )
-        if isinstance(answer, hubclient.HubFailure):
-            raise not_here(connection, event_id, "cite it", answer.reason)
-        if answer.is_error:
-            if answer.message == forgotten(event_id):
-                raise cannot_cite(event_id)
-            return None  # unknown there too, or not an event: the device's own words say so
-        event = answer.payload()
-        if not isinstance(event, dict) or event.get("id") != event_id or "text" not in event:
-            return None
-        return {**event, "text": uncut(str(event["text"]))}
-
-    return look
 
 
 def unknown(item_id: Any) -> str:

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 import lmdb
 
@@ -29,10 +28,17 @@ def _norm(text: str) -> str:
     return _SPACE.sub("", text).casefold()
 
 
-#: On a connected device, the hub's copy of an event this device does not have (as the hub's
-#: `get` shows it), or None when the hub does not know it either. It raises `cannot_cite` for an
-#: event forgotten there, and a readable error naming the hub when the hub cannot be reached.
-Elsewhere = Callable[[str], dict[str, Any] | None]
+class Elsewhere(Protocol):
+    """Where a connected device sees the events only its hub has (`hubcite.HubEvents`)."""
+
+    def event(self, event_id: str) -> dict[str, Any] | None:
+        """The hub's copy of the event, None when the hub does not know it either; raises
+        `cannot_cite` for one forgotten there, and an error naming the hub when the hub cannot
+        be reached."""
+
+    def quoted(self, quote: str) -> dict[str, Any] | None:
+        """The most recent of the hub's messages holding the quote, else of its tool results;
+        None when none does. Raises an error naming the hub when the hub cannot be reached."""
 
 
 def cannot_cite(event_id: str) -> OriginError:
@@ -55,13 +61,13 @@ def _resolve_sources(
                     raise cannot_cite(event_id)
                 event = get_event(store, txn, event_id)
             if event is None and elsewhere is not None:
-                event = elsewhere(event_id)
+                event = elsewhere.event(event_id)
             if event is None:
                 raise not_found(f"Unknown entry or event {event_id}.")
             if quote is not None and not _quoted(quote, event):
                 raise not_found(f'Quote not found in event {event_id}: "{quote}"')
         else:
-            event = _find_quote(origin, str(quote))
+            event = _find_quote(origin, str(quote), elsewhere)
             event_id = event["id"]
         events[event_id] = event
         resolved.append({"event_id": event_id, "quote": quote})
@@ -71,19 +77,38 @@ def _resolve_sources(
     return list(unique.values()), events
 
 
+def holds(quote: str, text: str) -> bool:
+    """Whether a text holds the quote, whitespace and case ignored."""
+    return _norm(quote) in _norm(text)
+
+
 def _quoted(quote: str, event: dict[str, Any]) -> bool:
     """Whether an event cited by id holds the quote: in the log's words, or in the event's
     text as `get` shows it, label included (an agent may quote what it was shown)."""
-    wanted = _norm(quote)
-    if wanted in _norm(event["text"]):
+    if holds(quote, event["text"]):
         return True
-    return bool(event.get("label")) and wanted in _norm(with_label(event["text"], event["label"]))
+    return bool(event.get("label")) and holds(quote, with_label(event["text"], event["label"]))
 
 
-def _find_quote(origin: Origin, quote: str) -> dict[str, Any]:
+def _find_quote(origin: Origin, quote: str, elsewhere: Elsewhere | None) -> dict[str, Any]:
     """The most recent visible message containing the quote, else a tool result; never a tool
-    call (the agent's own remember call holds the quote). This device's events only: on a
-    connected device an event only the hub has is cited by its id (docs/sync.md)."""
+    call (the agent's own remember call holds the quote). This device's events first; on a
+    connected device, when none holds it, the hub's (docs/sync.md)."""
+    found = _find_quote_here(origin, quote)
+    if found is None and elsewhere is not None:
+        found = elsewhere.quoted(quote)
+        if found is not None:
+            with origin.store.read() as txn:  # forgotten here, and the hub not told yet
+                if store_entries.is_hidden(origin.store, txn, found["id"]):
+                    found = None
+    if found is None:
+        raise not_found(
+            f'No event contains the quote "{quote}". Search for the event and cite its id instead.'
+        )
+    return found
+
+
+def _find_quote_here(origin: Origin, quote: str) -> dict[str, Any] | None:
     wanted = _norm(quote)
     try:
         found = clauses(quote)
@@ -108,9 +133,7 @@ def _find_quote(origin: Origin, quote: str) -> dict[str, Any]:
                         best = event
             if best is not None:
                 return best
-    raise not_found(
-        f'No event contains the quote "{quote}". Search for the event and cite its id instead.'
-    )
+    return None
 
 
 def _entry_project(events: dict[str, dict[str, Any]]) -> str | None:

@@ -126,6 +126,15 @@ async def test_b_cites_what_only_the_hub_has_and_a_gets_it_back(world: World):
         assert await tool_error(b, "remember", _remember(UNKNOWN_EVENT)) == (
             f"Unknown entry or event {UNKNOWN_EVENT}."
         )
+        # a quote alone: none of B's events holds it, one of the hub's does
+        quoted = {**_remember(CITED), "sources": [{"quote": "EVERYWHERE it was  used"}]}
+        by_quote = (await tool_json(b, "remember", quoted))["entry"]
+        unquoted = {**quoted, "sources": [{"quote": "said on no device"}]}
+        assert await tool_error(b, "remember", unquoted) == (
+            'No event contains the quote "said on no device". Search for the event and cite '
+            "its id instead."
+        )
+        [cited_by_quote] = (await tool_json(b, "get", {"id": by_quote["id"]}))["sources"]
         fixed = await tool_json(
             b,
             "correct",
@@ -144,6 +153,10 @@ async def test_b_cites_what_only_the_hub_has_and_a_gets_it_back(world: World):
         (ADDED, "rename the option", "hub"),
     }
     assert {(s["event_id"], s["origin"]) for s in cited} == {(CITED, "hub"), (ADDED, "hub")}
+    assert (cited_by_quote["id"], cited_by_quote["quote"]) == (
+        WHILE_DOWN,
+        "EVERYWHERE it was  used",
+    )
     assert all(s["raw"] for s in cited)
     # B's sync after `correct` pushed both versions; A's next sync brings them, as its own
     _run(world.a, "sync")
@@ -164,6 +177,8 @@ async def test_b_cannot_cite_what_a_forgot_nor_what_the_hub_cannot_show(world: W
             refused = await tool_error(b, "remember", _remember(WHILE_DOWN, "capacity"))
             added = {"id": made["id"], "text": "Capacity.", "sources": [{"event_id": WHILE_DOWN}]}
             refused_too = await tool_error(b, "correct", added)
+            by_quote = {**_remember(CITED), "sources": [{"quote": "capacity everywhere"}]}
+            not_looked_for = await tool_error(b, "remember", by_quote)
             # the entry is this device's: its own get answers, with the Note
             got = await b.call_tool("get", {"id": made["id"]})
     assert (
@@ -173,6 +188,10 @@ async def test_b_cannot_cite_what_a_forgot_nor_what_the_hub_cannot_show(world: W
             f"{WHILE_DOWN} is not on this device, and its Origin hub ({url}) could not be reached "
             "to cite it (connection refused)."
         )
+    )
+    assert not_looked_for == (
+        'No event on this device contains the quote "capacity everywhere", and its Origin hub '
+        f"({url}) could not be reached to look for it there (connection refused)."
     )
     assert not got.is_error and got.content[1].text == NOTE.format("connection refused")
     assert json.loads(got.content[0].text)["entry"]["origin"] == "local"
