@@ -82,7 +82,9 @@ class HubEvents:
             )
         payload = None if answer.is_error else answer.payload()
         listed = payload.get("events") if isinstance(payload, dict) else None
-        found: list[dict[str, Any]] = [e for e in listed or [] if isinstance(e, dict)]
+        found: list[dict[str, Any]] = [
+            e for e in listed or [] if isinstance(e, dict) and isinstance(e.get("id"), str)
+        ]
         for kind in QUOTED_KINDS:
             holding = [e for e in found if e.get("kind") == kind and self._holds(quote, e)]
             if holding:
