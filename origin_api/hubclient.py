@@ -50,6 +50,22 @@ class HubResult:
                 return str(item.get("text", ""))
         return ""
 
+    @property
+    def message(self) -> str:
+        """An error's own words, without the request id the hub appends to the text item (its
+        structured data keeps them apart): what a device says in its own answer."""
+        data = (self.result.get("structuredContent") or {}).get("data")
+        if isinstance(data, dict) and isinstance(data.get("message"), str):
+            return str(data["message"])
+        return self.text
+
+    @property
+    def category(self) -> str | None:
+        """An error's category, as the hub's structured data gives it."""
+        data = (self.result.get("structuredContent") or {}).get("data")
+        found = data.get("category") if isinstance(data, dict) else None
+        return found if isinstance(found, str) else None
+
     def payload(self) -> Any:
         """The payload of a successful result (one JSON text item, as the contract says)."""
         return orjson.loads(self.text)

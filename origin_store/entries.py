@@ -153,19 +153,20 @@ def forget(
     store: Store, txn: lmdb.Transaction, target: str, reason: str, author: str
 ) -> dict[str, Any]:
     """Hide an entry (every version and the events it cites) or an event (and every entry
-    citing it). Returns the contract's result; records nothing when all was hidden already."""
+    citing it). Returns the contract's result; records nothing when all was hidden already,
+    which an id this store never had but a synced forget hid (another device's event) is."""
     entry_ids: list[str] = []
     event_ids: list[str] = []
     if target.startswith("ent_"):
         version = get_entry(store, txn, target)
         if version is None:
-            raise NotFound(target)
+            return _hidden_already(store, txn, target)
         for v in lineage(store, txn, version["root"]).versions:
             entry_ids.append(v["id"])
             event_ids.extend(s["event_id"] for s in v["sources"])
     else:
         if store.event(txn, target) is None:
-            raise NotFound(target)
+            return _hidden_already(store, txn, target)
         event_ids.append(target)
         roots: set[str] = set()
         for entry_id in citing_entries(store, txn, target):
@@ -176,7 +177,7 @@ def forget(
     new_entries = [e for e in dict.fromkeys(entry_ids) if not is_hidden(store, txn, e)]
     new_events = [e for e in dict.fromkeys(event_ids) if not is_hidden(store, txn, e)]
     if not new_entries and not new_events:
-        return {"tombstone": None, "forgotten_entries": [], "excluded_events": 0}
+        return _nothing_forgotten()
     tombstone = new_tombstone_id()
     store.put(
         txn,
@@ -199,6 +200,19 @@ def forget(
         "forgotten_entries": new_entries,
         "excluded_events": len(new_events),
     }
+
+
+def _nothing_forgotten() -> dict[str, Any]:
+    """What `forget` returns when everything was hidden already."""
+    return {"tombstone": None, "forgotten_entries": [], "excluded_events": 0}
+
+
+def _hidden_already(store: Store, txn: lmdb.Transaction, target: str) -> dict[str, Any]:
+    """An id this store does not have: unknown, unless a forget synced from elsewhere hid it
+    (another device's event), which leaves nothing more to hide."""
+    if not is_hidden(store, txn, target):
+        raise NotFound(target)
+    return _nothing_forgotten()
 
 
 def forget_more(

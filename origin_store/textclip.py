@@ -24,6 +24,18 @@ def cut_note(count: int) -> str:
     return f"… [{count:,} characters cut]"
 
 
+def uncut(text: str) -> str:
+    """A text shown cut, without the cut's note: the characters that were kept."""
+    head, sep, tail = text.rpartition("… [")
+    if (
+        sep
+        and tail.endswith(" characters cut]")
+        and tail[: -len(" characters cut]")].replace(",", "").isdigit()
+    ):
+        return head
+    return text
+
+
 def cut_counted(head: str, total: int, limit: int) -> str:
     """The contract's cut of a text of `total` characters of which `head` is the beginning
     (at least `limit` characters of it, or all of it)."""

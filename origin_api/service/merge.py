@@ -14,7 +14,8 @@ sessions by their last activity. Limits hold on the merged list. Of the versions
 concurrent ones the store's fork rule (the later `created`, ties the larger id).
 
 Writes stay local, except a `correct` or `forget` of an id this device does not know: that one is
-the hub's, and fails with a readable message when the hub cannot be reached.
+the hub's, and fails with a readable message when the hub cannot be reached. A `remember` or
+`correct` citing an event only the hub has checks it against the hub's copy, and is written here.
 """
 
 from __future__ import annotations
@@ -26,14 +27,17 @@ from typing import Any
 
 from .. import hubclient
 from ..connection import Connection
-from ..errors import OriginError
+from ..errors import CATEGORIES, OriginError
 from ..runtime import Origin
 from .common import Caller, Noted, Relayed, ingest_if_due
+from .hubcite import HubEvents, forgotten, not_here
 
 LOCAL, HUB = "local", "hub"
 READS = frozenset({"search", "timeline", "get", "sources"})
 #: Writes that act on the hub when this device does not know the id.
 ON_HUB_WHEN_UNKNOWN = frozenset({"correct", "forget"})
+#: Writes whose sources may cite an event only the hub has.
+CITING = frozenset({"remember", "correct"})
 
 
 Handler = Callable[..., Any]
@@ -94,12 +98,7 @@ def _read(
         failed = error
     answer = hubclient.wait(pending, budget - (time.monotonic() - started), budget)
     if failed is not None:
-        # An id (or session) this device does not know may be the hub's; anything else (invalid
-        # input, a forgotten id) is this device's answer.
-        found = isinstance(answer, hubclient.HubResult) and not answer.is_error
-        if _unknown_here(failed) and isinstance(answer, hubclient.HubResult) and found:
-            return label(tool, answer.payload(), HUB)
-        raise failed
+        return _hubs_instead(connection, tool, checked, failed, answer)
     if isinstance(answer, hubclient.HubFailure):
         return Noted(label(tool, local, LOCAL), answer.reason)
     if answer.is_error:
@@ -107,6 +106,28 @@ def _read(
             return label(tool, local, LOCAL)  # the hub was asked; it does not know this id
         return Noted(label(tool, local, LOCAL), f"the hub answered: {answer.text}")
     return merge(tool, checked, local, answer.payload())
+
+
+def _hubs_instead(
+    connection: Connection,
+    tool: str,
+    checked: dict[str, Any],
+    failed: OriginError,
+    answer: hubclient.HubAnswer,
+) -> Any:
+    """A read this device failed: an id (or session) it does not know may be the hub's, or
+    forgotten there; anything else (invalid input, an id forgotten here) is this device's
+    answer. Without the hub, an unknown id cannot be told unknown: the error says why."""
+    if not _unknown_here(failed):
+        raise failed
+    item = checked.get("id") or f"Session {checked.get('session')}"
+    if isinstance(answer, hubclient.HubFailure):
+        raise not_here(connection, item, "look for it there", answer.reason)
+    if not answer.is_error:
+        return label(tool, answer.payload(), HUB)
+    if answer.message == forgotten(item):  # forgotten elsewhere; this device has not pulled it
+        raise OriginError(answer.message, "not_found")
+    raise failed
 
 
 def _unknown_here(error: OriginError) -> bool:
@@ -121,7 +142,17 @@ def merge(tool: str, checked: dict[str, Any], local: Any, hub: Any) -> Any:
         return _merge_timeline(checked, local, hub)
     if tool == "get":
         return _merge_get(local, hub)
-    return label(tool, local, LOCAL)  # sources: the device's, when it has the id
+    return _merge_sources(local, hub)
+
+
+def _merge_sources(local: Any, hub: Any) -> list[dict[str, Any]]:
+    """The device's lines, then those of the cited events only the hub has (an entry of this
+    device's citing another device's event, docs/sync.md)."""
+    out: list[dict[str, Any]] = [_with(item, LOCAL) for item in local]
+    if isinstance(hub, list):
+        have = {item["event_id"] for item in local}
+        out += [_with(item, HUB) for item in hub if item.get("event_id") not in have]
+    return out
 
 
 def _merge_search(checked: dict[str, Any], local: Any, hub: Any) -> dict[str, Any]:
@@ -265,6 +296,9 @@ def _write(
     caller: Caller,
     handler: Handler,
 ) -> Any:
+    if tool in CITING:
+        timeout = origin.settings.hub_request_timeout_ms / 1000
+        checked = {**checked, "elsewhere": HubEvents(connection, caller, timeout)}
     try:
         result = handler(origin, caller=caller, **checked)
     except OriginError as error:
@@ -287,13 +321,11 @@ def _on_hub(
     answer = hubclient.call_tool(connection, tool, arguments, agent=caller.agent, timeout_s=timeout)
     item = arguments.get("id") if isinstance(arguments, dict) else None
     if isinstance(answer, hubclient.HubFailure):
-        raise OriginError(
-            f"{item} is not on this device, and its Origin hub ({connection.url}) could not be "
-            f"reached to {tool} it there ({answer.reason}).",
-            "upstream_failure",
-        )
+        raise not_here(connection, item, f"{tool} it there", answer.reason)
     if answer.is_error:
-        raise OriginError(answer.text, "not_found" if answer.text == unknown(item) else "conflict")
+        # The hub's own words, as this device's answer (its request id is the hub's business).
+        category = answer.category
+        raise OriginError(answer.message, category if category in CATEGORIES else "conflict")
     _sync(origin, force=True)  # what the hub did comes back to this device
     return label(tool, answer.payload(), HUB)
 

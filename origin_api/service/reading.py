@@ -224,10 +224,12 @@ def _lookup(origin: Origin, txn: lmdb.Transaction, item_id: str) -> tuple[str, d
     else:
         found = get_event(store, txn, item_id)
         kind = "event"
-    if found is None:
-        raise not_found(f"Unknown entry or event {item_id}.")
+    # Hidden first: a forget pulled from the hub hides ids this device never had (another
+    # device's events), and those are forgotten here too, not unknown.
     if store_entries.is_hidden(store, txn, item_id):
         raise not_found(f"{item_id} has been forgotten.")
+    if found is None:
+        raise not_found(f"Unknown entry or event {item_id}.")
     return kind, found
 
 

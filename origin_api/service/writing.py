@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Protocol
 
 import lmdb
 
@@ -28,43 +28,87 @@ def _norm(text: str) -> str:
     return _SPACE.sub("", text).casefold()
 
 
-def _resolve_sources(origin: Origin, cited: list[dict[str, Any]]) -> list[dict[str, Any]]:
+class Elsewhere(Protocol):
+    """Where a connected device sees the events only its hub has (`hubcite.HubEvents`)."""
+
+    def event(self, event_id: str) -> dict[str, Any] | None:
+        """The hub's copy of the event, None when the hub does not know it either; raises
+        `cannot_cite` for one forgotten there, and an error naming the hub when the hub cannot
+        be reached."""
+
+    def quoted(self, quote: str) -> dict[str, Any] | None:
+        """The most recent of the hub's messages holding the quote, else of its tool results;
+        None when none does. Raises an error naming the hub when the hub cannot be reached."""
+
+
+def cannot_cite(event_id: str) -> OriginError:
+    return conflict(f"Event {event_id} has been forgotten and cannot be cited.")
+
+
+def _resolve_sources(
+    origin: Origin, cited: list[dict[str, Any]], elsewhere: Elsewhere | None
+) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
+    """The citations as stored, and the events they cite (this device's, or its hub's copy)."""
     store = origin.store
     resolved: list[dict[str, Any]] = []
+    events: dict[str, dict[str, Any]] = {}
     for item in cited:
         event_id, quote = item.get("event_id"), item.get("quote")
         if event_id is not None:
             with store.read() as txn:
-                event = get_event(store, txn, event_id)
-                if event is None:
-                    raise not_found(f"Unknown entry or event {event_id}.")
+                # A forget pulled from the hub hides ids this device never had: hidden first.
                 if store_entries.is_hidden(store, txn, event_id):
-                    raise OriginError(
-                        f"Event {event_id} has been forgotten and cannot be cited.", "conflict"
-                    )
+                    raise cannot_cite(event_id)
+                event = get_event(store, txn, event_id)
+            if event is None and elsewhere is not None:
+                event = elsewhere.event(event_id)
+            if event is None:
+                raise not_found(f"Unknown entry or event {event_id}.")
             if quote is not None and not _quoted(quote, event):
                 raise not_found(f'Quote not found in event {event_id}: "{quote}"')
-            resolved.append({"event_id": event_id, "quote": quote})
         else:
-            resolved.append({"event_id": _find_quote(origin, str(quote)), "quote": quote})
+            event = _find_quote(origin, str(quote), elsewhere)
+            event_id = event["id"]
+        events[event_id] = event
+        resolved.append({"event_id": event_id, "quote": quote})
     unique: dict[tuple[str, str | None], dict[str, Any]] = {}
     for item in resolved:
         unique.setdefault((item["event_id"], item["quote"]), item)
-    return list(unique.values())
+    return list(unique.values()), events
+
+
+def holds(quote: str, text: str) -> bool:
+    """Whether a text holds the quote, whitespace and case ignored."""
+    return _norm(quote) in _norm(text)
 
 
 def _quoted(quote: str, event: dict[str, Any]) -> bool:
     """Whether an event cited by id holds the quote: in the log's words, or in the event's
     text as `get` shows it, label included (an agent may quote what it was shown)."""
-    wanted = _norm(quote)
-    if wanted in _norm(event["text"]):
+    if holds(quote, event["text"]):
         return True
-    return bool(event.get("label")) and wanted in _norm(with_label(event["text"], event["label"]))
+    return bool(event.get("label")) and holds(quote, with_label(event["text"], event["label"]))
 
 
-def _find_quote(origin: Origin, quote: str) -> str:
+def _find_quote(origin: Origin, quote: str, elsewhere: Elsewhere | None) -> dict[str, Any]:
     """The most recent visible message containing the quote, else a tool result; never a tool
-    call (the agent's own remember call holds the quote)."""
+    call (the agent's own remember call holds the quote). This device's events first; on a
+    connected device, when none holds it, the hub's (docs/sync.md)."""
+    found = _find_quote_here(origin, quote)
+    if found is None and elsewhere is not None:
+        found = elsewhere.quoted(quote)
+        if found is not None:
+            with origin.store.read() as txn:  # forgotten here, and the hub not told yet
+                if store_entries.is_hidden(origin.store, txn, found["id"]):
+                    found = None
+    if found is None:
+        raise not_found(
+            f'No event contains the quote "{quote}". Search for the event and cite its id instead.'
+        )
+    return found
+
+
+def _find_quote_here(origin: Origin, quote: str) -> dict[str, Any] | None:
     wanted = _norm(quote)
     try:
         found = clauses(quote)
@@ -77,28 +121,24 @@ def _find_quote(origin: Origin, quote: str) -> str:
             candidates = seen.find(
                 found, Filters(doc="event", kinds=kinds, newest_first=True), _QUOTE_CANDIDATES
             )
-            best: tuple[int, str] | None = None
+            best: dict[str, Any] | None = None
             with store.read() as txn:
                 for candidate in candidates:
                     event = get_event(store, txn, candidate)
                     if event is None or store_entries.is_hidden(store, txn, event["id"]):
                         continue
                     if wanted in _norm(event["text"]) and (
-                        best is None or (event["time"], event["id"]) > best
+                        best is None or (event["time"], event["id"]) > (best["time"], best["id"])
                     ):
-                        best = (event["time"], event["id"])
+                        best = event
             if best is not None:
-                return best[1]
-    raise not_found(
-        f'No event contains the quote "{quote}". Search for the event and cite its id instead.'
-    )
+                return best
+    return None
 
 
-def _entry_project(origin: Origin, cited: list[dict[str, Any]]) -> str | None:
-    with origin.store.read() as txn:
-        projects = {
-            (get_event(origin.store, txn, c["event_id"]) or {}).get("project") for c in cited
-        }
+def _entry_project(events: dict[str, dict[str, Any]]) -> str | None:
+    """The project of the cited events, when they all have the same one."""
+    projects = {event.get("project") for event in events.values()}
     return projects.pop() if len(projects) == 1 else None
 
 
@@ -113,17 +153,18 @@ def remember(
     project: str | None,
     valid_from: str | None,
     valid_to: str | None,
+    elsewhere: Elsewhere | None = None,
 ) -> dict[str, Any]:
     now = now_ms()
     valid_from_ms = optional_time(valid_from, "valid_from", now)
     valid_to_ms = optional_time(valid_to, "valid_to", now)
     refresh(origin, force=True)
-    cited = _resolve_sources(origin, sources)
+    cited, events = _resolve_sources(origin, sources, elsewhere)
     version = store_entries.new_version(
         kind=kind,
         text=text,
         confidence=confidence,
-        project=project if project is not None else _entry_project(origin, cited),
+        project=project if project is not None else _entry_project(events),
         author=caller.author,
         created=now,
         sources=cited,
@@ -150,6 +191,7 @@ def correct(
     sources: list[dict[str, Any]] | None,
     valid_from: str | None,
     valid_to: str | None,
+    elsewhere: Elsewhere | None = None,
 ) -> dict[str, Any]:
     now = now_ms()
     valid_from_ms = optional_time(valid_from, "valid_from", now)
@@ -157,7 +199,7 @@ def correct(
     refresh(origin, force=True)
     store = origin.store
     old = _correctable(origin, id)
-    added = _resolve_sources(origin, sources) if sources else []
+    added = _resolve_sources(origin, sources, elsewhere)[0] if sources else []
 
     def work(txn: lmdb.Transaction) -> dict[str, Any]:
         line = store_entries.lineage(store, txn, old["root"])
@@ -203,11 +245,12 @@ def _correctable(origin: Origin, entry_id: str) -> dict[str, Any]:
             if get_event(store, txn, entry_id) is None:
                 raise not_found(f"Unknown entry or event {entry_id}.")
             raise invalid(f"{entry_id} is an event; only entries can be corrected.")
+        # A forget pulled from the hub hides versions this device may never have had.
+        if store_entries.is_hidden(store, txn, entry_id):
+            raise not_found(f"{entry_id} has been forgotten.")
         old = store_entries.get_entry(store, txn, entry_id)
         if old is None:
             raise not_found(f"Unknown entry or event {entry_id}.")
-        if store_entries.is_hidden(store, txn, entry_id):
-            raise not_found(f"{entry_id} has been forgotten.")
         return old
 
 

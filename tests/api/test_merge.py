@@ -250,6 +250,21 @@ def test_get_merge_lists_the_hubs_versions_in_the_history():
 
 
 @pytest.mark.parametrize(
+    ("local", "hub", "expected"),
+    [
+        # an entry citing an event only the hub has: the device's lines, then the hub's
+        ([{"event_id": "c:1"}], [{"event_id": "c:1"}, {"event_id": "c:2"}], ["local", "hub"]),
+        ([], [{"event_id": "c:2"}], ["hub"]),
+        ([{"event_id": "c:1"}], [{"event_id": "c:1"}], ["local"]),
+    ],
+)
+def test_sources_merge(local: list[dict], hub: list[dict], expected: list[str]):
+    merged = merge("sources", {"id": "ent_1"}, local, hub)
+    assert [item["origin"] for item in merged] == expected
+    assert [item["event_id"] for item in merged] == sorted({i["event_id"] for i in local + hub})
+
+
+@pytest.mark.parametrize(
     ("tool", "answer", "where"),
     [
         ("get", {"id": "claude-code:1", "text": "t"}, [()]),
