@@ -114,17 +114,7 @@ def status(json: bool = typer.Option(False, "--json", help="Print the status as 
             )
         for project, count in list(info["by_project"].items())[:15]:
             console.print(f"  [magenta]{project[:40]:40}[/magenta] {count:>10,} events")
-        for reason, count in info["skipped_lines"].items():
-            console.print(f"  [yellow]skipped {count:,} lines[/yellow]: {reason}")
-        if info.get("damaged_records"):
-            console.print(
-                f"  [red]{info['damaged_records']:,} stored records cannot be read[/red]: "
-                "`origin verify` names them"
-            )
-        masked = info.get("redacted") or {}
-        if masked:
-            kinds = ", ".join(f"{kind} {n:,}" for kind, n in sorted(masked.items()))
-            console.print(f"  secrets masked before they were kept: {kinds}")
+        _print_troubles(info)
         last = info["last_ingest"]
         if last:
             console.print(
@@ -329,3 +319,19 @@ def demo_remove() -> None:
         f"Removed the demo archive {demo.home} ({human_bytes(size)}); "
         f"your own archive in {settings.home} is as it was."
     )
+
+
+def _print_troubles(info: dict[str, Any]) -> None:
+    """What `origin status` says went wrong or was held back: lines skipped, records that
+    cannot be read, secrets masked."""
+    for reason, count in info["skipped_lines"].items():
+        console.print(f"  [yellow]skipped {count:,} lines[/yellow]: {reason}")
+    if info.get("damaged_records"):
+        console.print(
+            f"  [red]{info['damaged_records']:,} stored records cannot be read[/red]: "
+            "`origin verify` names them"
+        )
+    masked = info.get("redacted") or {}
+    if masked:
+        kinds = ", ".join(f"{kind} {n:,}" for kind, n in sorted(masked.items()))
+        console.print(f"  secrets masked before they were kept: {kinds}")

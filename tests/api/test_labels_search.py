@@ -38,7 +38,6 @@ LABEL_WORDS = [
     "preTokens",
     "permission",
     "mode",
-    "queue",
     "title",
     "error",
     "exit code",
