@@ -10,12 +10,12 @@ sent a device's pull again, does not echo them forever.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Collection
+from typing import Any, TypeGuard
 
 import lmdb
 
-from . import entries, keys
+from . import bounds, entries, keys
 from .codec import Encoder
 from .db import Store
 from .entries import get_entry, lineage, put_version
@@ -36,6 +36,7 @@ ENTRY_KINDS = frozenset({"memory", "knowledge", "cognition"})
 _ENTRY_ID = re.compile(r"ent_[0-9a-f]{12,32}")
 _TOMBSTONE_ID = re.compile(r"tmb_[0-9a-f]{6,32}")
 #: What an event says: a newer version that changes none of these changes nothing.
+_VALIDITY = ("valid_from", "valid_to")
 _COMPARED = ("text", "text_chars", "label", "time", "session", "role", "kind", "cwd")
 
 
@@ -69,30 +70,39 @@ def _int(value: Any, *, null: bool = False) -> bool:
     return (value is None and null) or (type(value) is int and -(2**62) < value < 2**62)
 
 
+def _time(value: Any, *, null: bool = False) -> bool:
+    """A time every front door can render (`bounds`): a stored one is shown by every read."""
+    return (value is None and null) or (type(value) is int and bounds.time_fits(value))
+
+
+def _one_of(value: Any, names: Collection[str]) -> TypeGuard[str]:
+    """`value in names` for a value of any type (a list or an object is not hashable)."""
+    return isinstance(value, str) and value in names
+
+
 def _check_event(item: dict[str, Any], sources: frozenset[str]) -> str | None:
     event = item.get("event")
     if not isinstance(event, dict):
         return "event must be an object"
     event_id, source = event.get("id"), event.get("source")
-    if source not in sources:
+    if not _one_of(source, sources):
         return (
             f"source must be one of {', '.join(sorted(sources))}, or a recorded source id "
             "(a-z, 0-9 and -, at most 40 characters)"
         )
-    if (
-        not isinstance(event_id, str)
-        or not event_id.startswith(f"{source}:")
-        or len(event_id) > 512
-    ):
+    if not isinstance(event_id, str) or not event_id.startswith(f"{source}:"):
         return "id must be <source>:<id in the source>, with the event's source"
     if not _text(event.get("text"), STORED_CHARS, null=False):
         return f"text must be a string of at most {STORED_CHARS:,} characters"
-    if event.get("role") not in ROLES or event.get("kind") not in EVENT_KINDS:
+    if not (_one_of(event.get("role"), ROLES) and _one_of(event.get("kind"), EVENT_KINDS)):
         return "role and kind must be the contract's"
-    if not _text(event.get("session"), 512, null=False):
+    if not isinstance(event.get("session"), str):
         return "session must be a string"
-    if not (_int(event.get("time")) and _int(event.get("line"))):
+    if not (type(event.get("time")) is int and _int(event.get("line"))):
         return "time and line must be integers"
+    problem = bounds.unstorable(event_id, source, event["session"], event["time"])
+    if problem:
+        return f"the event cannot be stored: {problem}"
     if not all(
         _text(event.get(name)) for name in ("project", "cwd", "git_branch", "agent_version")
     ):
@@ -119,8 +129,14 @@ def _check_session(item: dict[str, Any], sources: frozenset[str]) -> str | None:
     doc = item.get("session")
     if not isinstance(doc, dict):
         return "session must be an object"
-    if doc.get("source") not in sources or not _text(doc.get("session"), 512, null=False):
+    source, name = doc.get("source"), doc.get("session")
+    if not (_one_of(source, sources) and isinstance(name, str)):
         return "session and source must name a known source's session"
+    if not bounds.session_fits(source, name):
+        return (
+            f"the session is {bounds.utf8(name):,} bytes of UTF-8; with its source, at most "
+            f"{bounds.session_bytes(source)} fit"
+        )
     if not all(_text(doc.get(name)) for name in ("title", "prompt", "cwd", "project", "parent")):
         return "title, prompt, cwd, project and parent must be strings or null"
     if not (_int(doc.get("title_rank", -1)) and _int(doc.get("title_time", 0))):
@@ -142,7 +158,7 @@ def check_version(version: Any) -> str | None:
         isinstance(supersedes, str) and _ENTRY_ID.fullmatch(supersedes)
     ):
         return "supersedes must be an entry id or null"
-    if version.get("kind") not in ENTRY_KINDS:
+    if not _one_of(version.get("kind"), ENTRY_KINDS):
         return "kind must be memory, knowledge or cognition"
     if not _text(version.get("text"), ENTRY_TEXT_CHARS, null=False):
         return f"text must be a string of at most {ENTRY_TEXT_CHARS:,} characters"
@@ -159,14 +175,18 @@ def check_version(version: Any) -> str | None:
         and _int(version.get("valid_to"), null=True)
     ):
         return "created, valid_from and valid_to must be integers (milliseconds)"
+    if not all(_time(version.get(n), null=n != "created") for n in ("created", *_VALIDITY)):
+        return f"created, valid_from and valid_to must be times {bounds.TIME_RANGE}"
     if not isinstance(version.get("imported", False), bool):
         return "imported must be true or false"
     cited = version.get("sources")
     if not isinstance(cited, list) or not all(
-        isinstance(s, dict) and _text(s.get("event_id"), 512, null=False) and _text(s.get("quote"))
+        isinstance(s, dict) and isinstance(s.get("event_id"), str) and _text(s.get("quote"))
         for s in cited
     ):
         return "sources must be a list of {event_id, quote}"
+    if not all(bounds.event_id_fits(s["event_id"]) for s in cited):
+        return f"a source's event_id must be at most {bounds.EVENT_ID_BYTES} bytes of UTF-8"
     return None
 
 
@@ -181,13 +201,15 @@ def check_tombstone(doc: Any) -> str | None:
     ):
         return "entries must be a list of entry ids"
     if not isinstance(events, list) or not all(
-        isinstance(e, str) and ":" in e and len(e) <= 512 for e in events
+        isinstance(e, str) and ":" in e and bounds.event_id_fits(e) for e in events
     ):
-        return "events must be a list of event ids"
+        return f"events must be a list of event ids (at most {bounds.EVENT_ID_BYTES} bytes each)"
     if not all(_text(doc.get(name), null=False) for name in ("target", "reason", "author")):
         return "target, reason and author must be strings"
     if not (_int(doc.get("created")) and _int(doc.get("restored"), null=True)):
         return "created and restored must be integers (restored may be null)"
+    if not (_time(doc["created"]) and _time(doc["restored"], null=True)):
+        return f"created and restored must be times {bounds.TIME_RANGE}"
     return None
 
 
@@ -211,7 +233,7 @@ def check_items(items: Any, kinds: frozenset[str]) -> list[dict[str, Any]]:
         if not isinstance(item, dict):
             raise BatchRefused(f"Item {number} is not an object.")
         kind = item.get("kind")
-        if kind not in kinds:
+        if not _one_of(kind, kinds):
             raise BatchRefused(
                 f"Item {number} has the kind {str(kind)[:40]!r}; known: {', '.join(sorted(kinds))}."
             )
@@ -337,7 +359,7 @@ class _Applier:
     def flush(self) -> None:
         for key, sess in self.sessions.items():
             self.store.put(self.txn, "sessions", key, sess)
-            if sess["cwd"]:
+            if sess["cwd"] and bounds.cwd_fits(sess["cwd"]):
                 self.txn.put(sess["cwd"].encode(), b"", db=self.store.dbs["cwds"])
 
 
