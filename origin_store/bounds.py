@@ -59,7 +59,15 @@ def time_fits(ms: int) -> bool:
 
 
 def unstorable(event_id: str, source: str, session: str, time: int) -> str | None:
-    """Why an event cannot be stored as it is, or None (what ingest and a push both check)."""
+    """Why an event cannot be stored as it is, or None (what ingest and a push both check).
+    Ingest asks this once per event: names short enough in characters (at most 4 bytes each)
+    are not encoded."""
+    if (
+        len(event_id) * 4 <= EVENT_ID_BYTES
+        and (len(source) + len(session)) * 4 < KEY_BYTES
+        and TIME_MIN_MS <= time <= TIME_MAX_MS
+    ):
+        return None
     if not event_id_fits(event_id):
         return f"its id is {utf8(event_id):,} bytes of UTF-8; at most {EVENT_ID_BYTES} fit"
     if not session_fits(source, session):
