@@ -230,19 +230,41 @@ def check_items(items: Any, kinds: frozenset[str]) -> list[dict[str, Any]]:
         raise BatchRefused("items must be a list.")
     sources = _known_sources() if "event" in kinds else frozenset()
     for number, item in enumerate(items):
-        if not isinstance(item, dict):
-            raise BatchRefused(f"Item {number} is not an object.")
-        kind = item.get("kind")
-        if not _one_of(kind, kinds):
-            raise BatchRefused(
-                f"Item {number} has the kind {str(kind)[:40]!r}; known: {', '.join(sorted(kinds))}."
-            )
-        if not _int(item.get("seq")) or item["seq"] < 0:
-            raise BatchRefused(f"Item {number} ({kind}): seq must be a whole number.")
-        problem = _check_item(kind, item, sources)
+        problem = _item_problem(number, item, kinds, sources)
         if problem:
-            raise BatchRefused(f"Item {number} ({kind}): {problem}.")
+            raise BatchRefused(problem)
     return items
+
+
+def usable_items(items: Any, kinds: frozenset[str]) -> tuple[list[dict[str, Any]], list[str]]:
+    """A pull's well-formed items, and what is wrong with each of the others: a device keeps
+    what it can of a hub's answer, so an item it cannot keep (one a hub of an earlier version
+    stored) is counted and passed over instead of stopping every pull after it."""
+    if not isinstance(items, list):
+        raise BatchRefused("items must be a list.")
+    sources = _known_sources() if "event" in kinds else frozenset()
+    kept, refused = [], []
+    for number, item in enumerate(items):
+        problem = _item_problem(number, item, kinds, sources)
+        if problem:
+            refused.append(problem)
+        else:
+            kept.append(item)
+    return kept, refused
+
+
+def _item_problem(
+    number: int, item: Any, kinds: frozenset[str], sources: frozenset[str]
+) -> str | None:
+    if not isinstance(item, dict):
+        return f"Item {number} is not an object."
+    kind = item.get("kind")
+    if not _one_of(kind, kinds):
+        return f"Item {number} has the kind {str(kind)[:40]!r}; known: {', '.join(sorted(kinds))}."
+    if not _int(item.get("seq")) or item["seq"] < 0:
+        return f"Item {number} ({kind}): seq must be a whole number."
+    problem = _check_item(kind, item, sources)
+    return f"Item {number} ({kind}): {problem}." if problem else None
 
 
 # -- applying ----------------------------------------------------------------------------------
@@ -510,6 +532,7 @@ __all__ = [
     "check_items",
     "check_tombstone",
     "check_version",
+    "usable_items",
     "pull_items",
     "session_doc",
 ]

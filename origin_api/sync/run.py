@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from origin_store.sync import PULL_KINDS, BatchRefused, apply_items, check_items
+from origin_store.sync import PULL_KINDS, BatchRefused, apply_items, usable_items
 
 from .batches import BATCH_BYTES, next_batch
 from .client import HubClient, SyncError
@@ -39,6 +39,8 @@ class SyncReport:
     pushed: int = 0  # items sent
     pulled: int = 0  # items received
     applied: int = 0  # received items that changed this store
+    refused: int = 0  # received items this store cannot keep, passed over
+    refusal: str | None = None  # why the first of them was
     complete: bool = True  # False when the deadline came first
     error: str | None = None
     seconds: float = 0.0
@@ -48,6 +50,8 @@ class SyncReport:
             "pushed": self.pushed,
             "pulled": self.pulled,
             "applied": self.applied,
+            "refused": self.refused,
+            "refusal": self.refusal,
             "complete": self.complete,
             "error": self.error,
             "seconds": round(self.seconds, 3),
@@ -169,7 +173,7 @@ def _pull(origin: Origin, client: HubClient, report: SyncReport, deadline: float
             after = store.meta_get(txn, PULLED) or 0
         answer = client.pull(after, PULL_LIMIT)
         try:
-            items = check_items(answer.get("items"), PULL_KINDS)
+            items, refused = usable_items(answer.get("items"), PULL_KINDS)
             after_next = answer.get("next")
             if type(after_next) is not int or after_next < after:
                 raise BatchRefused("next must be a feed position at or after the one asked for.")
@@ -187,6 +191,9 @@ def _pull(origin: Origin, client: HubClient, report: SyncReport, deadline: float
 
         report.applied += store.write(work, durable=True)
         report.pulled += len(items)
+        report.refused += len(refused)
+        if refused and report.refusal is None:
+            report.refusal = f"the hub sent items this device cannot keep: {refused[0]}"
         if not answer.get("more"):
             return
 
