@@ -3,24 +3,15 @@ still one client unless ORIGIN_HUB_TRUSTED_PROXIES names its address as a proxy'
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import httpx2
 import pytest
-from hub_support import running_hub
+from hub_support import UI_PASSWORD as PASSWORD
+from hub_support import csrf_in, running_hub
 
 from origin_api.ui.password import set_password
 from origin_api.ui.sessions import MAX_FAILURES
-
-PASSWORD = "correct horse battery"
-_CSRF = re.compile(r'name="_csrf" value="([^"]+)"')
-
-
-def csrf_in(html: str) -> str:
-    found = _CSRF.search(html)
-    assert found is not None, html[:500]
-    return found.group(1)
 
 
 def _attempts(base: str, count: int) -> list[int]:
