@@ -47,6 +47,8 @@ def session_bytes(source: str) -> int:
 
 
 def session_fits(source: str, session: str) -> bool:
+    if (len(source) + len(session)) * 4 < KEY_BYTES:  # at most 4 bytes a character
+        return True
     return utf8(session) <= session_bytes(source)
 
 
