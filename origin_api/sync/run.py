@@ -39,11 +39,17 @@ class SyncReport:
     pushed: int = 0  # items sent
     pulled: int = 0  # items received
     applied: int = 0  # received items that changed this store
-    refused: int = 0  # received items this store cannot keep, passed over
+    refused: int = 0  # items one side cannot keep, passed over (either way)
     refusal: str | None = None  # why the first of them was
     complete: bool = True  # False when the deadline came first
     error: str | None = None
     seconds: float = 0.0
+
+    def refuse(self, problems: list[str], where: str) -> None:
+        """Count items passed over, keeping why the first was."""
+        self.refused += len(problems)
+        if problems and self.refusal is None:
+            self.refusal = f"{where}: {problems[0]}"
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -159,6 +165,7 @@ def _push(
                 raise
             store.write(partial(_advance, store, key=PUSHED, value=batch.last), durable=True)
             report.pushed += len(batch.items)
+            report.refuse(batch.refused, "this device has items the hub cannot keep")
             if progress is not None:
                 progress(batch.last - start, total)
 
@@ -191,9 +198,7 @@ def _pull(origin: Origin, client: HubClient, report: SyncReport, deadline: float
 
         report.applied += store.write(work, durable=True)
         report.pulled += len(items)
-        report.refused += len(refused)
-        if refused and report.refusal is None:
-            report.refusal = f"the hub sent items this device cannot keep: {refused[0]}"
+        report.refuse(refused, "the hub sent items this device cannot keep")
         if not answer.get("more"):
             return
 

@@ -17,7 +17,7 @@ from hub_support import running_hub
 from mcp_client import ORIGIN, stdio_client, tool_error, tool_json
 
 from origin_api import connection
-from origin_store import bounds
+from origin_store import Settings, Store, bounds
 from origin_store import entries as E
 
 pytestmark = [pytest.mark.e2e]
@@ -129,3 +129,32 @@ def test_a_device_passes_over_a_pulled_time_it_could_not_show(
     assert timeline.returncode == 0 and "Traceback" not in timeline.stderr, timeline.stderr
     shown = _origin(env, "get", good["id"], "--json")
     assert shown.returncode == 0, shown.stderr[-2000:]
+
+
+def test_a_device_leaves_out_of_its_push_what_the_hub_would_refuse(tmp_path: Path) -> None:
+    """An entry an earlier version's `remember` kept with a valid_from of year 10000 would have
+    the hub refuse every batch it is in: it is left out and counted, and the rest arrives."""
+    with running_hub(tmp_path / "hub", ingest=False) as hub:
+        assert hub.origin is not None
+        env = _device_env(tmp_path / "beta", hub.url, hub.token("beta"))
+        bad = _version("Kept before times were bounded.", valid_from=bounds.TIME_MAX_MS + 1)
+        good = _version("The staging database is rebuilt on Sundays.")
+        made = _origin(env, "status", "--json")  # creates the device's store
+        assert made.returncode == 0, made.stderr[-2000:]
+        device = Store.open(Settings.from_env(env).home)
+        try:
+            device.write(lambda txn: [E.put_version(device, txn, v) for v in (bad, good)])
+        finally:
+            device.close()
+        done = _origin(env, "sync", "--json")
+        assert done.returncode == 0, done.stderr[-2000:]
+        report = json.loads(done.stdout)
+        assert (report["error"], report["refused"]) == (None, 1), report
+        assert "this device has items the hub cannot keep" in report["refusal"], report
+        assert report["pushed"] >= 1
+        assert hub.ok("get", {"id": good["id"]})["entry"]["id"] == good["id"]
+        refused = hub.call("get", {"id": bad["id"]})
+        assert refused["isError"] is True
+        assert refused["content"][0]["text"].startswith(f"Unknown entry or event {bad['id']}.")
+        again = json.loads(_origin(env, "sync", "--json").stdout)
+        assert (again["error"], again["refused"], again["pushed"]) == (None, 0, 0), again
