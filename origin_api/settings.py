@@ -69,6 +69,12 @@ OWN: tuple[Setting, ...] = (
         "",
         "Tool calls per token, as N/s, N/min or N/h (N alone: per minute); empty is off.",
     ),
+    Setting(
+        "ORIGIN_HUB_TRUSTED_PROXIES",
+        "",
+        "Addresses of reverse proxies whose X-Forwarded-For and -Proto are believed, "
+        "comma-separated (* for any); empty believes none.",
+    ),
 )
 TABLE: tuple[Setting, ...] = (*store_settings.TABLE, *OWN)
 
@@ -105,6 +111,7 @@ class Settings(store_settings.Settings):
     hub_request_timeout_ms: int
     hub_rate_limit: str
     hub_timeout_ms: int
+    hub_trusted_proxies: tuple[str, ...]
 
     @staticmethod
     def fields(environ: dict[str, str]) -> dict[str, Any]:
@@ -131,6 +138,9 @@ class Settings(store_settings.Settings):
             "hub_request_timeout_ms": whole(values, "ORIGIN_HUB_REQUEST_TIMEOUT_MS"),
             "hub_rate_limit": values["ORIGIN_HUB_RATE_LIMIT"].strip(),
             "hub_timeout_ms": whole(values, "ORIGIN_HUB_TIMEOUT_MS"),
+            "hub_trusted_proxies": tuple(
+                h.strip() for h in values["ORIGIN_HUB_TRUSTED_PROXIES"].split(",") if h.strip()
+            ),
         }
 
     @classmethod

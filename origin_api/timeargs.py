@@ -9,6 +9,8 @@ import re
 import time
 from datetime import UTC, date, datetime, timedelta, timezone
 
+from origin_store import bounds
+
 from .errors import invalid
 
 _RELATIVE = re.compile(r"^(\d{1,7})\s*([mhdw])$")
@@ -22,20 +24,27 @@ def parse_time(value: str, name: str, *, now_ms: int | None = None) -> int:
             f"{name} must be a time such as 30m, 24h, 7d, 2w, 2026-10-20 or 2026-10-20T09:12:30+08:00."
         )
     text = value.strip()
-    match = _RELATIVE.match(text)
-    if match:
-        now = int(time.time() * 1000) if now_ms is None else now_ms
-        return now - int(match.group(1)) * _UNIT_MS[match.group(2)]
     try:
-        if len(text) == 10 and text[4] == "-":
-            day = date.fromisoformat(text)
-            return int(datetime(day.year, day.month, day.day).astimezone().timestamp() * 1000)
-        parsed = datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith(("Z", "z")) else text)
-    except ValueError:
+        result = _parsed(text, now_ms)
+    except (ValueError, OverflowError, OSError):
         raise invalid(
             f"{name} is not a time: {value[:80]!r}. Use 30m, 24h, 7d or 2w (back from now), "
             "a date such as 2026-10-20, or ISO 8601 such as 2026-10-20T09:12:30+08:00."
         ) from None
+    if not bounds.time_fits(result):  # kept, it would break every read that shows it
+        raise invalid(f"{name} must be a time {bounds.TIME_RANGE}; got {value[:80]!r}.")
+    return result
+
+
+def _parsed(text: str, now_ms: int | None) -> int:
+    match = _RELATIVE.match(text)
+    if match:
+        now = int(time.time() * 1000) if now_ms is None else now_ms
+        return now - int(match.group(1)) * _UNIT_MS[match.group(2)]
+    if len(text) == 10 and text[4] == "-":
+        day = date.fromisoformat(text)
+        return int(datetime(day.year, day.month, day.day).astimezone().timestamp() * 1000)
+    parsed = datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith(("Z", "z")) else text)
     if parsed.tzinfo is None:
         parsed = parsed.astimezone()  # a naive time is the server's local time
     return int(parsed.timestamp() * 1000)

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import lmdb
 import orjson
 
+from . import bounds
 from .keys import plain_left_key, read_u64, split_session_event_key, u64
 from .lmdbio import cursor_key, pairs
 
@@ -57,7 +58,7 @@ def _list_cwds(store: Store, txn: lmdb.Transaction) -> None:
     cwds = store.dbs["cwds"]
     for _, value in pairs(txn.cursor(db=store.dbs["sessions"])):
         cwd = orjson.loads(value).get("cwd")
-        if isinstance(cwd, str) and cwd:
+        if isinstance(cwd, str) and cwd and bounds.cwd_fits(cwd):
             txn.put(cwd.encode(), b"", db=cwds)
 
 

@@ -105,6 +105,11 @@ def sync(json: bool = typer.Option(False, "--json", help="Print the report as JS
                 f"Synced with {origin.connection.base}: {report.pushed:,} items sent, "
                 f"{report.pulled:,} received ({report.applied:,} new here) in {report.seconds:.2f} s."
             )
+            if report.refused:
+                console.print(
+                    f"{report.refused:,} received item(s) could not be kept and were passed over "
+                    f"({report.refusal})."
+                )
 
 
 @contextmanager

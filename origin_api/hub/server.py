@@ -88,12 +88,24 @@ def _free_port(host: str, taken: int) -> int | None:
 
 
 def uvicorn_config(
-    app: Litestar, host: str, port: int, *, fast: bool = True, log_level: str = "warning"
+    app: Litestar,
+    host: str,
+    port: int,
+    *,
+    fast: bool = True,
+    log_level: str = "warning",
+    trusted_proxies: tuple[str, ...] = (),
 ) -> uvicorn.Config:
+    """uvicorn believes X-Forwarded-For from 127.0.0.1 unless told otherwise: anything on this
+    machine could then pose as any client (and dodge the UI's sign-in throttle, which counts
+    per client). Forwarded headers are believed only from `trusted_proxies`
+    (ORIGIN_HUB_TRUSTED_PROXIES)."""
     return uvicorn.Config(
         app,
         host=host,
         port=port,
+        proxy_headers=bool(trusted_proxies),
+        forwarded_allow_ips=",".join(trusted_proxies) or "",
         loop="uvloop" if fast else "asyncio",
         http="httptools" if fast else "h11",
         ws="none",
@@ -112,7 +124,10 @@ def serve(origin: Origin, settings: Settings, sock: socket.socket) -> bool:
     close the store."""
     app = create_app(origin, settings)
     host, port = sock.getsockname()[:2]
-    server = uvicorn.Server(uvicorn_config(app, host, port, log_level="info"))
+    config = uvicorn_config(
+        app, host, port, log_level="info", trusted_proxies=settings.hub_trusted_proxies
+    )
+    server = uvicorn.Server(config)
     with contextlib.suppress(
         KeyboardInterrupt
     ):  # uvicorn re-raises the Ctrl-C it handled by shutting down
@@ -167,7 +182,8 @@ def start_in_thread(
     app = app or create_app(origin, settings, ingest=ingest)
     sock = bind(host, port)
     bound = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn_config(app, host, bound, fast=fast))
+    trusted = (settings or Settings.of(origin.settings)).hub_trusted_proxies
+    server = uvicorn.Server(uvicorn_config(app, host, bound, fast=fast, trusted_proxies=trusted))
     thread = threading.Thread(
         target=server.run, kwargs={"sockets": [sock]}, name=f"origin-hub-{bound}", daemon=True
     )

@@ -150,7 +150,7 @@ class SyncEndpoint:
                 415, f"Content-Type must be application/json, not {content_type or 'missing'}."
             )
         declared = (headers.get("content-length") or [""])[0].strip()
-        if declared.isdigit() and int(declared) > self.max_body:
+        if declared.isascii() and declared.isdigit() and int(declared) > self.max_body:
             raise self._too_large()
         body = await self._read_body(receive, deadline)
         try:
@@ -204,6 +204,7 @@ def _whole(query: dict[str, list[str]], name: str, default: int) -> int:
     values = query.get(name)
     if not values:
         return default
-    if len(values) > 1 or not values[0].isdigit() or len(values[0]) > 18:
+    # ASCII digits only: str.isdigit() also passes "²" and other digits int() refuses.
+    if len(values) > 1 or not (values[0].isascii() and values[0].isdigit()) or len(values[0]) > 18:
         raise Refusal(400, f"{name} must be one whole number.")
     return int(values[0])

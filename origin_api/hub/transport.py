@@ -150,7 +150,12 @@ class McpEndpoint:
         if self.on_auth is not None:
             self.on_auth(grant.token)
         declared = _first(headers, "content-length")
-        if declared is not None and declared.strip().isdigit() and int(declared) > self.max_body:
+        if (
+            declared is not None
+            and declared.strip().isascii()
+            and declared.strip().isdigit()
+            and int(declared) > self.max_body
+        ):
             raise self._too_large()
         deadline = started + self.timeout_s
         body = await self._read_body(receive, deadline)

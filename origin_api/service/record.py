@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 
+from origin_store import bounds
 from origin_store.project import project_of
 
 from ..errors import invalid
@@ -22,6 +23,9 @@ from .common import Caller, Said, now_ms
 
 #: Characters of the content the answer shows when there is no title.
 SHOWN = 60
+#: Bytes of the project's name a default session starts with (with the day and a digest, well
+#: within what a session of any source can take).
+DEFAULT_SESSION_NAME_BYTES = 200
 _SPACE = re.compile(r"\s+")
 
 
@@ -51,6 +55,11 @@ def ingest(
             "agent's machine writes it (such as /home/me/project or C:\\Users\\me\\project); "
             f"got {workspace[:200]!r}."
         )
+    if session is not None and not bounds.session_fits(name, session):
+        raise invalid(
+            f"session is {bounds.utf8(session):,} bytes of UTF-8; with the source {name}, at "
+            f"most {bounds.session_bytes(name)} bytes fit."
+        )
     now = now_ms()
     project = project_of(workspace)
     session = session or default_session(workspace, project, now)
@@ -76,9 +85,16 @@ def ingest(
     from origin_store import journal  # the ingest machinery only for a process that records
 
     journal.append(origin.home, name, line)
-    journal.ingest(origin.ingester, origin.store, [journal.log_file(origin.home, name)])
-    origin.searcher.catch_up()
+    report = journal.ingest(origin.ingester, origin.store, [journal.log_file(origin.home, name)])
     event_id = f"{name}:{local_id}"
+    with origin.store.read() as txn:
+        stored = origin.store.event(txn, event_id) is not None
+    if not stored:  # a line the checks above let through but the store cannot keep
+        raise invalid(
+            "The event could not be stored "
+            f"({', '.join(sorted(report.problems)) or 'no reason given'}); nothing was recorded."
+        )
+    origin.searcher.catch_up()
     said = title if title is not None else _SPACE.sub(" ", content).strip()[:SHOWN]
     return Said(
         f"Recorded [{name}]: {said}",
@@ -105,7 +121,9 @@ def default_session(workspace: str, project: str | None, now: int) -> str:
     one name stay apart."""
     day = datetime.fromtimestamp(now / 1000).date().isoformat()
     digest = hashlib.sha256(workspace.rstrip("/\\").encode()).hexdigest()[:6]
-    return f"{project or 'workspace'}-{day}-{digest}"
+    # The name's first bytes, whole characters only: a session must fit a key (`bounds`).
+    named = (project or "workspace").encode()[:DEFAULT_SESSION_NAME_BYTES]
+    return f"{named.decode(errors='ignore')}-{day}-{digest}"
 
 
 def render_utc(ms: int) -> str:

@@ -12,7 +12,7 @@ import orjson
 
 from origin_store import Store
 from origin_store.reader import MirrorLines, mirror_info
-from origin_store.sync import RAW_CHARS, change_items, session_doc
+from origin_store.sync import PUSH_KINDS, RAW_CHARS, change_items, session_doc, usable_items
 
 #: A batch ends once it holds this many items or bytes: a request body just under the hub's
 #: default limit (1 MiB), as fewer, fuller requests cost the hub fewer durable commits.
@@ -29,6 +29,8 @@ class Batch:
     last: int
     items: list[dict[str, Any]] = field(default_factory=list)
     size: int = 0
+    #: Why each item the hub would refuse was left out (`next_batch` leaves them out).
+    refused: list[str] = field(default_factory=list)
 
     def bodies(self, max_bytes: int) -> list[bytes]:
         """The batch as request bodies of at most about `max_bytes` each. Usually one; more when
@@ -108,6 +110,9 @@ def next_batch(
     for item, mirror_id, line in lines:
         raw = reader.text(mirror_id, line) if mirror_id else None
         item["raw"], item["raw_chars"] = (raw[0], raw[1]) if raw else (None, 0)
+    # What the hub would refuse (a time no front door renders, kept by an earlier version)
+    # would refuse the whole batch, every time: it is left out and counted instead.
+    batch.items, batch.refused = usable_items(batch.items, PUSH_KINDS)
     return batch
 
 

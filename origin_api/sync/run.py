@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from origin_store.sync import PULL_KINDS, BatchRefused, apply_items, check_items
+from origin_store.sync import PULL_KINDS, BatchRefused, apply_items, usable_items
 
 from .batches import BATCH_BYTES, next_batch
 from .client import HubClient, SyncError
@@ -39,15 +39,25 @@ class SyncReport:
     pushed: int = 0  # items sent
     pulled: int = 0  # items received
     applied: int = 0  # received items that changed this store
+    refused: int = 0  # items one side cannot keep, passed over (either way)
+    refusal: str | None = None  # why the first of them was
     complete: bool = True  # False when the deadline came first
     error: str | None = None
     seconds: float = 0.0
+
+    def refuse(self, problems: list[str], where: str) -> None:
+        """Count items passed over, keeping why the first was."""
+        self.refused += len(problems)
+        if problems and self.refusal is None:
+            self.refusal = f"{where}: {problems[0]}"
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "pushed": self.pushed,
             "pulled": self.pulled,
             "applied": self.applied,
+            "refused": self.refused,
+            "refusal": self.refusal,
             "complete": self.complete,
             "error": self.error,
             "seconds": round(self.seconds, 3),
@@ -155,6 +165,7 @@ def _push(
                 raise
             store.write(partial(_advance, store, key=PUSHED, value=batch.last), durable=True)
             report.pushed += len(batch.items)
+            report.refuse(batch.refused, "this device has items the hub cannot keep")
             if progress is not None:
                 progress(batch.last - start, total)
 
@@ -169,7 +180,7 @@ def _pull(origin: Origin, client: HubClient, report: SyncReport, deadline: float
             after = store.meta_get(txn, PULLED) or 0
         answer = client.pull(after, PULL_LIMIT)
         try:
-            items = check_items(answer.get("items"), PULL_KINDS)
+            items, refused = usable_items(answer.get("items"), PULL_KINDS)
             after_next = answer.get("next")
             if type(after_next) is not int or after_next < after:
                 raise BatchRefused("next must be a feed position at or after the one asked for.")
@@ -187,6 +198,7 @@ def _pull(origin: Origin, client: HubClient, report: SyncReport, deadline: float
 
         report.applied += store.write(work, durable=True)
         report.pulled += len(items)
+        report.refuse(refused, "the hub sent items this device cannot keep")
         if not answer.get("more"):
             return
 

@@ -18,6 +18,7 @@ from ..hub.edge import HubApp
 from ..hub.server import uvicorn_config
 from ..hub.transport import host_names
 from ..runtime import Origin
+from ..settings import Settings
 from .app import create_router, root
 from .core import Ui
 from .errors import not_found
@@ -42,6 +43,9 @@ def serve_ui(origin: Origin, sock: socket.socket) -> None:
     """Serve on `sock` (from `hub.server.bind`) until interrupted."""
     host, port = sock.getsockname()[:2]
     app = create_ui_app(origin, host)
-    server = uvicorn.Server(uvicorn_config(app, host, port, log_level="info"))
+    trusted = Settings.of(origin.settings).hub_trusted_proxies
+    server = uvicorn.Server(
+        uvicorn_config(app, host, port, log_level="info", trusted_proxies=trusted)
+    )
     with contextlib.suppress(KeyboardInterrupt):
         server.run(sockets=[sock])

@@ -8,6 +8,7 @@ from typing import Any
 import lmdb
 
 from .. import keys, spans
+from ..bounds import cwd_fits
 from ..codec import Encoder
 from ..db import Store, dumps, loads
 from ..imports import import_memories
@@ -209,7 +210,7 @@ class _Commit:
         described: list[FeedItem] = []
         for key, sess in self.sessions.items():
             txn.put(key, dumps(sess), db=dbs["sessions"])
-            if sess["cwd"]:
+            if sess["cwd"] and cwd_fits(sess["cwd"]):  # one longer than a key: not listed
                 txn.put(sess["cwd"].encode(), b"", db=dbs["cwds"])
             if sess["session"] not in self.with_events and self.described[key] != tuple(
                 sess.get(f) for f in _DESCRIBED

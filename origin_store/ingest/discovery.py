@@ -117,7 +117,7 @@ def find(
     found: list[Found] = []
     seen: set[str] = set()
     for source, root, kinds in places(sources, settings, projects):
-        if not root.is_dir():
+        if not os.path.isdir(root):  # False on any error: a recorded cwd may be too long a name
             continue
         # One walk for all of the agent's patterns: this runs before every search that ingests.
         matches = match_many(str(root), [pattern for _, pattern in kinds], listdir)

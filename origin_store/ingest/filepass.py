@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 
 from .. import keys, redact, spans
 from .. import mirror as mirrors
+from ..bounds import session_fits, unstorable
 from ..db import Store
 from ..lmdbio import prefixed
 from ..model import EventRecord, ParseProblem, SessionFact
@@ -152,9 +153,14 @@ class FilePass:
             number = first_line + index
             for record in parse(line[:-1], number, state):
                 if isinstance(record, EventRecord):
-                    events.append((record.line or number, record))
+                    unfit = unstorable(record.id, record.source, record.session, record.time)
+                    if unfit is None:
+                        events.append((record.line or number, record))
+                    else:  # its keys would fail the batch's write, and every pass after it
+                        problems.append((number, ParseProblem("unstorable", f"event {unfit}")))
                 elif isinstance(record, SessionFact):
-                    facts.append(record)
+                    if session_fits(record.source, record.session):
+                        facts.append(record)  # one that does not fit comes with its event
                 else:
                     problems.append((number, record))
         finish = self.log.kind.finish

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 from collections.abc import AsyncIterator, Iterable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
@@ -28,6 +29,16 @@ SESSION_LOG = "projects/-home-dev-demo-app/7f3c9a52-1d4e-4b8a-9c61-2e5f8a7b3d10.
 READ_TOOLS = {"search", "timeline", "get", "sources"}
 ALL_TOOLS = READ_TOOLS | {"remember", "correct", "forget", "ingest"}
 JSON_ACCEPT = b"application/json, text/event-stream"
+#: The admin UI's password in tests that sign in to a real hub's pages.
+UI_PASSWORD = "correct horse battery"
+_CSRF = re.compile(r'name="_csrf" value="([^"]+)"')
+
+
+def csrf_in(html: str) -> str:
+    """The CSRF token an admin UI page's form carries."""
+    found = _CSRF.search(html)
+    assert found is not None, html[:500]
+    return found.group(1)
 
 
 @dataclass

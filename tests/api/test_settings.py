@@ -36,6 +36,11 @@ CHANGED = {
     "ORIGIN_HUB_MAX_BODY": ("10", "hub_max_body", 10),
     "ORIGIN_HUB_REQUEST_TIMEOUT_MS": ("7", "hub_request_timeout_ms", 7),
     "ORIGIN_HUB_RATE_LIMIT": (" 5/s ", "hub_rate_limit", "5/s"),
+    "ORIGIN_HUB_TRUSTED_PROXIES": (
+        " 10.0.0.1, ::1 ",
+        "hub_trusted_proxies",
+        ("10.0.0.1", "::1"),
+    ),
     "ORIGIN_HUB_TIMEOUT_MS": ("500", "hub_timeout_ms", 500),
 }
 

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from origin_api.errors import OriginError
 from origin_api.timeargs import parse_time, render, render_event
+from origin_store import bounds
 
 NOW = 1_800_000_000_000
 
@@ -78,3 +79,47 @@ def test_render_shape():
 def test_an_event_without_a_time_is_shown_without_one(ms, shown):
     """The store keeps an event whose line has no time at 0: never shown as 1970."""
     assert render_event(ms) == shown
+
+
+@pytest.fixture(params=["Pacific/Kiritimati", "Etc/GMT+12", "America/St_Johns", "Asia/Kolkata"])
+def far_zone(request):
+    """The zones furthest from UTC either way (+14:00, -12:00), and half-hour ones."""
+    old = os.environ.get("TZ")
+    os.environ["TZ"] = request.param
+    time.tzset()
+    yield request.param
+    if old is None:
+        del os.environ["TZ"]
+    else:
+        os.environ["TZ"] = old
+    time.tzset()
+
+
+def test_the_bounds_render_in_every_zone(far_zone):
+    """Every time the store keeps renders in any local zone: the bounds are a day inside the
+    years 1 to 9999, which an offset of up to a day cannot leave."""
+    earliest, latest = render(bounds.TIME_MIN_MS), render(bounds.TIME_MAX_MS)
+    assert earliest is not None and earliest.startswith("0001-01-0"), earliest
+    assert latest is not None and latest.startswith("9999-12-3"), latest
+    assert parse_time(latest, "valid_to") == bounds.TIME_MAX_MS
+    assert parse_time(earliest, "valid_from") == bounds.TIME_MIN_MS
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "9999-12-31T12:00:00Z",
+        "9999-12-31T23:59:59-14:00",
+        "0001-01-01T00:00:00+14:00",
+        "0001-01-01",
+        "9999999w",
+        "9999-12-30T23:59:59.999-00:01",
+    ],
+)
+def test_times_no_front_door_can_render_are_refused(value, far_zone):
+    """Kept as a valid_from, such a time broke every read that showed it (year 10000)."""
+    with pytest.raises(OriginError) as caught:
+        parse_time(value, "valid_from", now_ms=NOW)
+    message = caught.value.message
+    assert message.startswith("valid_from "), message
+    assert "0001-01-02 and 9999-12-30" in message or "is not a time" in message, message

@@ -266,3 +266,34 @@ def test_a_journal_line_keeps_no_secret(home: Path):
     kept = journal.path(home, "claude").read_bytes()
     assert key.encode() not in kept and b"[redacted github-token]" in kept
     assert kept.count(b"\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("what", "changes"),
+    [
+        ("a session of 600 bytes", {"session": "漢" * 200}),
+        ("an id of 480 bytes", {"id": "i" * 480}),
+        ("a session of 511 bytes with its source", {"session": "s" * (511 - len("claude"))}),
+    ],
+)
+def test_a_line_the_store_cannot_key_is_a_problem_and_the_next_lines_are_stored(
+    home: Path, what: str, changes: dict
+):
+    """Its keys would fail the batch's write, and with it every later pass over the journal."""
+    journal.append(home, "claude", {**LINE, **changes})
+    journal.append(home, "claude", {**LINE, "id": "after", "cwd": None})
+    journal.append(home, "claude", {**LINE, "id": "long-cwd", "workspace": "/" + "w" * 600})
+    store, _, ingester = _store(home)
+    try:
+        files = journal.logs(home)
+        report = journal.ingest(ingester, store, files)
+        assert (report.events, report.problems["unstorable"]) == (2, 1), (what, report)
+        with store.read() as txn:
+            assert get_event(store, txn, "claude:after") is not None
+            assert get_event(store, txn, "claude:long-cwd")["cwd"] == "/" + "w" * 600
+            cwds = {key.decode() for key, _ in txn.cursor(db=store.dbs["cwds"])}
+        assert LINE["workspace"] in cwds and "/" + "w" * 600 not in cwds
+        journal.append(home, "claude", {**LINE, "id": "later"})
+        assert journal.ingest(ingester, store, files).events == 1  # nothing stops the journal
+    finally:
+        store.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import orjson
 from plain_format import line
 
+from origin_store import bounds
 from origin_store.verify import verify
 
 
@@ -86,3 +87,25 @@ def test_a_kept_text_or_label_that_does_not_fit_is_reported(plain_env):
     assert len(problems) == 3 and all(
         p.startswith(("plain:1:", "plain:2:", "plain:3:")) for p in problems
     ), problems
+
+
+def test_a_time_no_front_door_renders_is_reported(plain_env):
+    """As an earlier version's hub kept a pushed one: every read showing it failed."""
+    settings, logs, store, ingester = plain_env
+    (logs / "a.jsonl").write_bytes(line(1) + line(2) + line(3))
+    ingester.run()
+
+    def damage(event_id: str, when: object) -> None:
+        def work(txn):
+            record = store.event(txn, event_id)
+            record["time"] = when
+            store.put_event_value(txn, event_id.encode(), orjson.dumps(record))
+
+        store.write(work)
+
+    damage("plain:1", 2**62 - 1)
+    damage("plain:2", -(2**62) + 1)
+    damage("plain:3", bounds.TIME_MAX_MS)  # the latest kept: fine
+    problems = verify(store, settings.home).problems
+    assert [p.split(":")[1] for p in problems] == ["1", "2"], problems
+    assert all("is not between 0001-01-02 and 9999-12-30" in p for p in problems), problems

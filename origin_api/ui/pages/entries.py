@@ -58,7 +58,7 @@ def entries(request: AnyRequest) -> Response[str]:
         ui_of(request).origin,
         kind=kind or None,
         project=project or None,
-        page=int(page) if page.isdigit() else 1,
+        page=int(page) if page.isascii() and page.isdigit() else 1,
     )
     return render(
         request, "entries.html", found=found, kinds=ENTRY_KINDS, kind=kind, project=project

@@ -117,7 +117,9 @@ def forget(request: AnyRequest, data: Form) -> Response[Any]:
 def forgets(request: AnyRequest) -> Response[str]:
     """`/ui/forgets?page=N`: every forget, newest first, restored or in force."""
     page = str(request.query_params.get("page") or "")
-    found = forget_page(ui_of(request).origin, int(page) if page.isdigit() else 1)
+    found = forget_page(
+        ui_of(request).origin, int(page) if page.isascii() and page.isdigit() else 1
+    )
     return render(request, "forgets.html", found=found, tombstone_url=tombstone_url)
 
 

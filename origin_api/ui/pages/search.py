@@ -44,7 +44,7 @@ def search_args(params: Any) -> dict[str, Any]:
         args["include_tools"] = True
     limit = str(params.get("limit") or "").strip()
     if limit:
-        args["limit"] = int(limit) if limit.isdigit() else limit
+        args["limit"] = int(limit) if limit.isascii() and limit.isdigit() else limit
     return args
 
 

@@ -77,7 +77,7 @@ def session(request: AnyRequest) -> Response[str]:
         ui_of(request).origin,
         session_id,
         _param(request, "source") or None,
-        int(page_arg) if page_arg.isdigit() else 1,
+        int(page_arg) if page_arg.isascii() and page_arg.isdigit() else 1,
         include_tools=not messages,
     )
     return render(
