@@ -100,8 +100,9 @@ NO_TIME = 0
 
 
 def render_event(ms: int) -> str | None:
-    """An event's time as `render` writes it, or None for an event without one."""
-    return render(ms) if ms > NO_TIME else None
+    """An event's time as `render` writes it, or None for an event without one (kept at 0;
+    a time before 1970 is a time like any other)."""
+    return None if ms == NO_TIME else render(ms)
 
 
 def _zone_at(ms: int) -> tuple[int, str]:

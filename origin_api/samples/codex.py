@@ -314,7 +314,8 @@ def _exec_command(s: CodexSession, cmd: str, out: str, code: int) -> _Run:
         f"Chunk ID: {rng.getrandbits(24):06x}\nWall time: {rng.random() * 8:.4f} seconds\n"
         f"Process exited with code {code}\nOriginal token count: {len(out) // 4}\nOutput:\n{out}"
     )
-    return "exec_command", args, output, output
+    # A failure is said only by the header: Origin marks it as Claude Code's are.
+    return "exec_command", args, output, f"[error] {output}" if code else output
 
 
 def _shell(s: CodexSession, cmd: str, out: str, code: int) -> _Run:

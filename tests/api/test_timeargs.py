@@ -74,7 +74,7 @@ def test_render_shape():
 
 
 @pytest.mark.parametrize(
-    ("ms", "shown"), [(0, None), (-1, None), (1, render(1)), (NOW, render(NOW))]
+    ("ms", "shown"), [(0, None), (-1, render(-1)), (1, render(1)), (NOW, render(NOW))]
 )
 def test_an_event_without_a_time_is_shown_without_one(ms, shown):
     """The store keeps an event whose line has no time at 0: never shown as 1970."""

@@ -26,7 +26,10 @@ CODEX_ID = re.compile(rf"^codex:({UUID}):L([1-9][0-9]*)$")
 #: sha256 of the tiny corpus (logs, events table uncompressed, corpus.json but its time taken) by
 #: generator version. The benchmark caches corpora by version: output that changes on purpose
 #: bumps GENERATOR_VERSION and pins its digest here; output that changes by accident fails.
-PINNED = {"4": "ad1548d142ccc4158b3cd60b28d064fe3264160c32a42ec33ed652e01ba3ee1f"}
+PINNED = {
+    "4": "ad1548d142ccc4158b3cd60b28d064fe3264160c32a42ec33ed652e01ba3ee1f",
+    "5": "b25c863f089713eb7b9ef672d2cb51e53fb2cce9e569c2e2b60424e99ed51914",
+}
 
 
 @pytest.fixture(scope="module")

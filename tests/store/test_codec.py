@@ -426,19 +426,19 @@ def test_any_id_comes_back_exactly(prefix: str, middle: str, rest: str) -> None:
     assert codec.unpack_id(codec.pack_id(event_id)) == event_id
 
 
-def test_an_id_too_long_for_a_record_head_is_kept_in_a_plain_record(plain_env, small_generations):
-    """A hostile log's id over 64 KiB cannot sit before a compressed frame: its record is kept
-    plain, id and all, and reads back like any other."""
+def test_an_id_too_long_to_key_is_a_problem_and_the_rest_is_kept(plain_env, small_generations):
+    """A hostile log's id longer than an entry's citation of it can key (`bounds`) is a counted
+    problem of its line, never a record: the lines after it are kept and compressed as ever."""
     settings, logs, store, ingester = plain_env
     _ingest(logs, ingester, _texts(400))
     huge = "h" * 70_000
     with open(logs / "a.jsonl", "ab") as f:
         f.write(orjson.dumps({"id": huge, "t": 1, "s": "s0", "text": "a very long name"}) + b"\n")
-    ingester.run()
+    _ingest(logs, ingester, ["after the long one"], start=400)
     with store.read() as txn:
-        value = store.event_value(txn, f"plain:{huge}".encode())
-        assert value is not None and value[0] == PLAIN
-        assert get_event(store, txn, f"plain:{huge}")["text"] == "a very long name"
-        assert get_event(store, txn, "plain:399")["text"].endswith(" 399")
-        assert store.event_value(txn, b"plain:399")[0] == ZSTD_ID  # a dictionary was there
+        assert store.event_value(txn, f"plain:{huge}".encode()) is None
+        reasons = [orjson.loads(v)["reason"] for _, v in txn.cursor(db=store.dbs["problems"])]
+        assert reasons == ["unstorable"]
+        assert get_event(store, txn, "plain:400")["text"] == "after the long one 400"
+        assert store.event_value(txn, b"plain:400")[0] == ZSTD_ID  # a dictionary was there
     assert verify(store, settings.home).ok
