@@ -35,9 +35,12 @@ from collections.abc import Callable, Sequence
 
 from tantivy import Filter, TextAnalyzer, TextAnalyzerBuilder, Tokenizer
 
+from .sequences import TIBETAN_ENDING_OUT_RE, TIBETAN_ENDING_RE, with_sequences
 from .unicode_tables import (
+    ACCENT_RANGES,
     CJK_RANGES,
     COMPOSE_WITH_PREVIOUS,
+    INVISIBLE,
     SEA_RANGES,
     SPECIAL_FOLDS,
     STACKERS,
@@ -47,7 +50,9 @@ from .unicode_tables import (
 ANALYZER_NAME = "origin"
 #: Bump when token output changes: the index stores tokens, so it must then be rebuilt.
 #: 2: NFKC, South-East Asian clusters, empty positions at punctuation between CJK tokens.
-ANALYZER_VERSION = 2
+#: 3: combining marks are letters in every script, invisible characters do not split a word,
+#: emoji sequences are one symbol, Tibetan attached endings are words of their own.
+ANALYZER_VERSION = 3
 #: Tokens this long or longer (UTF-8 bytes) are dropped; tantivy's ``remove_long`` uses ``<``.
 TOKEN_MAX_BYTES = 100
 #: Marks a dropped long token in Python token lists, keeping positions aligned with tantivy.
@@ -59,16 +64,19 @@ _CLUSTER_PREFIX = "sea"
 _CJK_STARTS = [lo for lo, _ in CJK_RANGES]
 
 _SEA_STARTS = [lo for lo, _ in SEA_RANGES]
+_ACCENT_STARTS = [lo for lo, _ in ACCENT_RANGES]
 # What kind of piece a character yields, one class letter per input character so that spans in
 # the class string are spans in the (normalised) text: w = part of a word, c = a CJK token,
 # b = a South-East Asian letter (starts a cluster), k = a South-East Asian combining mark (goes
 # on with the cluster), v = a stacker (as k, and pulls the next letter in), y = a symbol token,
-# m = dropped (combining marks elsewhere), space = separator. k and v with no cluster before
-# them are dropped like m.
+# m = dropped (accents, invisible characters), space = separator. k and v with no cluster
+# before them are dropped like m. Two more are set after the translation, where context
+# decides: t = a word that starts right after another (a Tibetan attached ending), e = the rest
+# of an emoji sequence that starts with y.
 _WORD, _CJK, _BASE, _SIGN, _STACK, _SYM, _MARK, _SEP = "w", "c", "b", "k", "v", "y", "m", " "
 # Tokens in the class string: a CJK character, a cluster, a word, a symbol; and (group 1) the
 # separators between two tokens searched alone, an empty position. Mirrors what _rewrite does.
-_TOKEN_SPANS_RE = re.compile(r"c|b(?:vm*b|[kvm])*|w[wkvm]*|y")
+_TOKEN_SPANS_RE = re.compile(r"c|b(?:vm*b|[kvm])*|[wt][wkvm]*|ye*")
 _GAP_SPANS_RE = re.compile(r"[cb][kvm]*( [ kvm]*)(?=[cb])")
 _CJK_GAP_SPANS_RE = re.compile(r"c( +)(?=c)")  # the same where there are no clusters or marks
 _START, _END = re.Match.start, re.Match.end
@@ -80,8 +88,10 @@ _ASCII_WORD_RE = re.compile(r"[a-z0-9]+")
 #   \x1d  after a cluster's letter or mark, \x1e after its stacker (it pulls a letter in)
 #   \x1f  before a South-East Asian mark: it joins the cluster before it, or is dropped
 #   \x1b  before a character NFKC may join to the one before it
+#   \x1a  in a piece that may be part of an emoji sequence (joiner, keycap, flag half, tone)
 _ALONE = "\x1c"
 _JOINS = "\x1b"
+_SEQ = "\x1a"  # after a piece that may belong to an emoji sequence; never left in the output
 _SIGN_START = "\x1f"
 _CLUSTER_START = _ALONE + _CLUSTER_PREFIX
 # Marks left over once joined to their clusters stand after no cluster: dropped.
@@ -103,6 +113,24 @@ def _is_cjk(cp: int) -> bool:
 
 def _is_sea(cp: int) -> bool:
     return _in(SEA_RANGES, _SEA_STARTS, cp)
+
+
+def _is_letter_mark(ch: str) -> bool:
+    """A combining mark that spells a different word (a vowel sign, a virama), not an accent."""
+    cp = ord(ch)
+    return (
+        unicodedata.category(ch)[0] == "M"
+        and not _in(ACCENT_RANGES, _ACCENT_STARTS, cp)
+        and not _is_sea(cp)
+        and not _is_cjk(cp)
+    )
+
+
+def _mark_word(cp: int) -> str:
+    """The spelling of a letter mark inside a word: ASCII, so that tantivy, which splits at
+    characters Rust does not call alphanumeric (a virama is not), keeps it in the word; the
+    ``x`` keeps two marks in a row apart, and no word of real text is spelled ``कx94dष``."""
+    return f"x{cp:x}"
 
 
 def _plain_word_char(ch: str) -> bool:
@@ -128,9 +156,10 @@ def _fold_letter(ch: str) -> str:
             if c.isdecimal() and not c.isascii():
                 out.append(str(unicodedata.decimal(c)))
                 continue
-            parts = [
-                d for d in unicodedata.normalize("NFKD", c) if unicodedata.category(d)[0] != "M"
-            ]
+            decomposed = unicodedata.normalize("NFKD", c)
+            parts = [d for d in decomposed if unicodedata.category(d)[0] != "M"]
+            if any(map(_is_letter_mark, decomposed)):
+                parts = []  # ऩ is न with a nukta, a letter of its own: not folded to न
             if parts and all(_plain_word_char(d) for d in parts):
                 out.extend(parts)
             elif _plain_word_char(c):
@@ -149,6 +178,12 @@ def _piece(cp: int) -> tuple[str, str]:
     ch = chr(cp)
     if cp < 128:
         return (ch.lower(), _WORD) if ch.isalnum() else (" ", _SEP)
+    if cp in INVISIBLE:
+        # The joiner and emoji tags may be inside an emoji sequence: _SEQ marks the text
+        # for with_sequences. Otherwise, as all invisible characters, they are left out.
+        return (_SEQ if cp == 0x200D or cp >= 0xE0000 else ""), _MARK
+    if cp == 0x20E3:  # a keycap: read with its digit by with_sequences, or dropped
+        return _SEQ, _MARK
     category = unicodedata.category(ch)
     if category[0] in "LM" and _is_sea(cp):
         if category[0] == "L":
@@ -162,9 +197,11 @@ def _piece(cp: int) -> tuple[str, str]:
         folded = _fold_letter(ch)
         return (folded, _WORD) if folded else ("", _MARK)
     if category[0] == "S":
+        if 0x1F1E6 <= cp <= 0x1F1FF or 0x1F3FB <= cp <= 0x1F3FF:  # flag halves, skin tones
+            return f" {_SYMBOL_PREFIX}{cp:x}{_SEQ} ", _SYM
         return f" {_SYMBOL_PREFIX}{cp:x} ", _SYM
     if category[0] == "M":
-        return "", _MARK
+        return (_mark_word(cp), _WORD) if _is_letter_mark(ch) else ("", _MARK)
     return " ", _SEP  # punctuation, spaces, controls, unassigned, lone surrogates
 
 
@@ -274,7 +311,9 @@ _NORM_KINDS = _Table(_norm_kind)
 _NFKC_CHARS = _Table(lambda cp: unicodedata.normalize("NFKC", chr(cp)))
 
 
-def _rewrite(text: str, gaps: bool = True) -> str:
+def _rewrite(
+    text: str, gaps: bool = True, sequences: list[tuple[int, int, int]] | None = None
+) -> str:
     """Text (not all ASCII) → words separated by whitespace, as tantivy and Python split it.
 
     One ``str.translate`` does nearly all: NFKC per character, folding, CJK characters and
@@ -283,13 +322,23 @@ def _rewrite(text: str, gaps: bool = True) -> str:
     The rest is ``str.replace`` on the markers: a mark joins the cluster before it, a stacker
     pulls in the letter after it, stray marks go, and where punctuation or space stands between
     two tokens searched alone the filler leaves a position empty (unless ``gaps`` is False:
-    :func:`spans` finds those places in the class string).
+    :func:`spans` finds those places in the class string). Rarer still: emoji sequences are
+    read whole (sequences.py; their places go to ``sequences``), a Tibetan attached ending is
+    split from its syllable.
     """
     out = _translate(text)
     if _JOINS in out:
         if not unicodedata.is_normalized("NFKC", text):
-            out = _translate(unicodedata.normalize("NFKC", text))
+            text = unicodedata.normalize("NFKC", text)
+            out = _translate(text)
         out = out.replace(_JOINS, "")
+    if _SEQ in out:
+        # A joiner, tag, flag half, tone or keycap: a sequence needs a symbol or a keycap.
+        if " " + _SYMBOL_PREFIX in out or "\u20e3" in text:
+            out = _translate(with_sequences(text, sequences)).replace(_JOINS, "")
+        out = out.replace(_SEQ, "")
+    if "\u0f60" in out:
+        out = TIBETAN_ENDING_OUT_RE.sub(" ", out)
     if "\x1d" in out or _SIGN_START in out:  # every South-East Asian piece holds one of them
         if _SIGN_START in out:
             out = out.replace("\x1d\x1f", "")
@@ -480,6 +529,17 @@ def _expansion_maps(part: str, size: int) -> tuple[list[int], list[int]]:
     return starts, ends
 
 
+def _context_classes(part: str, classes: str, sequences: list[tuple[int, int, int]]) -> str:
+    """The class string with what context decided: each emoji sequence one symbol (y, then e
+    for the rest), each Tibetan attached ending the start of a word (t)."""
+    chars = list(classes)
+    for a, b, _ in sequences:
+        chars[a:b] = _SYM + "e" * (b - a - 1)
+    for m in TIBETAN_ENDING_RE.finditer(part):
+        chars[m.start()] = "t"
+    return "".join(chars)
+
+
 def spans(
     text: str, start: int = 0, end: int | None = None
 ) -> tuple[list[str], list[int], list[int]]:
@@ -513,8 +573,11 @@ def spans(
             classes = part.translate(_CLASSES)
         elif len(classes) != len(part):
             smap, emap = _expansion_maps(part, len(classes))
-    out = _rewrite(part, gaps=False)
+    sequences: list[tuple[int, int, int]] = []
+    out = _rewrite(part, gaps=False, sequences=sequences)
     words = _drop_long(out.split())
+    if sequences or "\u0f60" in out:
+        classes = _context_classes(part, classes, sequences)
     # Offsets in ``text`` straight from the regex: the class string is searched from ``start``
     # behind that many spaces (shifting every offset afterwards costs more).
     pad = start if smap is None else 0
@@ -523,6 +586,11 @@ def spans(
     found = list(_TOKEN_SPANS_RE.finditer(classes, pad))
     starts = list(map(_START, found))
     ends = list(map(_END, found))
+    for a, _, count in sequences:  # each token of a sequence spans all of it
+        if count > 1:
+            i = bisect_right(starts, a + pad) - 1
+            starts[i:i] = [starts[i]] * (count - 1)
+            ends[i:i] = [ends[i]] * (count - 1)
     if _ALONE in out and "\x1c " in out:  # a token searched alone, then a separator
         plain = not ("b" in classes or "k" in classes or "v" in classes or "m" in classes)
         for m in (_CJK_GAP_SPANS_RE if plain else _GAP_SPANS_RE).finditer(classes, pad):
