@@ -35,12 +35,14 @@ from collections.abc import Callable, Sequence
 
 from tantivy import Filter, TextAnalyzer, TextAnalyzerBuilder, Tokenizer
 
+from . import operators
 from .sequences import TIBETAN_ENDING_OUT_RE, TIBETAN_ENDING_RE, with_sequences
 from .unicode_tables import (
     ACCENT_RANGES,
     CJK_RANGES,
     COMPOSE_WITH_PREVIOUS,
     INVISIBLE,
+    OPERATOR_FORMS,
     SEA_RANGES,
     SPECIAL_FOLDS,
     STACKERS,
@@ -222,11 +224,11 @@ def _joins_previous(ch: str) -> bool:
 
 def _prepare_piece(cp: int) -> str:
     """The rewritten text of one code point of any text: its own NFKC form, rewritten, after
-    _JOINS when NFKC may join it to the character before."""
+    _JOINS when NFKC may join it to the character before, or make it an operator's."""
     ch = chr(cp)
     norm = unicodedata.normalize("NFKC", ch)
     piece = _piece(cp)[0] if norm == ch else "".join(_piece(ord(c))[0] for c in norm)
-    return _JOINS + piece if _joins_previous(ch) else piece
+    return _JOINS + piece if _joins_previous(ch) or ch in OPERATOR_FORMS else piece
 
 
 def _norm_kind(cp: int) -> str:
@@ -297,7 +299,7 @@ def _raw_classes(cp: int) -> str:
     character before (then the text is normalised whole)."""
     global _growing_re
     ch = chr(cp)
-    if _joins_previous(ch):
+    if _joins_previous(ch) or ch in OPERATOR_FORMS:
         return "N"
     norm = unicodedata.normalize("NFKC", ch)
     if len(norm) > 1:
@@ -332,10 +334,12 @@ def _rewrite(
             text = unicodedata.normalize("NFKC", text)
             out = _translate(text)
         out = out.replace(_JOINS, "")
-    if _SEQ in out:
+    ops = operators.find(text)
+    if _SEQ in out or ops:
         # A joiner, tag, flag half, tone or keycap: a sequence needs a symbol or a keycap.
-        if " " + _SYMBOL_PREFIX in out or "\u20e3" in text:
-            out = _translate(with_sequences(text, sequences)).replace(_JOINS, "")
+        emoji = _SEQ in out and (" " + _SYMBOL_PREFIX in out or "\u20e3" in text)
+        if ops or emoji:
+            out = _translate(with_sequences(text, sequences, ops, emoji)).replace(_JOINS, "")
         out = out.replace(_SEQ, "")
     if "\u0f60" in out:
         out = TIBETAN_ENDING_OUT_RE.sub(" ", out)
@@ -355,9 +359,11 @@ def _rewrite(
 
 
 def prepare(text: str) -> str:
-    """The text handed to tantivy for indexing: ASCII as is, anything else already normalised."""
+    """The text handed to tantivy for indexing: ASCII as is but for operators (operators.py),
+    anything else already normalised."""
     if text.isascii():
-        return text
+        ops = operators.find(text)
+        return operators.replaced(text, ops) if ops else text
     return _rewrite(text)
 
 
@@ -404,6 +410,9 @@ def _words(out: str) -> list[str]:
 def tokens(text: str) -> list[str]:
     """The tokens tantivy indexes for ``text``, in position order, ``""`` where one was too long."""
     if text.isascii():
+        ops = operators.find(text)
+        if ops:
+            text = operators.replaced(text, ops)
         return _drop_long(_ASCII_WORD_RE.findall(text.lower()))
     return _words(_rewrite(text))
 
@@ -529,6 +538,15 @@ def _expansion_maps(part: str, size: int) -> tuple[list[int], list[int]]:
     return starts, ends
 
 
+def _ascii_spans_with_operators(
+    found: list[re.Match[str]], ops: list[tuple[int, int, str]], start: int
+) -> tuple[list[str], list[int], list[int]]:
+    """The words and operators of ASCII text, in order, offsets shifted by ``start``."""
+    merged = sorted([(m.start(), m.end(), m.group()) for m in found] + ops)
+    words = _drop_long([tok for _, _, tok in merged])
+    return words, [a + start for a, _, _ in merged], [b + start for _, b, _ in merged]
+
+
 def _context_classes(part: str, classes: str, sequences: list[tuple[int, int, int]]) -> str:
     """The class string with what context decided: each emoji sequence one symbol (y, then e
     for the rest), each Tibetan attached ending the start of a word (t)."""
@@ -552,6 +570,9 @@ def spans(
     part = text[start:end] if (start or end is not None) else text
     if part.isascii():
         found = list(_ASCII_WORD_RE.finditer(part.lower()))
+        ops = operators.find(part)
+        if ops:
+            return _ascii_spans_with_operators(found, ops, start)
         words = [m.group() for m in found]
         if start:
             return (

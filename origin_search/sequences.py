@@ -68,21 +68,45 @@ def _tokens(seq: str) -> list[str] | None:
     return [_PREFIX + "z".join(parts), *tones]
 
 
-def with_sequences(text: str, found: list[tuple[int, int, int]] | None = None) -> str:
-    """``text`` with each emoji sequence replaced by its tokens, between spaces: ASCII that the
-    analyzer's translation keeps as it is. The sequences' (start, end, number of tokens) are
-    appended to ``found``."""
+def with_sequences(
+    text: str,
+    found: list[tuple[int, int, int]] | None = None,
+    operators: list[tuple[int, int, str]] | None = None,
+    emoji: bool = True,
+) -> str:
+    """``text`` with each emoji sequence and each of the ``operators`` (operators.find)
+    replaced by its tokens, between spaces: ASCII that the analyzer's translation keeps as it
+    is. The places replaced, as (start, end, number of tokens), are appended to ``found``.
+    Emoji sequences are only looked for where ``emoji`` says the text may hold one."""
+    if not operators:
+        if found is None:
+            return _SEQUENCE_RE.sub(lambda m: _replacement(m.group())[0], text)
 
-    if found is None:
-        return _SEQUENCE_RE.sub(lambda m: _replacement(m.group())[0], text)
+        def replace(m: re.Match[str]) -> str:
+            out, count = _replacement(m.group())
+            if count:
+                found.append((m.start(), m.end(), count))
+            return out
 
-    def replace(m: re.Match[str]) -> str:
+        return _SEQUENCE_RE.sub(replace, text)
+    places = [(a, b, f" {tok} ", 1) for a, b, tok in operators]
+    for m in _SEQUENCE_RE.finditer(text) if emoji else ():
         out, count = _replacement(m.group())
         if count:
-            found.append((m.start(), m.end(), count))
-        return out
-
-    return _SEQUENCE_RE.sub(replace, text)
+            places.append((m.start(), m.end(), out, count))
+    places.sort(key=lambda p: (p[0], -p[1]))  # a keycap before the # it starts with
+    pieces: list[str] = []
+    pos = 0
+    for a, b, out, count in places:
+        if a < pos:
+            continue  # the # of C#️⃣: the keycap's
+        pieces.append(text[pos:a])
+        pieces.append(out)
+        if found is not None:
+            found.append((a, b, count))
+        pos = b
+    pieces.append(text[pos:])
+    return "".join(pieces)
 
 
 # An ending after an ``འ`` that follows a letter or mark of the same syllable: ``འི`` (``འིས``),

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from origin_search import analyzer
+from origin_search import analyzer, operators
 from origin_search.analyzer import (
     GAP,
     TOKEN_MAX_BYTES,
@@ -20,9 +20,10 @@ from origin_search.analyzer import (
     spans,
     tokens,
 )
-from origin_search.unicode_tables import COMPOSE_WITH_PREVIOUS
+from origin_search.unicode_tables import COMPOSE_WITH_PREVIOUS, OPERATOR_FORMS
 
 ANALYZER = build_analyzer()
+POSTFIX_TOKENS = {operators.TOKENS[op] for op in operators.POSTFIX}
 
 
 def tantivy_tokens(text: str) -> list[str]:
@@ -53,7 +54,21 @@ CASES: list[tuple[str, str, list[str]]] = [
     ("windows path", "C:\\Users\\dev", ["c", "users", "dev"]),
     ("error text", "KeyError: 'x'", ["keyerror", "x"]),
     ("version", "v2.3.1", ["v2", "3", "1"]),
-    ("c++", "C++ -v *", ["c", "v"]),
+    # operators are words in code; other punctuation still separates
+    ("c++", "C++ -v *", ["c", "sym2bz2b", "v"]),
+    ("c sharp", "C# F#.", ["c", "sym23", "f", "sym23"]),
+    (
+        "no hash inside a word, after a longer one or before a number",
+        "a#b issue# #2 ## x",
+        ["a", "b", "issue", "2", "x"],
+    ),
+    ("increment", "i++; ++j", ["i", "sym2bz2b", "sym2bz2b", "j"]),
+    ("decrement after a word only", "i-- --verbose a--b", ["i", "sym2dz2d", "verbose", "a", "b"]),
+    ("arrows", "a->b x => y", ["a", "sym2dz3e", "b", "x", "sym3dz3e", "y"]),
+    ("logic", "a || b && c", ["a", "sym7cz7c", "b", "sym26z26", "c"]),
+    ("a longer run is not its operators", "<!-- a --> ==> **b**", ["a", "b"]),
+    ("operators next to cjk", "数==据", ["数", "sym3dz3d", "据"]),
+    ("fullwidth operator", "ｉ＋＋ ⩵", ["i", "sym2bz2b", "sym3dz3d"]),
     ("chinese", "我们把数据库迁移了", ["我", "们", "把", "数", "据", "库", "迁", "移", "了"]),
     ("chinese punctuation leaves a position empty", "数据，库。", ["数", "据", GAP, "库"]),
     (
@@ -188,6 +203,8 @@ def test_tokens(text: str, expected: list[str]) -> None:
     for tok, a, b in zip(toks, starts, ends, strict=True):
         if tok == GAP:  # an over-long word, or the separators between two CJK tokens
             assert tokens(text[a:b]) in ([GAP], [])
+        elif tok in POSTFIX_TOKENS:  # ``#`` is an operator after ``C`` only
+            assert tokens(text[a - 1 : b])[-1] == tok
         elif unicodedata.is_normalized("NFKC", text[a:b]) and starts.count(a) == 1:
             assert tokens(text[a:b]) == [tok]  # each span is exactly its token
         else:  # one character (½ → 1 ⁄ 2) or emoji sequence (👍🏽) may yield several tokens,
@@ -204,8 +221,9 @@ def test_long_tokens_leave_a_gap_like_tantivy() -> None:
 
 
 def test_ascii_text_reaches_tantivy_unchanged() -> None:
-    text = "Fix parse_query() in C:\\src\\main.py"
+    text = "Fix parse_query() in C:\\src\\main.py --verbose"
     assert prepare(text) is text
+    assert prepare("i++ -> C#") == "i sym2bz2b   sym2dz3e  C sym23 "  # but for operators
 
 
 # South-East Asian letters, vowel and tone marks, stackers, digits and punctuation.
@@ -390,6 +408,16 @@ def test_the_characters_that_compose_with_the_previous_one_are_all_known() -> No
         if unicodedata.normalize("NFC", "".join(parts)) == chr(cp):  # not a composition exclusion
             found.add(parts[1])
     assert found <= COMPOSE_WITH_PREVIOUS
+
+
+def test_the_operator_forms_are_all_known() -> None:
+    ops = set("-+*/%=<>!&|^~:#")
+    derived = {
+        ch
+        for cp in range(0x80, 0x110000)
+        if (ch := chr(cp)) != (norm := unicodedata.normalize("NFKC", ch)) and ops & set(norm)
+    }
+    assert derived == OPERATOR_FORMS
 
 
 def test_text_is_normalised_character_by_character_unless_something_joins() -> None:
