@@ -3,7 +3,11 @@
 Text is NFKC-normalised first, so composed and decomposed, halfwidth and fullwidth forms are one
 spelling (``ﾃﾞｰﾀ`` is ``データ``, decomposed Hangul is composed). Tokens are then lowercased,
 ASCII-folded runs of letters and digits (``Café`` → ``cafe``, ``straße`` → ``strasse``,
-``ＡＢＣ１２３`` → ``abc123``); ``_`` and punctuation separate them. Han, Hiragana, Katakana and
+``ＡＢＣ１２３`` → ``abc123``); ``_`` and punctuation separate them. Combining marks other than
+accents are letters of their word (``काम`` is not ``कम``), spelled ``x<hex>`` inside it;
+invisible characters (soft hyphen, joiners, tatweel) are left out and do not split a word.
+Operators of code (``++``, ``->``, ``C#``'s ``#``) are tokens of their own (operators.py), and
+so is each emoji sequence (sequences.py). Han, Hiragana, Katakana and
 Hangul characters are one token each, and so is each grapheme cluster of Thai, Lao, Myanmar,
 Khmer and the other scripts of South-East Asia written without spaces, spelled ``sea<hex code
 points>``; a word of those scripts is searched as a phrase of them. Where punctuation or space

@@ -56,7 +56,11 @@ def _tokens(seq: str) -> list[str] | None:
     tones: list[str] = []
     for piece in seq.split("\u200d"):
         base = piece[0]
-        if base.isascii() or unicodedata.category(base)[0] != "S":
+        if (
+            base.isascii()
+            or unicodedata.category(base)[0] != "S"
+            or not unicodedata.is_normalized("NFKC", base)  # ゛ is a space and a mark
+        ):
             return None
         codes = [f"{ord(base):x}"]
         for ch in piece[1:]:

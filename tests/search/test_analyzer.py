@@ -265,6 +265,10 @@ MULTILINGUAL = st.sampled_from(
     + HANGUL
     + CJK_PUNCTUATION
     + ["\u09c7", "\u09be", "\u0b47", "\u0b3e", "\U00011131", "\U00011127"]  # two-part vowels
+    + list("कम\u093e\u094dষ\u09be\u0bcdශ\u0dcaར\u0f92\u0f7cའ\u0f72\u0f0bཔ")  # letter marks
+    + ["\u00ad", "\u2060", "\u0640", "\u200c", "\u200b", "\ufe0e"]  # invisible, and a ZWSP
+    + ["🇺", "🇸", "🇯", "\u20e3", "👨", "🔬", "1", "#", "\U000e0067", "\U000e007f", "🏴"]  # emoji
+    + ["+", "=", "<", ">", "|", "&", "!", "#", "C", "i", "++", "->", "=>", "||", "--", "＋"]
 )
 MIXED_TEXT = st.lists(MULTILINGUAL, max_size=40).map("".join)
 ANY_TEXT = st.text(st.characters(exclude_categories=()), max_size=40)
