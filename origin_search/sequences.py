@@ -17,6 +17,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from .unicode_tables import ACCENT_RANGES, INVISIBLE
+
 _RI = "\U0001f1e6-\U0001f1ff"
 _TONE = "\U0001f3fb-\U0001f3ff"
 _TAG = "\U000e0020-\U000e007f"
@@ -114,12 +116,18 @@ def with_sequences(
 
 
 # An ending after an ``འ`` that follows a letter or mark of the same syllable: ``འི`` (``འིས``),
-# ``འོ``, ``འུ``, and ``འམ`` or ``འང`` closing the syllable. Matched on the text (for offsets)...
+# ``འོ``, ``འུ``, and ``འམ`` or ``འང`` closing the syllable. Characters the analyzer leaves
+# out (invisible ones, accents) may stand between. Matched on the text, for offsets (the
+# match ends at the ``འ``)...
 _TIBETAN_BEFORE = (
     "\u0f18\u0f19\u0f35\u0f37\u0f39\u0f3e-\u0f6c\u0f71-\u0f84\u0f86\u0f87\u0f8d-\u0fbc\u0fc6"
 )
+_LEFT_OUT = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in ACCENT_RANGES) + "".join(
+    map(chr, sorted(INVISIBLE))
+)
 TIBETAN_ENDING_RE = re.compile(
-    f"(?<=[{_TIBETAN_BEFORE}])\u0f60(?=[\u0f72\u0f7c\u0f74]|[\u0f58\u0f44](?![{_TIBETAN_BEFORE}]))"
+    f"(?<=[{_TIBETAN_BEFORE}])[{_LEFT_OUT}]*\u0f60"
+    f"(?=[{_LEFT_OUT}]*(?:[\u0f72\u0f7c\u0f74]|[\u0f58\u0f44](?![{_LEFT_OUT}]*[{_TIBETAN_BEFORE}])))"
 )
 # ...and on the translated text, where each Tibetan mark is spelled x and its hex code point.
 TIBETAN_ENDING_OUT_RE = re.compile(

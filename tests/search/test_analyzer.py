@@ -162,6 +162,7 @@ CASES: list[tuple[str, str, list[str]]] = [
     ("tibetan syllables", "བོད་ཡིག", ["བxf7cད", "ཡxf72ག"]),
     ("tibetan attached ending", "རྒྱལ་པོའི་", ["རxf92xfb1ལ", "པxf7c", "འxf72"]),
     ("tibetan a-chung suffix is no ending", "དགའ་བ", ["དགའ", "བ"]),
+    ("tibetan ending after a soft hyphen", "པོ\u00adའི", ["པxf7c", "འxf72"]),
     ("hebrew points fold away", "שָׁלוֹם שלום", ["שלום", "שלום"]),
     ("arabic harakat fold away", "كِتَاب كتاب", ["كتاب", "كتاب"]),
     ("a lone letter mark is a word", "\u093e", ["x93e"]),
