@@ -366,8 +366,7 @@ def prepare(text: str) -> str:
     """The text handed to tantivy for indexing: ASCII as is but for operators (operators.py),
     anything else already normalised."""
     if text.isascii():
-        ops = operators.find(text)
-        return operators.replaced(text, ops) if ops else text
+        return operators.rewrite_ascii(text)
     return _rewrite(text)
 
 
@@ -414,10 +413,7 @@ def _words(out: str) -> list[str]:
 def tokens(text: str) -> list[str]:
     """The tokens tantivy indexes for ``text``, in position order, ``""`` where one was too long."""
     if text.isascii():
-        ops = operators.find(text)
-        if ops:
-            text = operators.replaced(text, ops)
-        return _drop_long(_ASCII_WORD_RE.findall(text.lower()))
+        return _drop_long(_ASCII_WORD_RE.findall(operators.rewrite_ascii(text).lower()))
     return _words(_rewrite(text))
 
 

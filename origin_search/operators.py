@@ -175,6 +175,50 @@ def _in_characters(raw: bytes, found: list[tuple[int, int, str]]) -> list[tuple[
     return out
 
 
+_RUN_FROM_PAIR_RE = re.compile(b"\x01\x01[\x01\x03#]*")
+_PADDED = {op: f" {tok} " for op, tok in TOKENS.items()}
+
+
+def rewrite_ascii(text: str) -> str:
+    """``replaced(text, find(text))`` for ASCII text, in one pass and fewer calls a run: most
+    texts of a coding agent's log are ASCII, and code holds an operator every few words
+    (300 characters of dense code: 31 µs through :func:`find`, 21 µs here)."""
+    raw = text.encode()
+    kinds = raw.translate(_KINDS)
+    first = _PAIR_RE.search(kinds)
+    hashes = _hashes(raw, kinds) if b"#" in raw else []
+    if first is None and not hashes:
+        return text
+    edits: list[tuple[int, int, str]] = []
+    if first is not None:
+        n = len(text)
+        for m in _RUN_FROM_PAIR_RE.finditer(kinds, first.start()):
+            a, b = m.span()
+            while a > 0 and kinds[a - 1] in _RUN_BYTES:
+                a -= 1  # the run starts before its first two operator characters (/==)
+            run = text[a:b]
+            padded = _PADDED.get(run)
+            if padded is None or (
+                run == "--"
+                and not (a and text[a - 1] in _ALNUM and not (b < n and _wordish(text[b])))
+            ):
+                continue
+            edits.append((a, b, padded))
+    if hashes:
+        edits += [(a, b, _PADDED["#"]) for a, b, _ in hashes if _sharp(text, a, b)]
+        edits.sort()
+    if not edits:
+        return text
+    out: list[str] = []
+    pos = 0
+    for a, b, padded in edits:
+        out.append(text[pos:a])
+        out.append(padded)
+        pos = b
+    out.append(text[pos:])
+    return "".join(out)
+
+
 def replaced(text: str, found: list[tuple[int, int, str]]) -> str:
     """``text`` with each operator replaced by its token between spaces."""
     out: list[str] = []

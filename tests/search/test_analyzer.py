@@ -415,6 +415,21 @@ def test_the_characters_that_compose_with_the_previous_one_are_all_known() -> No
     assert found <= COMPOSE_WITH_PREVIOUS
 
 
+CODE = st.lists(
+    st.sampled_from(list("ab1 _-+*/%=<>!&|^~:#\n.C") + ["C#", "i--", "->", "==", "<!--", "://"]),
+    max_size=30,
+).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(CODE)
+def test_the_ascii_operator_pass_equals_the_general_one(text: str) -> None:
+    """prepare's one pass over ASCII text replaces exactly the operators find() finds."""
+    assert operators.rewrite_ascii(text) == operators.replaced(text, operators.find(text))
+    same_as_tantivy(text)
+    assert spans(text)[0] == tokens(text)
+
+
 def test_the_operator_forms_are_all_known() -> None:
     ops = set("-+*/%=<>!&|^~:#")
     derived = {
