@@ -40,15 +40,18 @@ from collections.abc import Callable, Sequence
 from tantivy import Filter, TextAnalyzer, TextAnalyzerBuilder, Tokenizer
 
 from . import operators
+from .letters import (
+    fold_letter,
+    is_cjk,
+    is_letter_mark,
+    is_sea,
+    joins_previous,
+    mark_word,
+)
 from .sequences import TIBETAN_ENDING_OUT_RE, TIBETAN_ENDING_RE, with_sequences
 from .unicode_tables import (
-    ACCENT_RANGES,
-    CJK_RANGES,
-    COMPOSE_WITH_PREVIOUS,
     INVISIBLE,
     OPERATOR_FORMS,
-    SEA_RANGES,
-    SPECIAL_FOLDS,
     STACKERS,
 )
 
@@ -67,10 +70,6 @@ GAP = ""
 _SYMBOL_PREFIX = "sym"
 _CLUSTER_PREFIX = "sea"
 
-_CJK_STARTS = [lo for lo, _ in CJK_RANGES]
-
-_SEA_STARTS = [lo for lo, _ in SEA_RANGES]
-_ACCENT_STARTS = [lo for lo, _ in ACCENT_RANGES]
 # What kind of piece a character yields, one class letter per input character so that spans in
 # the class string are spans in the (normalised) text: w = part of a word, c = a CJK token,
 # b = a South-East Asian letter (starts a cluster), k = a South-East Asian combining mark (goes
@@ -108,77 +107,6 @@ _GAP_RE = re.compile("\x1c +\x1c")
 _FILLER = " " + "g" * TOKEN_MAX_BYTES + " "
 
 
-def _in(ranges: tuple[tuple[int, int], ...], starts: list[int], cp: int) -> bool:
-    i = bisect_right(starts, cp) - 1
-    return i >= 0 and cp <= ranges[i][1]
-
-
-def _is_cjk(cp: int) -> bool:
-    return _in(CJK_RANGES, _CJK_STARTS, cp)
-
-
-def _is_sea(cp: int) -> bool:
-    return _in(SEA_RANGES, _SEA_STARTS, cp)
-
-
-def _is_letter_mark(ch: str) -> bool:
-    """A combining mark that spells a different word (a vowel sign, a virama), not an accent."""
-    cp = ord(ch)
-    return (
-        unicodedata.category(ch)[0] == "M"
-        and not _in(ACCENT_RANGES, _ACCENT_STARTS, cp)
-        and not _is_sea(cp)
-        and not _is_cjk(cp)
-    )
-
-
-def _mark_word(cp: int) -> str:
-    """The spelling of a letter mark inside a word: ASCII, so that tantivy, which splits at
-    characters Rust does not call alphanumeric (a virama is not), keeps it in the word; the
-    ``x`` keeps two marks in a row apart, and no word of real text is spelled ``कx94dष``."""
-    return f"x{cp:x}"
-
-
-def _plain_word_char(ch: str) -> bool:
-    """A character that is alphanumeric for Python and Rust alike and not searched alone."""
-    return ch.isalnum() and not _is_cjk(ord(ch))
-
-
-def _fold_letter(ch: str) -> str:
-    """Lowercase and fold one letter or digit; the result is made only of plain word chars.
-
-    Repeats because lowering a compatibility form can expose more to decompose (``ǅ`` → ``dž``
-    → ``dz``). Anything that does not settle falls back to the lowered character's own word
-    chars, never to a separator: folding must not split a word.
-    """
-    s = ch
-    for _ in range(3):
-        out = []
-        for c in s.lower():
-            special = SPECIAL_FOLDS.get(c)
-            if special is not None:
-                out.append(special)
-                continue
-            if c.isdecimal() and not c.isascii():
-                out.append(str(unicodedata.decimal(c)))
-                continue
-            decomposed = unicodedata.normalize("NFKD", c)
-            parts = [d for d in decomposed if unicodedata.category(d)[0] != "M"]
-            if any(map(_is_letter_mark, decomposed)):
-                parts = []  # ऩ is न with a nukta, a letter of its own: not folded to न
-            if parts and all(_plain_word_char(d) for d in parts):
-                out.extend(parts)
-            elif _plain_word_char(c):
-                out.append(c)
-        folded = "".join(out)
-        if folded == s:
-            break
-        s = folded
-    if all(_plain_word_char(c) for c in s) and s.lower() == s:
-        return s
-    return "".join(c for c in ch.lower() if _plain_word_char(c) and c.lower() == c)
-
-
 def _piece(cp: int) -> tuple[str, str]:
     """(rewritten text, class letter) for one code point of NFKC text outside the ASCII path."""
     ch = chr(cp)
@@ -191,39 +119,24 @@ def _piece(cp: int) -> tuple[str, str]:
     if cp == 0x20E3:  # a keycap: read with its digit by with_sequences, or dropped
         return _SEQ, _MARK
     category = unicodedata.category(ch)
-    if category[0] in "LM" and _is_sea(cp):
+    if category[0] in "LM" and is_sea(cp):
         if category[0] == "L":
             return f"{_CLUSTER_START}{cp:04x}\x1d", _BASE
         if cp in STACKERS:
             return f"{_SIGN_START}{cp:04x}\x1e", _STACK
         return f"{_SIGN_START}{cp:04x}\x1d", _SIGN
-    if _is_cjk(cp) and ch.isalnum():
+    if is_cjk(cp) and ch.isalnum():
         return f"{_ALONE}{ch}{_ALONE}", _CJK
     if ch.isalnum():
-        folded = _fold_letter(ch)
+        folded = fold_letter(ch)
         return (folded, _WORD) if folded else ("", _MARK)
     if category[0] == "S":
         if 0x1F1E6 <= cp <= 0x1F1FF or 0x1F3FB <= cp <= 0x1F3FF:  # flag halves, skin tones
             return f" {_SYMBOL_PREFIX}{cp:x}{_SEQ} ", _SYM
         return f" {_SYMBOL_PREFIX}{cp:x} ", _SYM
     if category[0] == "M":
-        return (_mark_word(cp), _WORD) if _is_letter_mark(ch) else ("", _MARK)
+        return (mark_word(cp), _WORD) if is_letter_mark(ch) else ("", _MARK)
     return " ", _SEP  # punctuation, spaces, controls, unassigned, lone surrogates
-
-
-def _joins_previous(ch: str) -> bool:
-    """Whether NFKC may join ``ch`` to the character before it: its decomposition starts with a
-    combining mark (ﾞ too), a Hangul medial or final jamo, or the second half of a vowel.
-
-    Text without such characters is NFKC-normalised character by character."""
-    head = unicodedata.normalize("NFKD", ch)[0]
-    h = ord(head)
-    return bool(
-        unicodedata.combining(head)
-        or head in COMPOSE_WITH_PREVIOUS
-        or 0x1160 <= h <= 0x11FF
-        or 0xD7B0 <= h <= 0xD7FF
-    )
 
 
 def _prepare_piece(cp: int) -> str:
@@ -232,14 +145,14 @@ def _prepare_piece(cp: int) -> str:
     ch = chr(cp)
     norm = unicodedata.normalize("NFKC", ch)
     piece = _piece(cp)[0] if norm == ch else "".join(_piece(ord(c))[0] for c in norm)
-    return _JOINS + piece if _joins_previous(ch) or ch in OPERATOR_FORMS else piece
+    return _JOINS + piece if joins_previous(ch) or ch in OPERATOR_FORMS else piece
 
 
 def _norm_kind(cp: int) -> str:
     """``n`` when NFKC may join the character to the one before it; ``x`` when NFKC makes it
     several characters, ``s`` one other character; ``.`` when NFKC leaves it as it is."""
     ch = chr(cp)
-    if _joins_previous(ch):
+    if joins_previous(ch):
         return "n"
     norm = unicodedata.normalize("NFKC", ch)
     return "." if norm == ch else "s" if len(norm) == 1 else "x"
@@ -303,7 +216,7 @@ def _raw_classes(cp: int) -> str:
     character before (then the text is normalised whole)."""
     global _growing_re
     ch = chr(cp)
-    if _joins_previous(ch) or ch in OPERATOR_FORMS:
+    if joins_previous(ch) or ch in OPERATOR_FORMS:
         return "N"
     norm = unicodedata.normalize("NFKC", ch)
     if len(norm) > 1:
@@ -421,7 +334,7 @@ class _CjkChars(dict[str, bool]):
     """Whether a character is CJK, filled on first sight (a range search once per character)."""
 
     def __missing__(self, ch: str) -> bool:
-        found = self[ch] = _is_cjk(ord(ch))
+        found = self[ch] = is_cjk(ord(ch))
         return found
 
 

@@ -13,13 +13,13 @@ from origin_search import analyzer, operators
 from origin_search.analyzer import (
     GAP,
     TOKEN_MAX_BYTES,
-    _joins_previous,
     _normalized,
     build_analyzer,
     prepare,
     spans,
     tokens,
 )
+from origin_search.letters import joins_previous
 from origin_search.unicode_tables import COMPOSE_WITH_PREVIOUS, OPERATOR_FORMS
 
 ANALYZER = build_analyzer()
@@ -445,7 +445,7 @@ def test_text_is_normalised_character_by_character_unless_something_joins() -> N
     normalising it whole: every code point, alone, inside a word and doubled, gives the tokens
     of its normalised form (and a text with one that joins is normalised whole)."""
     for lo in [*range(0, 0x40000, 0x8000), *range(0xE0000, 0x110000, 0x8000)]:
-        cps = [cp for cp in range(lo, lo + 0x8000) if not _joins_previous(chr(cp))]
+        cps = [cp for cp in range(lo, lo + 0x8000) if not joins_previous(chr(cp))]
         text = " ".join(f"{chr(cp)}a{chr(cp)}{chr(cp)}" for cp in cps)
         assert tokens(text) == tokens(unicodedata.normalize("NFKC", text)), hex(lo)
 
