@@ -3,7 +3,11 @@
 Text is NFKC-normalised first, so composed and decomposed, halfwidth and fullwidth forms are one
 spelling (``ﾃﾞｰﾀ`` is ``データ``, decomposed Hangul is composed). Tokens are then lowercased,
 ASCII-folded runs of letters and digits (``Café`` → ``cafe``, ``straße`` → ``strasse``,
-``ＡＢＣ１２３`` → ``abc123``); ``_`` and punctuation separate them. Han, Hiragana, Katakana and
+``ＡＢＣ１２３`` → ``abc123``); ``_`` and punctuation separate them. Combining marks other than
+accents are letters of their word (``काम`` is not ``कम``), spelled ``x<hex>`` inside it;
+invisible characters (soft hyphen, joiners, tatweel) are left out and do not split a word.
+Operators of code (``++``, ``->``, ``C#``'s ``#``) are tokens of their own (operators.py), and
+so is each emoji sequence (sequences.py). Han, Hiragana, Katakana and
 Hangul characters are one token each, and so is each grapheme cluster of Thai, Lao, Myanmar,
 Khmer and the other scripts of South-East Asia written without spaces, spelled ``sea<hex code
 points>``; a word of those scripts is searched as a phrase of them. Where punctuation or space
@@ -35,11 +39,19 @@ from collections.abc import Callable, Sequence
 
 from tantivy import Filter, TextAnalyzer, TextAnalyzerBuilder, Tokenizer
 
+from . import operators
+from .letters import (
+    fold_letter,
+    is_cjk,
+    is_letter_mark,
+    is_sea,
+    joins_previous,
+    mark_word,
+)
+from .sequences import TIBETAN_ENDING_OUT_RE, TIBETAN_ENDING_RE, with_sequences
 from .unicode_tables import (
-    CJK_RANGES,
-    COMPOSE_WITH_PREVIOUS,
-    SEA_RANGES,
-    SPECIAL_FOLDS,
+    INVISIBLE,
+    OPERATOR_FORMS,
     STACKERS,
 )
 
@@ -47,7 +59,9 @@ from .unicode_tables import (
 ANALYZER_NAME = "origin"
 #: Bump when token output changes: the index stores tokens, so it must then be rebuilt.
 #: 2: NFKC, South-East Asian clusters, empty positions at punctuation between CJK tokens.
-ANALYZER_VERSION = 2
+#: 3: combining marks are letters in every script, invisible characters do not split a word,
+#: emoji sequences are one symbol, Tibetan attached endings are words of their own.
+ANALYZER_VERSION = 3
 #: Tokens this long or longer (UTF-8 bytes) are dropped; tantivy's ``remove_long`` uses ``<``.
 TOKEN_MAX_BYTES = 100
 #: Marks a dropped long token in Python token lists, keeping positions aligned with tantivy.
@@ -56,19 +70,18 @@ GAP = ""
 _SYMBOL_PREFIX = "sym"
 _CLUSTER_PREFIX = "sea"
 
-_CJK_STARTS = [lo for lo, _ in CJK_RANGES]
-
-_SEA_STARTS = [lo for lo, _ in SEA_RANGES]
 # What kind of piece a character yields, one class letter per input character so that spans in
 # the class string are spans in the (normalised) text: w = part of a word, c = a CJK token,
 # b = a South-East Asian letter (starts a cluster), k = a South-East Asian combining mark (goes
 # on with the cluster), v = a stacker (as k, and pulls the next letter in), y = a symbol token,
-# m = dropped (combining marks elsewhere), space = separator. k and v with no cluster before
-# them are dropped like m.
+# m = dropped (accents, invisible characters), space = separator. k and v with no cluster
+# before them are dropped like m. Two more are set after the translation, where context
+# decides: t = a word that starts right after another (a Tibetan attached ending), e = the rest
+# of an emoji sequence that starts with y.
 _WORD, _CJK, _BASE, _SIGN, _STACK, _SYM, _MARK, _SEP = "w", "c", "b", "k", "v", "y", "m", " "
 # Tokens in the class string: a CJK character, a cluster, a word, a symbol; and (group 1) the
 # separators between two tokens searched alone, an empty position. Mirrors what _rewrite does.
-_TOKEN_SPANS_RE = re.compile(r"c|b(?:vm*b|[kvm])*|w[wkvm]*|y")
+_TOKEN_SPANS_RE = re.compile(r"c|b(?:vm*b|[kvm])*|[wt][wkvm]*|ye*")
 _GAP_SPANS_RE = re.compile(r"[cb][kvm]*( [ kvm]*)(?=[cb])")
 _CJK_GAP_SPANS_RE = re.compile(r"c( +)(?=c)")  # the same where there are no clusters or marks
 _START, _END = re.Match.start, re.Match.end
@@ -80,8 +93,10 @@ _ASCII_WORD_RE = re.compile(r"[a-z0-9]+")
 #   \x1d  after a cluster's letter or mark, \x1e after its stacker (it pulls a letter in)
 #   \x1f  before a South-East Asian mark: it joins the cluster before it, or is dropped
 #   \x1b  before a character NFKC may join to the one before it
+#   \x1a  in a piece that may be part of an emoji sequence (joiner, keycap, flag half, tone)
 _ALONE = "\x1c"
 _JOINS = "\x1b"
+_SEQ = "\x1a"  # after a piece that may belong to an emoji sequence; never left in the output
 _SIGN_START = "\x1f"
 _CLUSTER_START = _ALONE + _CLUSTER_PREFIX
 # Marks left over once joined to their clusters stand after no cluster: dropped.
@@ -92,111 +107,52 @@ _GAP_RE = re.compile("\x1c +\x1c")
 _FILLER = " " + "g" * TOKEN_MAX_BYTES + " "
 
 
-def _in(ranges: tuple[tuple[int, int], ...], starts: list[int], cp: int) -> bool:
-    i = bisect_right(starts, cp) - 1
-    return i >= 0 and cp <= ranges[i][1]
-
-
-def _is_cjk(cp: int) -> bool:
-    return _in(CJK_RANGES, _CJK_STARTS, cp)
-
-
-def _is_sea(cp: int) -> bool:
-    return _in(SEA_RANGES, _SEA_STARTS, cp)
-
-
-def _plain_word_char(ch: str) -> bool:
-    """A character that is alphanumeric for Python and Rust alike and not searched alone."""
-    return ch.isalnum() and not _is_cjk(ord(ch))
-
-
-def _fold_letter(ch: str) -> str:
-    """Lowercase and fold one letter or digit; the result is made only of plain word chars.
-
-    Repeats because lowering a compatibility form can expose more to decompose (``ǅ`` → ``dž``
-    → ``dz``). Anything that does not settle falls back to the lowered character's own word
-    chars, never to a separator: folding must not split a word.
-    """
-    s = ch
-    for _ in range(3):
-        out = []
-        for c in s.lower():
-            special = SPECIAL_FOLDS.get(c)
-            if special is not None:
-                out.append(special)
-                continue
-            if c.isdecimal() and not c.isascii():
-                out.append(str(unicodedata.decimal(c)))
-                continue
-            parts = [
-                d for d in unicodedata.normalize("NFKD", c) if unicodedata.category(d)[0] != "M"
-            ]
-            if parts and all(_plain_word_char(d) for d in parts):
-                out.extend(parts)
-            elif _plain_word_char(c):
-                out.append(c)
-        folded = "".join(out)
-        if folded == s:
-            break
-        s = folded
-    if all(_plain_word_char(c) for c in s) and s.lower() == s:
-        return s
-    return "".join(c for c in ch.lower() if _plain_word_char(c) and c.lower() == c)
-
-
 def _piece(cp: int) -> tuple[str, str]:
     """(rewritten text, class letter) for one code point of NFKC text outside the ASCII path."""
     ch = chr(cp)
     if cp < 128:
         return (ch.lower(), _WORD) if ch.isalnum() else (" ", _SEP)
+    if cp in INVISIBLE:
+        # The joiner and emoji tags may be inside an emoji sequence: _SEQ marks the text
+        # for with_sequences. Otherwise, as all invisible characters, they are left out.
+        return (_SEQ if cp == 0x200D or cp >= 0xE0000 else ""), _MARK
+    if cp == 0x20E3:  # a keycap: read with its digit by with_sequences, or dropped
+        return _SEQ, _MARK
     category = unicodedata.category(ch)
-    if category[0] in "LM" and _is_sea(cp):
+    if category[0] in "LM" and is_sea(cp):
         if category[0] == "L":
             return f"{_CLUSTER_START}{cp:04x}\x1d", _BASE
         if cp in STACKERS:
             return f"{_SIGN_START}{cp:04x}\x1e", _STACK
         return f"{_SIGN_START}{cp:04x}\x1d", _SIGN
-    if _is_cjk(cp) and ch.isalnum():
+    if is_cjk(cp) and ch.isalnum():
         return f"{_ALONE}{ch}{_ALONE}", _CJK
     if ch.isalnum():
-        folded = _fold_letter(ch)
+        folded = fold_letter(ch)
         return (folded, _WORD) if folded else ("", _MARK)
     if category[0] == "S":
+        if 0x1F1E6 <= cp <= 0x1F1FF or 0x1F3FB <= cp <= 0x1F3FF:  # flag halves, skin tones
+            return f" {_SYMBOL_PREFIX}{cp:x}{_SEQ} ", _SYM
         return f" {_SYMBOL_PREFIX}{cp:x} ", _SYM
     if category[0] == "M":
-        return "", _MARK
+        return (mark_word(cp), _WORD) if is_letter_mark(ch) else ("", _MARK)
     return " ", _SEP  # punctuation, spaces, controls, unassigned, lone surrogates
-
-
-def _joins_previous(ch: str) -> bool:
-    """Whether NFKC may join ``ch`` to the character before it: its decomposition starts with a
-    combining mark (ﾞ too), a Hangul medial or final jamo, or the second half of a vowel.
-
-    Text without such characters is NFKC-normalised character by character."""
-    head = unicodedata.normalize("NFKD", ch)[0]
-    h = ord(head)
-    return bool(
-        unicodedata.combining(head)
-        or head in COMPOSE_WITH_PREVIOUS
-        or 0x1160 <= h <= 0x11FF
-        or 0xD7B0 <= h <= 0xD7FF
-    )
 
 
 def _prepare_piece(cp: int) -> str:
     """The rewritten text of one code point of any text: its own NFKC form, rewritten, after
-    _JOINS when NFKC may join it to the character before."""
+    _JOINS when NFKC may join it to the character before, or make it an operator's."""
     ch = chr(cp)
     norm = unicodedata.normalize("NFKC", ch)
     piece = _piece(cp)[0] if norm == ch else "".join(_piece(ord(c))[0] for c in norm)
-    return _JOINS + piece if _joins_previous(ch) else piece
+    return _JOINS + piece if joins_previous(ch) or ch in OPERATOR_FORMS else piece
 
 
 def _norm_kind(cp: int) -> str:
     """``n`` when NFKC may join the character to the one before it; ``x`` when NFKC makes it
     several characters, ``s`` one other character; ``.`` when NFKC leaves it as it is."""
     ch = chr(cp)
-    if _joins_previous(ch):
+    if joins_previous(ch):
         return "n"
     norm = unicodedata.normalize("NFKC", ch)
     return "." if norm == ch else "s" if len(norm) == 1 else "x"
@@ -260,7 +216,7 @@ def _raw_classes(cp: int) -> str:
     character before (then the text is normalised whole)."""
     global _growing_re
     ch = chr(cp)
-    if _joins_previous(ch):
+    if joins_previous(ch) or ch in OPERATOR_FORMS:
         return "N"
     norm = unicodedata.normalize("NFKC", ch)
     if len(norm) > 1:
@@ -274,7 +230,9 @@ _NORM_KINDS = _Table(_norm_kind)
 _NFKC_CHARS = _Table(lambda cp: unicodedata.normalize("NFKC", chr(cp)))
 
 
-def _rewrite(text: str, gaps: bool = True) -> str:
+def _rewrite(
+    text: str, gaps: bool = True, sequences: list[tuple[int, int, int]] | None = None
+) -> str:
     """Text (not all ASCII) → words separated by whitespace, as tantivy and Python split it.
 
     One ``str.translate`` does nearly all: NFKC per character, folding, CJK characters and
@@ -283,13 +241,25 @@ def _rewrite(text: str, gaps: bool = True) -> str:
     The rest is ``str.replace`` on the markers: a mark joins the cluster before it, a stacker
     pulls in the letter after it, stray marks go, and where punctuation or space stands between
     two tokens searched alone the filler leaves a position empty (unless ``gaps`` is False:
-    :func:`spans` finds those places in the class string).
+    :func:`spans` finds those places in the class string). Rarer still: emoji sequences are
+    read whole (sequences.py; their places go to ``sequences``), a Tibetan attached ending is
+    split from its syllable.
     """
     out = _translate(text)
     if _JOINS in out:
         if not unicodedata.is_normalized("NFKC", text):
-            out = _translate(unicodedata.normalize("NFKC", text))
+            text = unicodedata.normalize("NFKC", text)
+            out = _translate(text)
         out = out.replace(_JOINS, "")
+    ops = operators.find(text)
+    if _SEQ in out or ops:
+        # A joiner, tag, flag half, tone or keycap: a sequence needs a symbol or a keycap.
+        emoji = _SEQ in out and (" " + _SYMBOL_PREFIX in out or "\u20e3" in text)
+        if ops or emoji:
+            out = _translate(with_sequences(text, sequences, ops, emoji)).replace(_JOINS, "")
+        out = out.replace(_SEQ, "")
+    if "\u0f60" in out:
+        out = TIBETAN_ENDING_OUT_RE.sub(" ", out)
     if "\x1d" in out or _SIGN_START in out:  # every South-East Asian piece holds one of them
         if _SIGN_START in out:
             out = out.replace("\x1d\x1f", "")
@@ -306,9 +276,10 @@ def _rewrite(text: str, gaps: bool = True) -> str:
 
 
 def prepare(text: str) -> str:
-    """The text handed to tantivy for indexing: ASCII as is, anything else already normalised."""
+    """The text handed to tantivy for indexing: ASCII as is but for operators (operators.py),
+    anything else already normalised."""
     if text.isascii():
-        return text
+        return operators.rewrite_ascii(text)
     return _rewrite(text)
 
 
@@ -355,7 +326,7 @@ def _words(out: str) -> list[str]:
 def tokens(text: str) -> list[str]:
     """The tokens tantivy indexes for ``text``, in position order, ``""`` where one was too long."""
     if text.isascii():
-        return _drop_long(_ASCII_WORD_RE.findall(text.lower()))
+        return _drop_long(_ASCII_WORD_RE.findall(operators.rewrite_ascii(text).lower()))
     return _words(_rewrite(text))
 
 
@@ -363,7 +334,7 @@ class _CjkChars(dict[str, bool]):
     """Whether a character is CJK, filled on first sight (a range search once per character)."""
 
     def __missing__(self, ch: str) -> bool:
-        found = self[ch] = _is_cjk(ord(ch))
+        found = self[ch] = is_cjk(ord(ch))
         return found
 
 
@@ -480,6 +451,26 @@ def _expansion_maps(part: str, size: int) -> tuple[list[int], list[int]]:
     return starts, ends
 
 
+def _ascii_spans_with_operators(
+    found: list[re.Match[str]], ops: list[tuple[int, int, str]], start: int
+) -> tuple[list[str], list[int], list[int]]:
+    """The words and operators of ASCII text, in order, offsets shifted by ``start``."""
+    merged = sorted([(m.start(), m.end(), m.group()) for m in found] + ops)
+    words = _drop_long([tok for _, _, tok in merged])
+    return words, [a + start for a, _, _ in merged], [b + start for _, b, _ in merged]
+
+
+def _context_classes(part: str, classes: str, sequences: list[tuple[int, int, int]]) -> str:
+    """The class string with what context decided: each emoji sequence one symbol (y, then e
+    for the rest), each Tibetan attached ending the start of a word (t)."""
+    chars = list(classes)
+    for a, b, _ in sequences:
+        chars[a:b] = _SYM + "e" * (b - a - 1)
+    for m in TIBETAN_ENDING_RE.finditer(part):
+        chars[m.end() - 1] = "t"
+    return "".join(chars)
+
+
 def spans(
     text: str, start: int = 0, end: int | None = None
 ) -> tuple[list[str], list[int], list[int]]:
@@ -492,6 +483,9 @@ def spans(
     part = text[start:end] if (start or end is not None) else text
     if part.isascii():
         found = list(_ASCII_WORD_RE.finditer(part.lower()))
+        ops = operators.find(part)
+        if ops:
+            return _ascii_spans_with_operators(found, ops, start)
         words = [m.group() for m in found]
         if start:
             return (
@@ -513,8 +507,18 @@ def spans(
             classes = part.translate(_CLASSES)
         elif len(classes) != len(part):
             smap, emap = _expansion_maps(part, len(classes))
-    out = _rewrite(part, gaps=False)
+    sequences: list[tuple[int, int, int]] = []
+    out = _rewrite(part, gaps=False, sequences=sequences)
+    if (sequences or "\u0f60" in out) and len(classes) != len(part):
+        # A character NFKC makes several (½) moved the classes off the places found in the
+        # text: take the text normalised, stretch by stretch, as where something joins.
+        part, smap, emap = _normalized(part)
+        classes = part.translate(_CLASSES)
+        sequences = []
+        out = _rewrite(part, gaps=False, sequences=sequences)
     words = _drop_long(out.split())
+    if sequences or "\u0f60" in out:
+        classes = _context_classes(part, classes, sequences)
     # Offsets in ``text`` straight from the regex: the class string is searched from ``start``
     # behind that many spaces (shifting every offset afterwards costs more).
     pad = start if smap is None else 0
@@ -523,6 +527,11 @@ def spans(
     found = list(_TOKEN_SPANS_RE.finditer(classes, pad))
     starts = list(map(_START, found))
     ends = list(map(_END, found))
+    for a, _, count in sequences:  # each token of a sequence spans all of it
+        if count > 1:
+            i = bisect_right(starts, a + pad) - 1
+            starts[i:i] = [starts[i]] * (count - 1)
+            ends[i:i] = [ends[i]] * (count - 1)
     if _ALONE in out and "\x1c " in out:  # a token searched alone, then a separator
         plain = not ("b" in classes or "k" in classes or "v" in classes or "m" in classes)
         for m in (_CJK_GAP_SPANS_RE if plain else _GAP_SPANS_RE).finditer(classes, pad):

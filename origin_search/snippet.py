@@ -19,6 +19,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from functools import lru_cache
 
+from . import operators
 from .analyzer import GAP, spans
 from .query import Clause, occurrences
 
@@ -50,7 +51,7 @@ def snippet(text: str, clause_list: Sequence[Clause], width: int = 200) -> str:
         return _render(text, *_head(text, width), [])
     if text.isascii():
         pattern = _ascii_pattern(tuple(clause_list))
-        if pattern is not None:
+        if pattern is not None and not operators.find(text):  # an operator is a word too
             return _ascii_snippet(text, clause_list, width, pattern)
     return _token_snippet(text, clause_list, width)
 
@@ -134,8 +135,10 @@ def _ascii_pattern(clause_list: tuple[Clause, ...]) -> re.Pattern[str] | None:
     it, and its mark would merge into the longer one's anyway. The start is checked by the
     caller, since a leading lookbehind would cost the regex engine its prefix scan.
     """
-    if not all(GAP not in c and c[0].isascii() for c in clause_list):
-        return None
+    if not all(GAP not in c and c[0].isascii() for c in clause_list) or any(
+        t in operators.SOURCES for c in clause_list for t in c
+    ):
+        return None  # an operator's token is not its text: the token path finds it
     ordered = sorted(clause_list, key=len, reverse=True)
     bodies = (r"[^a-z0-9]+".join(re.escape(tok) for tok in clause) for clause in ordered)
     return re.compile(rf"(?:{'|'.join(bodies)})(?![a-z0-9])")
@@ -157,7 +160,8 @@ def _scan(text: str, clause_list: Sequence[Clause], width: int) -> _Found | None
     a = 0
     if text.isascii():
         lowered = text.lower()
-        found = [p for c in clause_list if (p := lowered.find(c[0])) >= 0]
+        heads = [operators.SOURCES.get(c[0], c[0]) for c in clause_list]
+        found = [p for h in heads if (p := lowered.find(h)) >= 0]
         if not found:
             return None
         a = max(0, min(found) - width)

@@ -1,6 +1,7 @@
 """The Unicode tables the analyzer reads: which blocks are searched a character or a cluster at
-a time, which signs stack a cluster, which letters fold to an obvious ASCII spelling, and which
-characters NFKC joins to the one before them. Data only; the rules are in analyzer.py.
+a time, which signs stack a cluster, which combining marks are accents that fold away and which
+characters are invisible, which letters fold to an obvious ASCII spelling, and which characters
+NFKC joins to the one before them. Data only; the rules are in analyzer.py.
 """
 
 from __future__ import annotations
@@ -49,6 +50,42 @@ STACKERS = frozenset(
         0x17D2,  # Khmer coeng
         0x1A60,  # Tai Tham sakot
     }
+)
+
+# Combining marks that are accents or pointing writers put in or leave out, folded away like
+# the accent of ``é``: generic diacritics, Cyrillic titlo, Hebrew points, Arabic and Syriac
+# vowel signs, the kana voicing marks, variation selectors. Every other combining mark (an
+# Indic vowel sign or virama, a Tibetan subjoined letter) spells a different word and is part
+# of it: ``कम`` is not ``काम``.
+ACCENT_RANGES: tuple[tuple[int, int], ...] = (
+    (0x0300, 0x036F),  # combining diacritical marks (and the grapheme joiner)
+    (0x0483, 0x0489),  # Cyrillic titlo, palatalisation, enclosing signs
+    (0x0591, 0x05C7),  # Hebrew cantillation and points
+    (0x0610, 0x061A),  # Arabic honorifics and small signs
+    (0x064B, 0x065F),  # Arabic harakat: fatha, kasra, shadda, sukun, ...
+    (0x0670, 0x0670),  # Arabic superscript alef
+    (0x06D6, 0x06ED),  # Arabic Quranic annotation signs
+    (0x0730, 0x074A),  # Syriac points
+    (0x0898, 0x08FF),  # Arabic extended marks
+    (0x180B, 0x180F),  # Mongolian free variation selectors
+    (0x1AB0, 0x1AFF),  # combining diacritical marks extended
+    (0x1DC0, 0x1DFF),  # combining diacritical marks supplement
+    (0x20D0, 0x20FF),  # combining marks for symbols (a keycap's is read with its digit)
+    (0x3099, 0x309A),  # kana voiced and semi-voiced marks
+    (0xFE00, 0xFE0F),  # variation selectors
+    (0xFE20, 0xFE2F),  # combining half marks
+    (0xE0100, 0xE01EF),  # variation selectors supplement
+)
+
+# Characters that are invisible inside a word and do not split it: the soft hyphen, the word
+# joiner and zero-width no-break space, the Arabic tatweel (a stretched joining line), the
+# joiners (ZWNJ, ZWJ) and emoji tags. They are left out, so a word is found whether it was
+# written with them or not (Persian ``می‌خواهم`` and ``میخواهم``). The zero-width space is not
+# here: it separates words.
+INVISIBLE = frozenset(
+    {0x00AD, 0x0640, 0x180E, 0x200C, 0x200D, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0xFEFF}
+    | set(range(0xE0001, 0xE0002))
+    | set(range(0xE0020, 0xE0080))
 )
 
 # Letters that have no decomposition but an obvious ASCII spelling (as in Lucene's folding).
@@ -104,6 +141,22 @@ COMPOSE_WITH_PREVIOUS = frozenset(
             0x114BD,
             0x115AF,
             0x11930,
+        ),
+    )
+)
+
+# Characters whose NFKC form holds an ASCII operator character (``＋`` is ``+``, ``⩵`` is
+# ``==``): a text with one is normalised whole before its operators are found, so ``ｉ＋＋`` is
+# ``i++``. A test derives this set from unicodedata again.
+OPERATOR_FORMS = frozenset(
+    map(
+        chr,
+        (
+            *(0x203C, 0x2048, 0x2049, 0x207A, 0x207C, 0x208A, 0x208C),
+            *(0x2100, 0x2101, 0x2105, 0x2106, 0x2A74, 0x2A75, 0x2A76, 0xFB29),
+            *(0xFE13, 0xFE15, 0xFE55, 0xFE57, 0xFE5F, 0xFE60, 0xFE61, 0xFE62, 0xFE63, 0xFE64),
+            *(0xFE65, 0xFE66, 0xFE6A, 0xFF01, 0xFF03, 0xFF05, 0xFF06, 0xFF0A, 0xFF0B, 0xFF0D),
+            *(0xFF0F, 0xFF1A, 0xFF1C, 0xFF1D, 0xFF1E, 0xFF3E, 0xFF5C, 0xFF5E),
         ),
     )
 )

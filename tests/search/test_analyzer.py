@@ -9,20 +9,21 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from origin_search import analyzer
+from origin_search import analyzer, operators
 from origin_search.analyzer import (
     GAP,
     TOKEN_MAX_BYTES,
-    _joins_previous,
     _normalized,
     build_analyzer,
     prepare,
     spans,
     tokens,
 )
-from origin_search.unicode_tables import COMPOSE_WITH_PREVIOUS
+from origin_search.letters import joins_previous
+from origin_search.unicode_tables import COMPOSE_WITH_PREVIOUS, OPERATOR_FORMS
 
 ANALYZER = build_analyzer()
+POSTFIX_TOKENS = {operators.TOKENS[op] for op in operators.POSTFIX}
 
 
 def tantivy_tokens(text: str) -> list[str]:
@@ -53,7 +54,21 @@ CASES: list[tuple[str, str, list[str]]] = [
     ("windows path", "C:\\Users\\dev", ["c", "users", "dev"]),
     ("error text", "KeyError: 'x'", ["keyerror", "x"]),
     ("version", "v2.3.1", ["v2", "3", "1"]),
-    ("c++", "C++ -v *", ["c", "v"]),
+    # operators are words in code; other punctuation still separates
+    ("c++", "C++ -v *", ["c", "sym2bz2b", "v"]),
+    ("c sharp", "C# F#.", ["c", "sym23", "f", "sym23"]),
+    (
+        "no hash inside a word, after a longer one or before a number",
+        "a#b issue# #2 ## x",
+        ["a", "b", "issue", "2", "x"],
+    ),
+    ("increment", "i++; ++j", ["i", "sym2bz2b", "sym2bz2b", "j"]),
+    ("decrement after a word only", "i-- --verbose a--b", ["i", "sym2dz2d", "verbose", "a", "b"]),
+    ("arrows", "a->b x => y", ["a", "sym2dz3e", "b", "x", "sym3dz3e", "y"]),
+    ("logic", "a || b && c", ["a", "sym7cz7c", "b", "sym26z26", "c"]),
+    ("a longer run is not its operators", "<!-- a --> ==> **b**", ["a", "b"]),
+    ("operators next to cjk", "数==据", ["数", "sym3dz3d", "据"]),
+    ("fullwidth operator", "ｉ＋＋ ⩵", ["i", "sym2bz2b", "sym3dz3d"]),
     ("chinese", "我们把数据库迁移了", ["我", "们", "把", "数", "据", "库", "迁", "移", "了"]),
     ("chinese punctuation leaves a position empty", "数据，库。", ["数", "据", GAP, "库"]),
     (
@@ -134,7 +149,43 @@ CASES: list[tuple[str, str, list[str]]] = [
     ("symbols", "→ ✓ €5 ©", ["sym2192", "sym2713", "sym20ac", "5", "syma9"]),
     ("compatibility forms", "Origin™ ½ ㎞ …", ["origintm", "1", "sym2044", "2", "km"]),
     ("emoji inside a word", "fix✅done", ["fix", "sym2705", "done"]),
-    ("zero width joiner", "👨\u200d💻", ["sym1f468", "sym1f4bb"]),
+    # combining marks are letters in every script; accents and pointing fold away
+    ("devanagari vowel sign", "कम काम", ["कम", "कx93eम"]),
+    ("devanagari virama", "क्ष", ["कx94dष"]),
+    ("devanagari nukta is a letter", "क़ ऩ", ["कx93c", "ऩ"]),
+    ("bengali vowel sign", "কম কাম", ["কম", "কx9beম"]),
+    ("bengali two-part vowel is composed", "ক\u09c7\u09be ক\u09cb", ["কx9cb", "কx9cb"]),
+    ("tamil pulli", "பல் பல", ["பலxbcd", "பல"]),
+    ("tamil au is not o", "ஔ ஒ", ["ஔ", "ஒ"]),
+    ("sinhala with joiner", "ශ්\u200dරී ශ්රී", ["ශxdcaරxdd3", "ශxdcaරxdd3"]),
+    ("telugu", "తెలుగు", ["తxc46లxc41గxc41"]),
+    ("tibetan syllables", "བོད་ཡིག", ["བxf7cད", "ཡxf72ག"]),
+    ("tibetan attached ending", "རྒྱལ་པོའི་", ["རxf92xfb1ལ", "པxf7c", "འxf72"]),
+    ("tibetan a-chung suffix is no ending", "དགའ་བ", ["དགའ", "བ"]),
+    ("tibetan ending after a soft hyphen", "པོ\u00adའི", ["པxf7c", "འxf72"]),
+    ("hebrew points fold away", "שָׁלוֹם שלום", ["שלום", "שלום"]),
+    ("arabic harakat fold away", "كِتَاب كتاب", ["كتاب", "كتاب"]),
+    ("a lone letter mark is a word", "\u093e", ["x93e"]),
+    # invisible characters do not split a word; a zero-width space does
+    ("soft hyphen", "soft\u00adware", ["software"]),
+    ("word joiner and bom", "a\u2060b c\ufeffd", ["ab", "cd"]),
+    ("tatweel", "كتـــاب", ["كتاب"]),
+    ("variation selector", "a\ufe0eb", ["ab"]),
+    ("persian zwnj", "می\u200cخواهم", ["میخواهم"]),
+    ("zero width space separates", "zero\u200bwidth", ["zero", "width"]),
+    # an emoji sequence is one symbol; a skin tone follows it as a token of its own
+    ("zero width joiner", "👨\u200d💻", ["sym1f468z1f4bb"]),
+    ("toned zwj sequence", "👨🏽\u200d🔬", ["sym1f468z1f52c", "sym1f3fd"]),
+    ("flags pair up", "🇺🇸🇯🇵 🇸🇯", ["sym1f1faz1f1f8", "sym1f1efz1f1f5", "sym1f1f8z1f1ef"]),
+    ("a lone regional indicator", "🇺 x", ["sym1f1fa", "x"]),
+    ("keycap is not the digit", "1\ufe0f\u20e3 1\u20e3 1", ["sym31z20e3", "sym31z20e3", "1"]),
+    ("emoji presentation selector", "❤\ufe0f ❤", ["sym2764", "sym2764"]),
+    (
+        "tag flag",
+        "🏴\U000e0067\U000e0062\U000e0077\U000e006c\U000e0073\U000e007f",
+        ["sym1f3f4ze0067ze0062ze0077ze006cze0073ze007f"],
+    ),
+    ("a joiner after a letter joins no symbol", "a\u200d👍", ["a", "sym1f44d"]),
     ("nul and controls", "a\x00b\x1bc", ["a", "b", "c"]),
     ("lone surrogate", "ab\ud800cd", ["ab", "cd"]),
     ("empty", "", []),
@@ -153,10 +204,12 @@ def test_tokens(text: str, expected: list[str]) -> None:
     for tok, a, b in zip(toks, starts, ends, strict=True):
         if tok == GAP:  # an over-long word, or the separators between two CJK tokens
             assert tokens(text[a:b]) in ([GAP], [])
-        elif unicodedata.is_normalized("NFKC", text[a:b]):
+        elif tok in POSTFIX_TOKENS:  # ``#`` is an operator after ``C`` only
+            assert tokens(text[a - 1 : b])[-1] == tok
+        elif unicodedata.is_normalized("NFKC", text[a:b]) and starts.count(a) == 1:
             assert tokens(text[a:b]) == [tok]  # each span is exactly its token
-        else:  # one character may yield several tokens (½ → 1 ⁄ 2), each spanning all of it
-            assert tok in tokens(text[a:b])
+        else:  # one character (½ → 1 ⁄ 2) or emoji sequence (👍🏽) may yield several tokens,
+            assert tok in tokens(text[a:b])  # each spanning all of it
 
 
 def test_long_tokens_leave_a_gap_like_tantivy() -> None:
@@ -169,8 +222,9 @@ def test_long_tokens_leave_a_gap_like_tantivy() -> None:
 
 
 def test_ascii_text_reaches_tantivy_unchanged() -> None:
-    text = "Fix parse_query() in C:\\src\\main.py"
+    text = "Fix parse_query() in C:\\src\\main.py --verbose"
     assert prepare(text) is text
+    assert prepare("i++ -> C#") == "i sym2bz2b   sym2dz3e  C sym23 "  # but for operators
 
 
 # South-East Asian letters, vowel and tone marks, stackers, digits and punctuation.
@@ -212,6 +266,10 @@ MULTILINGUAL = st.sampled_from(
     + HANGUL
     + CJK_PUNCTUATION
     + ["\u09c7", "\u09be", "\u0b47", "\u0b3e", "\U00011131", "\U00011127"]  # two-part vowels
+    + list("कम\u093e\u094dষ\u09be\u0bcdශ\u0dcaར\u0f92\u0f7cའ\u0f72\u0f0bཔ")  # letter marks
+    + ["\u00ad", "\u2060", "\u0640", "\u200c", "\u200b", "\ufe0e"]  # invisible, and a ZWSP
+    + ["🇺", "🇸", "🇯", "\u20e3", "👨", "🔬", "1", "#", "\U000e0067", "\U000e007f", "🏴"]  # emoji
+    + ["+", "=", "<", ">", "|", "&", "!", "#", "C", "i", "++", "->", "=>", "||", "--", "＋"]
 )
 MIXED_TEXT = st.lists(MULTILINGUAL, max_size=40).map("".join)
 ANY_TEXT = st.text(st.characters(exclude_categories=()), max_size=40)
@@ -357,12 +415,37 @@ def test_the_characters_that_compose_with_the_previous_one_are_all_known() -> No
     assert found <= COMPOSE_WITH_PREVIOUS
 
 
+CODE = st.lists(
+    st.sampled_from(list("ab1 _-+*/%=<>!&|^~:#\n.C") + ["C#", "i--", "->", "==", "<!--", "://"]),
+    max_size=30,
+).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(CODE)
+def test_the_ascii_operator_pass_equals_the_general_one(text: str) -> None:
+    """prepare's one pass over ASCII text replaces exactly the operators find() finds."""
+    assert operators.rewrite_ascii(text) == operators.replaced(text, operators.find(text))
+    same_as_tantivy(text)
+    assert spans(text)[0] == tokens(text)
+
+
+def test_the_operator_forms_are_all_known() -> None:
+    ops = set("-+*/%=<>!&|^~:#")
+    derived = {
+        ch
+        for cp in range(0x80, 0x110000)
+        if (ch := chr(cp)) != (norm := unicodedata.normalize("NFKC", ch)) and ops & set(norm)
+    }
+    assert derived == OPERATOR_FORMS
+
+
 def test_text_is_normalised_character_by_character_unless_something_joins() -> None:
     """Text without characters NFKC may join to the one before is rewritten without
     normalising it whole: every code point, alone, inside a word and doubled, gives the tokens
     of its normalised form (and a text with one that joins is normalised whole)."""
     for lo in [*range(0, 0x40000, 0x8000), *range(0xE0000, 0x110000, 0x8000)]:
-        cps = [cp for cp in range(lo, lo + 0x8000) if not _joins_previous(chr(cp))]
+        cps = [cp for cp in range(lo, lo + 0x8000) if not joins_previous(chr(cp))]
         text = " ".join(f"{chr(cp)}a{chr(cp)}{chr(cp)}" for cp in cps)
         assert tokens(text) == tokens(unicodedata.normalize("NFKC", text)), hex(lo)
 

@@ -180,7 +180,7 @@ def test_an_index_of_the_previous_analyzer_is_rebuilt(tmp_path: Path) -> None:
         w.commit()
     assert not SearchIndex.open(tmp_path).rebuilt
     (tmp_path / VERSION_FILE).write_text(
-        VERSION.replace(f"analyzer {ANALYZER_VERSION}", "analyzer 1")
+        VERSION.replace(f"analyzer {ANALYZER_VERSION}", f"analyzer {ANALYZER_VERSION - 1}")
     )
     again = SearchIndex.open(tmp_path)
     assert again.rebuilt and again.count() == 0

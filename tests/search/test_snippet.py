@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from origin_search import operators
 from origin_search.analyzer import GAP, tokens
 from origin_search.query import clauses
 from origin_search.snippet import ELLIPSIS, snippet
@@ -120,6 +121,22 @@ CASES: list[tuple[str, str, str, str]] = [
         "အသစ်",
         "ဒေတာဘေ့စ်ကို ဆာဗာ[အသစ်]သို့ ပြောင်းရန်",
     ),
+    # every word in every script: marks, invisible characters, emoji sequences, operators
+    ("a vowel sign is a letter", "कम पानी, काम बंद", "काम", "कम पानी, [काम] बंद"),
+    ("a pulli is a letter", "பல நாட்கள் பல் வலி", "பல்", "பல நாட்கள் [பல்] வலி"),
+    (
+        "soft hyphen inside the word",
+        "the soft\u00adware update",
+        "software",
+        "the [soft\u00adware] update",
+    ),
+    ("tatweel inside the word", "هذا كتـــاب", "كتاب", "هذا [كتـــاب]"),
+    ("zwnj typed or not", "من می\u200cخواهم", "میخواهم", "من [می\u200cخواهم]"),
+    ("a flag in its pair only", "🇺🇸🇯🇵 and 🇸🇯", "🇸🇯", "🇺🇸🇯🇵 and [🇸🇯]"),
+    ("a toned sequence whole", "hi 👨🏽\u200d🔬 there", "👨\u200d🔬", "hi [👨🏽\u200d🔬] there"),
+    ("c++ not plain c", "Plain C, then C++ code", "C++", "Plain C, then [C++] code"),
+    ("i++ not I", "I said: use i++ here", "i++", "I said: use [i++] here"),
+    ("an arrow", "map x => x + 1 -> y", "=>", "map x [=>] x + 1 -> y"),
     ("no match in this text", "nothing relevant here", "elsewhere", "nothing relevant here"),
     ("no clauses", "plain text", "!!!", "plain text"),
 ]
@@ -130,6 +147,13 @@ CASES: list[tuple[str, str, str, str]] = [
 )
 def test_snippet(text: str, query: str, expected: str) -> None:
     assert snippet(text, clauses(query)) == expected
+
+
+def test_an_operator_far_into_ascii_text_is_bracketed_within_the_window() -> None:
+    text = "x " * 300 + "then call i++ and C# code " + "y " * 300
+    s = snippet(text, clauses("i++ C#"), 60)
+    assert bracketed(s) == ["i++", "C#"]
+    assert visible(s) <= 60
 
 
 def test_window_opens_a_third_before_the_first_match() -> None:
@@ -258,6 +282,9 @@ def test_ascii_fast_path_equals_the_token_path(words, query, width):
     text = "".join(w + s for w, s in words)
     found = clauses(" ".join(query))
     if not text or not found:
+        return
+    if operators.find(text):  # an operator (::) is a word the ASCII path does not see
+        assert snippet(text, found, width) == _snippet_module._token_snippet(text, found, width)
         return
     assert _snippet_module._ascii_snippet(text, found, width) == _snippet_module._token_snippet(
         text, found, width
