@@ -37,6 +37,8 @@ from collections.abc import Callable, Iterable, Sequence
 import orjson
 import zstandard
 
+from .errors import StoreError
+
 #: The shortest JSON string worth cutting: a patch costs a few bytes, and a short string costs
 #: few in a compressed frame.
 MIN_SPAN = 48
@@ -50,7 +52,7 @@ Patch = tuple[int, int, int, bytes, int]
 _HEAD = struct.Struct("<II")  # patches, bytes of literals
 
 
-class SpanError(ValueError):
+class SpanError(StoreError, ValueError):
     """A patch that cannot be applied: a damaged record, or an event that is not there."""
 
 

@@ -10,6 +10,7 @@ from collections.abc import Collection
 from typing import Any, TypeGuard
 
 from . import bounds
+from .errors import StoreError
 from .model import EVENT_KINDS, ROLES
 from .textclip import STORED_CHARS
 
@@ -27,7 +28,7 @@ _TOMBSTONE_ID = re.compile(r"tmb_[0-9a-f]{6,32}")
 _VALIDITY = ("valid_from", "valid_to")
 
 
-class BatchRefused(ValueError):
+class BatchRefused(StoreError, ValueError):
     """A batch refused whole: the message names the item and what is wrong with it."""
 
 

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from .. import redact
+from ..errors import StoreError
 from ..model import ParseProblem
 from ..parsers.base import FILE_TABLE, FileKind, Table, file_line, load_row, row_line
 from ..records import Cursor
@@ -108,7 +109,7 @@ def _redacted(line: bytes) -> bytes:
     return done
 
 
-class RowLogError(OSError):
+class RowLogError(StoreError, OSError):
     """A database or file that could not be read this pass: reported, retried next pass."""
 
 
