@@ -46,8 +46,8 @@ def ui(
 ) -> None:
     if ctx.invoked_subcommand is not None:
         return
+    from ..hub.server import serve_ui
     from ..ui.password import has_password
-    from ..ui.server import serve_ui
 
     settings = _settings(home)
     with edge():

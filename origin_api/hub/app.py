@@ -6,7 +6,8 @@ around `mcp.sdk.build_server`, so the hub lists and runs exactly what `origin mc
 module wires the pieces: what every request meets first (`edge`), who may call (`auth`), the
 HTTP conventions of `/mcp` (`transport`), and the hub's own freshness (it ingests its
 machine's agent logs like any device). The admin UI (`origin_api.ui`) is a router of its own,
-behind its own sign-in, on the same host names.
+behind its own sign-in, on the same host names; `create_ui_app` serves that router alone, for
+`origin ui` on a device (the hub mounts the UI, so the UI never imports the hub).
 """
 
 from __future__ import annotations
@@ -43,6 +44,21 @@ from .transport import McpEndpoint, host_names, security_settings
 
 #: `last_used` is a write; one per token per minute is plenty for `origin token list`.
 TOUCH_EVERY_S = 60.0
+
+
+def create_ui_app(origin: Origin, host: str = "127.0.0.1", *, merged: bool = True) -> Litestar:
+    """The admin UI alone over an open Origin, answering to loopback and the bound address: the
+    hub's edge (request ids, the request log, Host syntax), `/ui/` and `/`, and no `/mcp`. Reads
+    and writes go through the device's `service.call` merged with its hub, as `origin mcp`
+    answers."""
+    names = host_names(host, ())
+    return HubApp(
+        hub_names=names,
+        pages=ui_not_found,
+        route_handlers=[create_router(Ui(origin, merged=merged), names), root],
+        openapi_config=None,
+        logging_config=None,
+    )
 
 
 class _Policy:

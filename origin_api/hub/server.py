@@ -9,6 +9,8 @@ between the check and the serving.
 uvicorn runs on uvloop with the httptools parser: measured on loopback with 16 clients calling
 `search`, it served more requests per second than uvicorn's pure-Python stack (asyncio + h11);
 see docs/hub.md for the figures. `fast=False` selects that stack for comparison.
+
+`origin ui` serves the admin pages alone the same way (`serve_ui`), its address taken first too.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from litestar import Litestar
 from ..errors import OriginError
 from ..runtime import Origin
 from ..settings import Settings
-from .app import create_app
+from .app import create_app, create_ui_app
 
 #: How far above a port in use `bind` looks for a free one to suggest.
 _NEARBY = 20
@@ -134,6 +136,18 @@ def serve(origin: Origin, settings: Settings, sock: socket.socket) -> bool:
         server.run(sockets=[sock])
     background = app.state.hub_background
     return background is None or not background.busy
+
+
+def serve_ui(origin: Origin, sock: socket.socket) -> None:
+    """Serve the admin UI alone (`origin ui`) on `sock` (from `bind`) until interrupted."""
+    host, port = sock.getsockname()[:2]
+    app = create_ui_app(origin, host)
+    trusted = Settings.of(origin.settings).hub_trusted_proxies
+    server = uvicorn.Server(
+        uvicorn_config(app, host, port, log_level="info", trusted_proxies=trusted)
+    )
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run(sockets=[sock])
 
 
 @dataclass

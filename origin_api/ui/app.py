@@ -3,7 +3,7 @@
 A page is a module of `origin_api/ui/pages/` exposing `ROUTES`, a list of Litestar route
 handlers with paths relative to `/ui`. `PAGES` is every such module, found in that package, so
 a new page is a new module and nothing else changes. The hub mounts this router
-(`hub.app.create_app`), and `origin ui` serves it alone on loopback (`ui.server`).
+(`hub.app.create_app`), and `origin ui` serves it alone on loopback (`hub.app.create_ui_app`).
 """
 
 from __future__ import annotations

@@ -10,9 +10,9 @@ from typer.testing import CliRunner
 from ui_support import PASSWORD, csrf_in
 
 from origin_api.cli.commands import app
+from origin_api.hub.app import create_ui_app
 from origin_api.runtime import Origin
 from origin_api.ui.password import PASSWORD_FILE, check_password
-from origin_api.ui.server import create_ui_app
 
 
 def _run(tmp_path: Path, *args: str, stdin: str | None = None):
