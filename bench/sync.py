@@ -313,7 +313,7 @@ def _hub_has(hub_home: Path, ids: list[str]) -> dict[str, Any]:
         return {
             "hub_has_new": sum(1 for i in ids if store.event(txn, i) is not None),
             "new_events": len(ids),
-            "hub_events": txn.stat(store.dbs["ev"])["entries"],
+            "hub_events": store.event_count(txn),
         }
 
 
@@ -344,17 +344,17 @@ def _child_first(cap_s: float) -> dict[str, Any]:
     and the pull is finished, untimed."""
     from origin_api.runtime import Origin
     from origin_api.sync import sync_now
-    from origin_api.sync.run import PUSHED
+    from origin_store import sync as store_sync
 
     with Origin.open() as origin:
         store = origin.store
         with store.read() as txn:
-            device_events = txn.stat(store.dbs["ev"])["entries"]
+            device_events = store.event_count(txn)
         started = time.perf_counter()
         sync = sync_now(origin, deadline=time.monotonic() + cap_s)
         seconds = time.perf_counter() - started
         with store.read() as txn:
-            pushed = store.meta_get(txn, PUSHED) or 0
+            pushed = store_sync.pushed_seq(store, txn)
             last = store.feed_last(txn)
             events = sum(
                 1
@@ -362,7 +362,7 @@ def _child_first(cap_s: float) -> dict[str, Any]:
                 if seq <= pushed and item["t"] == "event"
             )
         if pushed < last:
-            store.write(lambda txn: store.meta_put(txn, PUSHED, last), durable=True)
+            store.write(lambda txn: store_sync.advance_pushed(store, txn, last), durable=True)
         if not sync.complete:  # untimed: the pull the cap cut off, so the next sync is only new
             sync_now(origin)
     return {
@@ -380,13 +380,13 @@ def _child_incremental() -> dict[str, Any]:
     """Ingest the new log, then one sync, timed; the new event ids for the hub's check."""
     from origin_api.runtime import Origin
     from origin_api.sync import sync_now
-    from origin_api.sync.run import PUSHED
+    from origin_store import sync as store_sync
 
     with Origin.open() as origin:
         store = origin.store
         ingested = origin.ingest()
         with store.read() as txn:
-            after = store.meta_get(txn, PUSHED) or 0
+            after = store_sync.pushed_seq(store, txn)
             ids = [i["id"] for _, i in store.feed_since(txn, after) if i["t"] == "event"]
         started = time.perf_counter()
         sync = sync_now(origin)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import lmdb
 
-from origin_store.db import Store
+from origin_store import Store, marks
 from origin_store.errors import HomeUnusable
 from origin_store.settings import Settings as StoreSettings
 
@@ -34,8 +34,6 @@ if TYPE_CHECKING:
 
 #: Under the home: what the last freshness pass saw, for the next one in any process.
 SWEEP_FILE = "sweep"
-#: The store's meta record of the last pass (when, and what it saw), shared by every process.
-LAST_PASS = "last_pass"
 #: Less free space than this under the home and Origin does not start: the store writes through
 #: a memory map, and a disk that fills under it stops the process with a signal, not an error
 #: anyone could show.
@@ -182,8 +180,7 @@ class Origin:
             self._ingest_lock.release()
 
     def _pass(self, progress: Progress | None, full: bool, every: bool) -> IngestReport:
-        from origin_store.ingest import IngestReport
-        from origin_store.ingest.discovery import Sweep
+        from origin_store.ingest import IngestReport, Sweep
 
         sources = self.ingester.sources
         last = self._last_pass()
@@ -213,14 +210,14 @@ class Origin:
             "turn": turn,
             "boot": boot,
         }
-        self.store.write(lambda txn: self.store.meta_put(txn, LAST_PASS, record))
+        self.store.write(lambda txn: marks.note_pass(self.store, txn, record))
         return report
 
     def changed(self) -> bool:
         """Whether any log differs from its cursor (the watcher's check): a stat per directory
         and per log, the store read only for the logs whose stat moved since last seen equal
         to their cursor."""
-        from origin_store.ingest.discovery import Sweep
+        from origin_store.ingest import Sweep
 
         sources = self.ingester.sources
         sweep = Sweep.load(self.home / SWEEP_FILE)
@@ -240,8 +237,7 @@ class Origin:
         """The store's record of the last pass of any process: when it ended (ms), how many logs
         it found, checked and found changed, and the turn of cold logs the next one checks."""
         with self.store.read() as txn:
-            record = self.store.meta_get(txn, LAST_PASS)
-        return record if isinstance(record, dict) else None
+            return marks.last_pass(self.store, txn)
 
     def last_pass_age(self) -> float | None:
         """Seconds since the last pass of any process ended (None when none is recorded)."""

@@ -12,16 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from origin_store import Store
+from origin_store import Store, marks
 
 from . import feeder
 from .feed import READ_BATCH, Doc, read_batches, read_changes
 from .index import IndexWriter, SearchIndex
 
-INDEXED_SEQ = "indexed_seq"
-#: The feed position a commit in progress covers, kept durably before the writer commits: the
-#: index may hold documents up to here even when INDEXED_SEQ is behind (a kill between the two).
-INDEXING_SEQ = "indexing_seq"
 #: A commit waits for the indexing thread to drain and writes a segment; meanwhile nothing is
 #: indexed (every 50,000 documents: 10 of a 1M-event build's 38 s). Every 250,000: 2.5 s, and
 #: the build's anonymous memory stays near 215 MiB, the same as with one commit at the end (the
@@ -49,7 +45,7 @@ def indexed_seq(store: Store) -> int:
 
 
 def _indexed_in(store: Store, txn: Any) -> int:
-    return int(store.meta_get(txn, INDEXED_SEQ) or 0)
+    return marks.indexed_seq(store, txn)
 
 
 #: Told to the front door (`announce`) before a catch-up this far behind starts: it takes
@@ -90,7 +86,7 @@ def catch_up(
             # An event announced past every position a commit ever covered is not in the index:
             # it is added without the delete an upsert makes (a fifth of a build's time, and the
             # delete queue was most of the writer's memory).
-            maybe_there = max(seq, int(store.meta_get(txn, INDEXING_SEQ) or 0))
+            maybe_there = max(seq, marks.indexing_seq(store, txn))
             behind_by = store.feed_last(txn) - seq
         if announce is not None and behind_by >= ANNOUNCE_AT:
             announce(behind_by)
@@ -134,14 +130,14 @@ def start_over(store: Store, index: SearchIndex, writer: IndexWriter) -> None:
 
 def reset(store: Store, txn: Any) -> None:
     """The index is empty: nothing indexed, nothing maybe indexed."""
-    store.meta_put(txn, INDEXED_SEQ, 0)
-    store.meta_put(txn, INDEXING_SEQ, 0)
+    marks.note_indexed(store, txn, 0)
+    marks.note_indexing(store, txn, 0)
 
 
 def _commit(store: Store, writer: IndexWriter, seq: int) -> None:
-    store.write(lambda txn: store.meta_put(txn, INDEXING_SEQ, seq), durable=True)
+    store.write(lambda txn: marks.note_indexing(store, txn, seq), durable=True)
     writer.commit()
-    store.write(lambda txn: store.meta_put(txn, INDEXED_SEQ, seq))
+    store.write(lambda txn: marks.note_indexed(store, txn, seq))
 
 
 def unindexed_tail(store: Store, limit: int) -> list[Doc]:

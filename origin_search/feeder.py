@@ -96,7 +96,7 @@ def reader_main(
     home: str, map_size: int, after: int, limit: int, connection: Any, parent: int
 ) -> None:
     """The reader process: every batch after `after`, then None; it dies with its parent."""
-    from origin_store.db import Store
+    from origin_store import Store
     from origin_store.ingest.oshelpers import die_with_parent
 
     from .feed import read_batches

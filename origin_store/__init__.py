@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import NotFound, SchemaMismatch, StoreError
 
 if TYPE_CHECKING:
-    from .db import Store
+    from .db import SCHEMA_VERSION, Store
     from .ingest import Ingester, IngestReport, LogFile, discover
     from .settings import Settings
 
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 #: search` after another process's pass) never imports ingest or the parsers, and one that only
 #: asks a running process (`origin_store.home`) imports neither LMDB nor the settings.
 _LAZY = {
+    "SCHEMA_VERSION": "db",
     "Store": "db",
     "Settings": "settings",
     "Ingester": "ingest",
@@ -36,6 +37,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "SCHEMA_VERSION",
     "IngestReport",
     "Ingester",
     "LogFile",

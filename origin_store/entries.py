@@ -12,6 +12,7 @@ marks. Nothing is deleted, and every change goes to the change feed for the inde
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +21,7 @@ import lmdb
 from . import keys
 from .db import Store, loads
 from .errors import NotFound
-from .lmdbio import pairs, prefixed
+from .lmdbio import pairs, prefixed, raw_get
 from .records import FeedItem
 
 #: An entry version as stored (`entries`); its fields are the tools' (origin_api).
@@ -123,6 +124,38 @@ def is_hidden(store: Store, txn: lmdb.Transaction, item_id: str) -> bool:
 def anything_hidden(store: Store, txn: lmdb.Transaction) -> bool:
     """Whether any forget is in force: readers skip their hidden-item checks until one is."""
     return txn.stat(store.dbs["hidden"])["entries"] > 0
+
+
+def root_ids(store: Store, txn: lmdb.Transaction) -> Iterator[str]:
+    """Every entry's root, in key order: one per entry, whatever its versions (the UI's list)."""
+    for key, _ in pairs(txn.cursor(db=store.dbs["roots"])):
+        yield key.decode()
+
+
+def tombstones(store: Store, txn: lmdb.Transaction) -> list[dict[str, Any]]:
+    """Every tombstone as recorded, in key order; restored ones too (they say when)."""
+    return [loads(value) for _, value in pairs(txn.cursor(db=store.dbs["tombstones"]))]
+
+
+def get_tombstone(store: Store, txn: lmdb.Transaction, tombstone_id: str) -> dict[str, Any] | None:
+    found: dict[str, Any] | None = store.get(txn, "tombstones", tombstone_id.encode())
+    return found
+
+
+def hidden_by(store: Store, txn: lmdb.Transaction, item_id: str) -> str | None:
+    """The tombstone whose forget hides this entry or event now, or None when it is visible."""
+    mark = raw_get(txn, item_id.encode(), store.dbs["hidden"])
+    return None if mark is None else mark.decode()
+
+
+def hidden_event_count(store: Store, txn: lmdb.Transaction) -> int:
+    """How many stored events a forget hides: the hidden marks that name an event kept here
+    (a mark for an entry, or for an event this store never had, is not one)."""
+    return sum(
+        1
+        for key, _ in pairs(txn.cursor(db=store.dbs["hidden"]))
+        if store.event_value(txn, key) is not None
+    )
 
 
 def put_version(store: Store, txn: lmdb.Transaction, version: EntryVersion) -> None:

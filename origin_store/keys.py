@@ -105,6 +105,11 @@ def mirror_line_key(mirror_id: int, line: int) -> bytes:
     return _U64.pack(mirror_id)[MIRROR_ID_BYTES:] + _U64.pack(line)
 
 
+def mirror_of(key: bytes) -> int:
+    """The mirror id of a frames or problems key."""
+    return int.from_bytes(key[:MIRROR_ID_BYTES], "big")
+
+
 def line_of(key: bytes) -> int:
     """The line of a frames or problems key."""
     return int.from_bytes(key[MIRROR_ID_BYTES:], "big")

@@ -242,6 +242,29 @@ def _frame_for(
     return frame if first <= line < first + frame.lines else None
 
 
+def problems(store: Store, txn: lmdb.Transaction) -> Iterator[tuple[int, int, dict[str, Any]]]:
+    """Each line that could not be parsed, in key order: its mirror, its line in the mirror (the
+    original's line), and the problem recorded (`reason`, `detail`)."""
+    for key, value in pairs(txn.cursor(db=store.dbs["problems"])):
+        yield keys.mirror_of(key), keys.line_of(key), loads(value)
+
+
+def schema(store: Store, txn: lmdb.Transaction) -> int:
+    """The schema the store on disk is at (0 for one that records none)."""
+    return int(store.meta_get(txn, "schema") or 0)
+
+
+def file_count(store: Store, txn: lmdb.Transaction) -> int:
+    """How many agents' log files the store holds a cursor for."""
+    return int(txn.stat(store.dbs["files"])["entries"])
+
+
+def last_ingest(store: Store, txn: lmdb.Transaction) -> dict[str, Any] | None:
+    """The summary the last ingest that read anything left (its `time` in ms), if any."""
+    found = store.meta_get(txn, "last_ingest")
+    return found if isinstance(found, dict) else None
+
+
 def status(store: Store, home: Path) -> dict[str, Any]:
     """Counts per source and project, sizes, skipped lines by reason, the last ingest."""
     by_source: Counter[str] = Counter()
@@ -255,7 +278,7 @@ def status(store: Store, home: Path) -> dict[str, Any]:
             sessions[session["source"]] += 1
         for _, value in pairs(txn.cursor(db=store.dbs["problems"])):
             problems[loads(value)["reason"]] += 1
-        files = txn.stat(store.dbs["files"])["entries"]
+        files = file_count(store, txn)
         events = store.event_count(txn)
         last = store.meta_get(txn, "last_ingest")
         redacted = store.meta_get(txn, "redacted") or {}  # ingest.report.REDACTED_META

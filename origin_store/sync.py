@@ -9,16 +9,16 @@ sent a device's pull again, does not echo them forever.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import lmdb
 
 from . import bounds, entries, keys
 from .codec import Encoder
-from .db import Store
+from .db import Store, loads
 from .entries import get_entry, lineage, put_version
-from .lmdbio import raw_get
+from .lmdbio import prefixed, raw_get
 from .model import new_session, widen
 from .records import FeedItem, SessionDoc
 from .sync_check import (
@@ -288,6 +288,58 @@ def session_doc(store: Store, txn: lmdb.Transaction, source: str, session: str) 
     return store.get(txn, "sessions", keys.session_key(source, session))
 
 
+# A device's cursors into its own feed (pushed) and its hub's (pulled), its last sync's record,
+# and on a hub what each device's last complete push left: kept in meta under these keys.
+_PUSHED = "sync.pushed"
+_PULLED = "sync.pulled"
+_LAST = "sync.last"
+_DEVICE = "sync.device."
+
+
+def pushed_seq(store: Store, txn: lmdb.Transaction) -> int:
+    """How far into this device's feed the hub has acknowledged."""
+    return int(store.meta_get(txn, _PUSHED) or 0)
+
+
+def pulled_seq(store: Store, txn: lmdb.Transaction) -> int:
+    """How far into the hub's feed this device has applied."""
+    return int(store.meta_get(txn, _PULLED) or 0)
+
+
+def advance_pushed(store: Store, txn: lmdb.Transaction, seq: int) -> None:
+    """Moves the push cursor forward only (another process may have moved it further)."""
+    if seq > pushed_seq(store, txn):
+        store.meta_put(txn, _PUSHED, seq)
+
+
+def advance_pulled(store: Store, txn: lmdb.Transaction, seq: int) -> None:
+    """Moves the pull cursor forward only (another process may have moved it further)."""
+    if seq > pulled_seq(store, txn):
+        store.meta_put(txn, _PULLED, seq)
+
+
+def last_sync(store: Store, txn: lmdb.Transaction) -> Any | None:
+    return store.meta_get(txn, _LAST)
+
+
+def note_sync(store: Store, txn: lmdb.Transaction, record: dict[str, Any]) -> None:
+    store.meta_put(txn, _LAST, record)
+
+
+def note_device_push(
+    store: Store, txn: lmdb.Transaction, device: str, pushed: int, at: int
+) -> None:
+    """On a hub: `device`'s push up to feed position `pushed` is in whole, at `at` (ms)."""
+    store.meta_put(txn, _DEVICE + device, {"pushed": pushed, "time": at})
+
+
+def device_pushes(store: Store, txn: lmdb.Transaction) -> Iterator[tuple[str, Any]]:
+    """On a hub, each device that pushed and the record its last push left, by name."""
+    prefix = _DEVICE.encode()
+    for key, value in prefixed(txn.cursor(db=store.dbs["meta"]), prefix):
+        yield key.decode()[len(prefix) :], loads(value)
+
+
 __all__ = [
     "PULL_KINDS",
     "PUSH_KINDS",
@@ -302,6 +354,14 @@ __all__ = [
     "check_tombstone",
     "check_version",
     "usable_items",
+    "advance_pulled",
+    "advance_pushed",
+    "device_pushes",
+    "last_sync",
+    "note_device_push",
+    "note_sync",
+    "pulled_seq",
+    "pushed_seq",
     "pull_items",
     "session_doc",
 ]

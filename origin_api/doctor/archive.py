@@ -20,12 +20,11 @@ from typing import Any
 from origin_search.catchup import indexed_seq
 from origin_search.index import reusable
 from origin_search.indexdir import VERSION_FILE
-from origin_store import StoreError, damage
+from origin_store import SCHEMA_VERSION, StoreError, damage, reader
+from origin_store import entries as store_entries
 from origin_store.compact import room
-from origin_store.db import SCHEMA_VERSION
 from origin_store.errors import HomeUnusable
 from origin_store.ingest import LogFile, discover, total_pending_bytes
-from origin_store.lmdbio import pairs
 from origin_store.parsers.base import Source
 from origin_store.parsers.registry import SOURCES
 from origin_store.reader import disk_usage, iter_sessions, session_event_ids
@@ -113,11 +112,7 @@ def counts(origin: Origin) -> Counts:
             if isinstance(last, int) and last > newest.get(source, 0):
                 newest[source] = last
         stored = store.event_count(txn)
-        hidden = sum(
-            1
-            for key, _ in pairs(txn.cursor(db=store.dbs["hidden"]))
-            if store.event_value(txn, key) is not None
-        )
+        hidden = store_entries.hidden_event_count(store, txn)
     return Counts(
         by_source={s: {"events": events[s], "sessions": sessions[s]} for s in sorted(sessions)},
         by_project=dict(projects.most_common()),
@@ -153,9 +148,9 @@ def archive(origin: Origin) -> Finding:
     stored (what a full `origin verify` reads every mirror for is left to it)."""
     found = counts(origin)
     with origin.store.read() as txn:
-        schema = int(origin.store.meta_get(txn, "schema") or 0)
-        files = txn.stat(origin.store.dbs["files"])["entries"]
-        last = origin.store.meta_get(txn, "last_ingest")
+        schema = reader.schema(origin.store, txn)
+        files = reader.file_count(origin.store, txn)
+        last = reader.last_ingest(origin.store, txn)
         damaged = damage.noted_in(origin.store, txn)
     details = {
         "home": str(origin.home),

@@ -27,6 +27,7 @@ from origin_store.sync import (
     BatchRefused,
     apply_items,
     check_items,
+    note_device_push,
     prepare_items,
     pull_items,
 )
@@ -176,9 +177,7 @@ class SyncEndpoint:
         def work(txn: Any) -> int:
             applied = apply_items(store, txn, items, device)
             if not partial:  # the device moves on only once the batch's last part is in
-                store.meta_put(
-                    txn, f"sync.device.{device}", {"pushed": last, "time": int(time.time() * 1000)}
-                )
+                note_device_push(store, txn, device, last, int(time.time() * 1000))
             return applied
 
         def apply() -> int:

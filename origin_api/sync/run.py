@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from origin_store import sync as store_sync
 from origin_store.sync import PULL_KINDS, BatchRefused, apply_items, usable_items
 
 from .batches import BATCH_BYTES, next_batch
@@ -21,9 +22,6 @@ from .client import HubClient, SyncError
 if TYPE_CHECKING:
     from ..runtime import Origin
 
-PUSHED = "sync.pushed"
-PULLED = "sync.pulled"
-LAST = "sync.last"
 #: How often reads sync at most (the contract's Freshness section).
 EVERY_S = 10.0
 PULL_LIMIT = 500
@@ -68,12 +66,12 @@ def cursors(origin: Origin) -> dict[str, Any]:
     """This device's cursors and last sync, for `origin status`."""
     store = origin.store
     with store.read() as txn:
-        pushed = store.meta_get(txn, PUSHED) or 0
+        pushed = store_sync.pushed_seq(store, txn)
         return {
             "pushed": pushed,
-            "pulled": store.meta_get(txn, PULLED) or 0,
+            "pulled": store_sync.pulled_seq(store, txn),
             "pending": max(0, store.feed_last(txn) - pushed),
-            "last": store.meta_get(txn, LAST),
+            "last": store_sync.last_sync(store, txn),
         }
 
 
@@ -137,7 +135,7 @@ def _push(
     store = origin.store
     budget = BATCH_BYTES
     with store.read() as txn:
-        start = store.meta_get(txn, PUSHED) or 0
+        start = store_sync.pushed_seq(store, txn)
         total = max(0, store.feed_last(txn) - start)
     build = partial(next_batch, store, origin.home)
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="origin-sync-batch") as reader:
@@ -163,7 +161,7 @@ def _push(
                     ahead = reader.submit(build, batch.after, max_bytes=budget)
                     continue
                 raise
-            store.write(partial(_advance, store, key=PUSHED, value=batch.last), durable=True)
+            store.write(partial(store_sync.advance_pushed, store, seq=batch.last), durable=True)
             report.pushed += len(batch.items)
             report.refuse(batch.refused, "this device has items the hub cannot keep")
             if progress is not None:
@@ -177,7 +175,7 @@ def _pull(origin: Origin, client: HubClient, report: SyncReport, deadline: float
             report.complete = False
             return
         with store.read() as txn:
-            after = store.meta_get(txn, PULLED) or 0
+            after = store_sync.pulled_seq(store, txn)
         answer = client.pull(after, PULL_LIMIT)
         try:
             items, refused = usable_items(answer.get("items"), PULL_KINDS)
@@ -188,12 +186,11 @@ def _pull(origin: Origin, client: HubClient, report: SyncReport, deadline: float
             raise SyncError(f"the hub sent a pull this device refuses: {error}") from None
 
         def work(txn: Any, items: list[dict[str, Any]] = items, upto: int = after_next) -> int:
-            pushed = store.meta_get(txn, PUSHED) or 0
-            caught_up = pushed >= store.feed_last(txn)
+            caught_up = store_sync.pushed_seq(store, txn) >= store.feed_last(txn)
             applied = apply_items(store, txn, items)
-            _advance(store, txn, key=PULLED, value=upto)
+            store_sync.advance_pulled(store, txn, upto)
             if caught_up:  # what the pull added to the feed came from the hub: nothing to send
-                _advance(store, txn, key=PUSHED, value=store.feed_last(txn))
+                store_sync.advance_pushed(store, txn, store.feed_last(txn))
             return applied
 
         report.applied += store.write(work, durable=True)
@@ -203,13 +200,7 @@ def _pull(origin: Origin, client: HubClient, report: SyncReport, deadline: float
             return
 
 
-def _advance(store: Any, txn: Any, *, key: str, value: int) -> None:
-    """A cursor only moves forward (another process may have moved it further meanwhile)."""
-    if value > (store.meta_get(txn, key) or 0):
-        store.meta_put(txn, key, value)
-
-
 def _record(origin: Origin, report: SyncReport, started: float) -> None:
     report.seconds = time.monotonic() - started
     record = {"time": int(time.time() * 1000), **report.as_dict()}
-    origin.store.write(lambda txn: origin.store.meta_put(txn, LAST, record))
+    origin.store.write(lambda txn: store_sync.note_sync(origin.store, txn, record))

@@ -13,8 +13,8 @@ from typing import Any
 
 import lmdb
 
+from origin_store import Store
 from origin_store import entries as store_entries
-from origin_store.db import Store
 from origin_store.reader import get_event, session_event_ids
 
 from ..errors import not_found

@@ -17,7 +17,7 @@ leaves out, ephemeral mode), `rowlog` (databases and whole files as append-only 
 """
 
 from .content import HEAD_BYTES
-from .discovery import LogFile, discover, total_pending_bytes
+from .discovery import LogFile, Sweep, discover, total_pending_bytes
 from .engine import PARALLEL_BYTES, SYNCFS_FILES, Ingester
 from .filepass import BATCH_BYTES, BATCH_LINES, COLD_SECONDS, MAX_LINE_BYTES
 from .oshelpers import LOCK_STRIPES
@@ -36,6 +36,7 @@ __all__ = [
     "Ingester",
     "LogFile",
     "Progress",
+    "Sweep",
     "discover",
     "total_pending_bytes",
 ]

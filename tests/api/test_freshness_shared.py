@@ -11,9 +11,9 @@ import orjson
 import pytest
 from helpers import fixture_env
 
-from origin_api.runtime import LAST_PASS, Origin
+from origin_api.runtime import Origin
 from origin_api.service import Caller, call
-from origin_store import Settings
+from origin_store import Settings, marks
 from origin_store.ingest import discovery
 
 SESSION_LOG = "projects/-home-dev-demo-app/7f3c9a52-1d4e-4b8a-9c61-2e5f8a7b3d10.jsonl"
@@ -67,8 +67,8 @@ def test_a_second_process_within_the_interval_skips_the_pass(
     with Origin.open(settings) as first:
         assert _search(first, "quokkafern") == set()
         with first.store.read() as txn:
-            record = first.store.meta_get(txn, LAST_PASS)
-        assert record["files"] > 0 and record["checked"] == record["files"]
+            record = marks.last_pass(first.store, txn)
+        assert record is not None and record["files"] > 0 and record["checked"] == record["files"]
     _append(env)
     walks = _walks(monkeypatch)
     with Origin.open(settings) as second:
@@ -154,7 +154,7 @@ def test_a_damaged_sweep_file_costs_a_full_check_and_loses_nothing(env, damage):
 
 def _last_pass(origin: Origin) -> dict[str, object]:
     with origin.store.read() as txn:
-        record = origin.store.meta_get(txn, LAST_PASS)
+        record = marks.last_pass(origin.store, txn)
     assert isinstance(record, dict)
     return record
 

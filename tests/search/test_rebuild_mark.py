@@ -13,9 +13,9 @@ import pytest
 from helpers import ingested_store
 
 from origin_search import SearchError, SearchIndex, open_searcher
-from origin_search.catchup import INDEXED_SEQ, catch_up, indexed_seq, start_over
+from origin_search.catchup import catch_up, indexed_seq, start_over
 from origin_search.indexdir import REBUILD_FILE
-from origin_store import Store
+from origin_store import Store, marks
 
 
 @pytest.fixture
@@ -128,7 +128,7 @@ def test_a_rebuild_asked_for_keeps_its_mark_until_the_index_is_emptied(
     assert done.docs == docs and searcher.index.count() == docs
     assert not (path / REBUILD_FILE).exists()
     with store.read() as txn:
-        assert int(store.meta_get(txn, INDEXED_SEQ) or 0) == done.seq
+        assert marks.indexed_seq(store, txn) == done.seq
 
 
 def test_a_directory_holding_only_the_mark_is_an_index_to_recreate(tmp_path: Path) -> None:

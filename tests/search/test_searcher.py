@@ -154,18 +154,18 @@ def test_fresh_documents_come_first_each_once(searcher: Searcher) -> None:
 
 
 def test_a_commit_whose_position_was_not_recorded_is_not_indexed_twice(searcher: Searcher) -> None:
-    """Killed between the writer's commit and recording INDEXED_SEQ: the next catch-up indexes
-    those events again, and replaces them (INDEXING_SEQ says they may be there) rather than
-    adding them twice; events past that position are only added."""
-    from origin_search.catchup import INDEXED_SEQ, INDEXING_SEQ
+    """Killed between the writer's commit and recording the indexed position: the next catch-up
+    indexes those events again, and replaces them (the indexing position says they may be there)
+    rather than adding them twice; events past that position are only added."""
+    from origin_store import marks
 
     store = searcher.store
     _fill(store)
     searcher.catch_up()
     count = searcher.index.count()
     with store.read() as txn:
-        assert store.meta_get(txn, INDEXING_SEQ) == store.meta_get(txn, INDEXED_SEQ) > 0
-    store.write(lambda txn: store.meta_put(txn, INDEXED_SEQ, 0))  # the kill
+        assert marks.indexing_seq(store, txn) == marks.indexed_seq(store, txn) > 0
+    store.write(lambda txn: marks.note_indexed(store, txn, 0))  # the kill
 
     def more(txn: Any) -> None:
         event = _event(9, T - 5)

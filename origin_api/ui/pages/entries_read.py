@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from origin_store import entries as store_entries
-from origin_store.lmdbio import pairs
 
 from ...runtime import Origin
 from ...service.views import entry_view
@@ -49,8 +48,8 @@ def entry_page(
     projects: Counter[str] = Counter()
     with store.read() as txn:
         hidden = store_entries.anything_hidden(store, txn)
-        for key, _ in pairs(txn.cursor(db=store.dbs["roots"])):
-            line = store_entries.lineage(store, txn, key.decode())
+        for root in store_entries.root_ids(store, txn):
+            line = store_entries.lineage(store, txn, root)
             current = next((v for v in line.versions if v["id"] == line.current), None)
             if current is None:
                 continue

@@ -13,9 +13,8 @@ from typing import Any
 
 import lmdb
 
+from origin_store import Store
 from origin_store import entries as store_entries
-from origin_store.db import Store, loads
-from origin_store.lmdbio import pairs, raw_get
 
 from ...runtime import Origin
 from ...timeargs import render
@@ -51,7 +50,7 @@ def forget_page(origin: Origin, page: int = 1, size: int = PAGE_SIZE) -> ForgetP
     """Page `page` (1-based; past the end is the last) of the tombstones, newest first."""
     store = origin.store
     with store.read() as txn:
-        records = [loads(value) for _, value in pairs(txn.cursor(db=store.dbs["tombstones"]))]
+        records = store_entries.tombstones(store, txn)
     records.sort(key=lambda r: (r.get("created") or 0, r["id"]), reverse=True)
     pages = max(1, -(-len(records) // size))
     page = min(max(1, page), pages)
@@ -64,7 +63,7 @@ def tombstone(origin: Origin, tombstone_id: str) -> dict[str, Any] | None:
     again; another tombstone's id: still hidden by that one)."""
     store = origin.store
     with store.read() as txn:
-        record = store.get(txn, "tombstones", tombstone_id.encode())
+        record = store_entries.get_tombstone(store, txn, tombstone_id)
         if record is None:
             return None
         view = _view(record)
@@ -78,8 +77,7 @@ def tombstone(origin: Origin, tombstone_id: str) -> dict[str, Any] | None:
 
 
 def _mark(txn: lmdb.Transaction, store: Store, item_id: str) -> str | None:
-    mark = raw_get(txn, item_id.encode(), store.dbs["hidden"])
-    return None if mark is None else mark.decode()
+    return store_entries.hidden_by(store, txn, item_id)
 
 
 def hiding_tombstone(origin: Origin, item_id: str) -> str | None:

@@ -11,16 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from origin_store import keys
-from origin_store.db import loads
-from origin_store.lmdbio import pairs, prefixed
+from origin_store import reader
+from origin_store import sync as store_sync
 
 from ...runtime import Origin
 from ...timeargs import render
 
 #: The most (file, reason) rows the page lists; the rest are counted together.
 MAX_PROBLEM_ROWS = 200
-DEVICE_PREFIX = "sync.device."
 
 
 @dataclass(frozen=True)
@@ -36,20 +34,21 @@ class ProblemRow:
 def problems_by_file(origin: Origin) -> tuple[list[ProblemRow], int]:
     """Unparsed lines by file and reason, most first; and how many rows were left out."""
     store = origin.store
-    rows: dict[tuple[bytes, str], list[Any]] = {}
+    rows: dict[tuple[int, str], list[Any]] = {}
     with store.read() as txn:
-        for key, value in pairs(txn.cursor(db=store.dbs["problems"])):
-            problem = loads(value)
-            group = (key[: keys.MIRROR_ID_BYTES], str(problem.get("reason", "")))
+        for mirror, line, problem in reader.problems(store, txn):
+            group = (mirror, str(problem.get("reason", "")))
             found = rows.get(group)
             if found is None:
-                rows[group] = [1, keys.line_of(key), str(problem.get("detail", ""))]
+                rows[group] = [1, line, str(problem.get("detail", ""))]
             else:
                 found[0] += 1
-        mirrors = {mirror: store.get(txn, "mirrors", mirror) or {} for mirror, _ in rows}
+        mirrors: dict[int, Any] = {
+            mirror: reader.mirror_info(store, txn, mirror) or {} for mirror, _ in rows
+        }
     out = [
         ProblemRow(
-            file=str(mirrors[mirror].get("original_file") or f"(mirror {mirror.hex()})"),
+            file=str(mirrors[mirror].get("original_file") or f"(mirror {mirror:08x})"),
             source=str(mirrors[mirror].get("source") or ""),
             reason=reason,
             count=count,
@@ -87,11 +86,8 @@ def hub_devices(origin: Origin) -> list[dict[str, Any]]:
     store = origin.store
     found: list[tuple[int, str, Any]] = []
     with store.read() as txn:
-        cursor = txn.cursor(db=store.dbs["meta"])
-        for key, value in prefixed(cursor, DEVICE_PREFIX.encode()):
-            record = loads(value)
+        for name, record in store_sync.device_pushes(store, txn):
             if isinstance(record, dict):
-                name = key.decode()[len(DEVICE_PREFIX) :]
                 found.append((int(record.get("time") or 0), name, record.get("pushed")))
     found.sort(reverse=True)
     return [
