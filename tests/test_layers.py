@@ -1,4 +1,5 @@
-"""The packages' imports: one way (store → search → api) and without cycles between modules.
+"""The packages' imports: one way (store → search → api), without cycles between modules or
+between the folders of a package, and through the store's faces only.
 
 Imports inside functions count too: a lazy import still ties two modules together, it only
 moves the cost to later. Imports under `if TYPE_CHECKING:` do not: they name types for the
@@ -14,6 +15,32 @@ import pytest
 from helpers import ROOT
 
 LAYERS = ("origin_store", "origin_search", "origin_api")
+#: Code outside the store that is not one of the layers: it keeps to the store's faces too.
+OUTSIDE = ("bench",)
+
+#: The store's private LMDB core, by its modules' names now and in the floor plan (`core/`):
+#: database names, key layouts, encodings and locks change with the schema, and only the store
+#: may know them.
+STORE_CORE = (
+    "origin_store.core",
+    "origin_store.db",
+    "origin_store.codec",
+    "origin_store.keys",
+    "origin_store.lmdbio",
+    "origin_store.migrate",
+    "origin_store.storelock",
+)
+STORE_INGEST = "origin_store.ingest"
+#: Modules of `ingest/` that the floor plan moves to folders of their own (`system/`, `pause/`):
+#: OS helpers and pausing, not the ingest's internals.
+LEAVING_INGEST = (
+    "origin_store.ingest.oshelpers",
+    "origin_store.ingest.pausing",
+    "origin_store.ingest.skip",
+)
+#: What names an LMDB database or a meta key of the store: its databases (`dbs`, `ids_db`),
+#: its meta records by key (`meta_get`, `meta_put`).
+STORE_INSIDES = ("dbs", "ids_db", "meta_get", "meta_put")
 
 
 def _modules() -> dict[str, Path]:
@@ -64,6 +91,62 @@ def _graph() -> dict[str, set[str]]:
     return {name: _imports(name, path, modules) for name, path in modules.items()}
 
 
+def _outside_files() -> dict[str, Path]:
+    """Every module that is not the store's: the layers above it, and the benchmark."""
+    found = {name: path for name, path in _modules().items() if not name.startswith("origin_store")}
+    for package in OUTSIDE:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            found[".".join(path.relative_to(ROOT).with_suffix("").parts)] = path
+    return found
+
+
+def _store_private(module: str) -> bool:
+    if any(module == core or module.startswith(core + ".") for core in STORE_CORE):
+        return True
+    inside_ingest = module.startswith(STORE_INGEST + ".")
+    return inside_ingest and not any(
+        module == leaving or module.startswith(leaving + ".") for leaving in LEAVING_INGEST
+    )
+
+
+def _folder_cycle(graph: dict[str, set[str]], package: str, folders: set[str]) -> list[str]:
+    """A cycle among `package`'s folders (each with everything below it), or [] when none."""
+
+    def folder_of(module: str) -> str | None:
+        if not module.startswith(package + "."):
+            return None
+        child = ".".join(module.split(".")[: package.count(".") + 2])
+        return child if child in folders else None
+
+    edges: dict[str, set[str]] = {folder: set() for folder in folders}
+    for name, imported in graph.items():
+        source = folder_of(name)
+        if source is None:
+            continue
+        edges[source].update(
+            target for target in map(folder_of, imported) if target not in (None, source)
+        )
+    done: set[str] = set()
+
+    def visit(folder: str, path: list[str]) -> list[str]:
+        if folder in path:
+            return path[path.index(folder) :] + [folder]
+        if folder in done:
+            return []
+        for target in sorted(edges[folder]):
+            found = visit(target, [*path, folder])
+            if found:
+                return found
+        done.add(folder)
+        return []
+
+    for folder in sorted(folders):
+        found = visit(folder, [])
+        if found:
+            return found
+    return []
+
+
 def test_imports_go_one_way():
     for name, imported in _graph().items():
         layer = LAYERS.index(name.split(".")[0])
@@ -89,6 +172,92 @@ def test_no_module_imports_itself_through_others():
         visit(name, [])
 
 
+def test_no_folder_of_a_package_imports_itself_through_others():
+    """Between the folders of a package imports go one way too (the hub mounts the UI; the UI
+    never imports the hub). A package's own modules, beside its folders, are its face and the
+    floor its folders stand on, so they are not a folder here; each folder is held with every
+    module below it, at every depth (`ui/pages/` and its siblings inside `ui/`, say)."""
+    graph = _graph()
+    modules = _modules()
+    packages = {name for name, path in modules.items() if path.name == "__init__.py"}
+    assert {"origin_api.hub", "origin_api.ui", "origin_api.ui.pages"} <= packages
+    for package in sorted(packages):
+        folders = {other for other in packages if other.rpartition(".")[0] == package}
+        cycle = _folder_cycle(graph, package, folders)
+        assert not cycle, "folders import each other: " + " → ".join(cycle)
+
+
+def test_a_cycle_between_folders_is_found() -> None:
+    """The check above catches what it is for: two folders that import each other, through a
+    module below one of them."""
+    graph = {
+        "p.a.x": {"p.b.y"},
+        "p.b.y": set(),
+        "p.b.deep.z": {"p.a.x"},
+        "p.root": {"p.a.x", "p.b.y"},
+    }
+    assert _folder_cycle(graph, "p", {"p.a", "p.b"}) == ["p.a", "p.b", "p.a"]
+    del graph["p.b.deep.z"]
+    assert _folder_cycle(graph, "p", {"p.a", "p.b"}) == []
+
+
+def test_nothing_outside_the_store_imports_its_core_or_ingest_internals():
+    """The search layer, the front doors and the benchmark take the store through its faces
+    (`origin_store`, `origin_store.ingest`, the feature modules): never its LMDB core (`db`,
+    `codec`, `keys`, `lmdbio`, `migrate`, `storelock`, or `core/` that will hold them) nor a
+    module inside `ingest/`."""
+    modules = _modules()
+    found = {
+        f"{name} imports {target}"
+        for name, path in _outside_files().items()
+        for target in _imports(name, path, modules)
+        if _store_private(target)
+    }
+    assert not found, sorted(found)
+
+
+@pytest.mark.parametrize(
+    ("module", "private"),
+    [
+        ("origin_store.db", True),
+        ("origin_store.core.db", True),
+        ("origin_store.core", True),
+        ("origin_store.lmdbio", True),
+        ("origin_store.ingest.discovery", True),
+        ("origin_store.ingest", False),
+        ("origin_store.ingest.oshelpers", False),
+        ("origin_store", False),
+        ("origin_store.reader", False),
+        ("origin_store.dbtools", False),
+    ],
+)
+def test_the_store_core_rule_names_the_core_now_and_after_the_move(
+    module: str, private: bool
+) -> None:
+    assert _store_private(module) is private
+
+
+def test_nothing_outside_the_store_names_its_databases_or_meta_keys():
+    """Which LMDB database holds what, and the meta records' key names, are the store's: a
+    caller reads through a named function (`reader`, `entries`, `sync`, `marks`), so a change of
+    schema stays inside the store. Checked on the code itself: `store.dbs[...]`, `ids_db`,
+    `meta_get`/`meta_put`, a raw cursor over a database, or `store.get(txn, "<database>", key)`."""
+    found = []
+    for name, path in _outside_files().items():
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Attribute) and node.attr in STORE_INSIDES:
+                found.append(f"{name}:{node.lineno} uses .{node.attr}")
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                by_name = node.func.attr in ("get", "put") and len(node.args) >= 3
+                named_db = by_name and isinstance(node.args[1], ast.Constant)
+                raw_cursor = node.func.attr == "cursor" and any(
+                    k.arg == "db" for k in node.keywords
+                )
+                if named_db or raw_cursor:
+                    found.append(f"{name}:{node.lineno} {ast.unparse(node.func)}(...)")
+    assert not found, found
+
+
 def test_the_mcp_transports_share_results_and_not_each_other():
     graph = _graph()
     assert "origin_api.mcp.results" in graph["origin_api.mcp.stdio"] & graph["origin_api.mcp.sdk"]
@@ -101,8 +270,8 @@ def test_the_mcp_transports_share_results_and_not_each_other():
     ["origin_api.ui.guard", "origin_api.ui.app", "origin_api.hub", "origin_api.cliserve"],
 )
 def test_a_module_imports_first_in_a_fresh_interpreter(module: str) -> None:
-    """The hub and the UI import each other's pieces: each must load first, without a cycle
-    a test process (which has imported the other already) would never see."""
+    """The hub mounts the UI and the command line imports both: each must load first, without a
+    cycle a test process (which has imported the others already) would never see."""
     import subprocess
     import sys
 
