@@ -1,7 +1,11 @@
 """Origin's truth: the LMDB store, the raw mirrors and the ingest of agents' logs.
 
 The public API is small: open a `Store` under `Settings.home`, run an `Ingester` over the
-registered sources, read events and sessions back with `reader`.
+registered sources, read events and sessions back with `reader`. The other layers take what else
+they need from the feature that owns it (`entries` for entries and forgets, `sync` for its
+batches and cursors, `marks` for the index's and the front door's progress, ...) and never from
+the LMDB core (`db`, `codec`, `keys`, `lmdbio`, `migrate`, `storelock`) or from inside `ingest`:
+which database holds what, and under which key, is known here alone (tests/test_layers.py).
 """
 
 from typing import TYPE_CHECKING, Any

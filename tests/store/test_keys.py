@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from origin_store import keys
 
 
@@ -32,6 +34,15 @@ def test_mirror_line_keys() -> None:
         keys.mirror_line_key(1, 300),
         keys.mirror_line_key(2, 1),
     ]
+
+
+@pytest.mark.parametrize(("mirror", "line"), [(0, 0), (7, 12345), (2**32 - 1, 2**63)])
+def test_a_mirror_line_key_gives_back_its_mirror(mirror: int, line: int) -> None:
+    """`reader.problems` names a problem's mirror by id; the status page shows an unknown one as
+    the hex of its key, which the id's eight hex digits are."""
+    key = keys.mirror_line_key(mirror, line)
+    assert (keys.mirror_of(key), keys.line_of(key)) == (mirror, line)
+    assert f"{keys.mirror_of(key):08x}" == keys.mirror_key(mirror).hex()
 
 
 def test_feed_and_cite_keys() -> None:
