@@ -63,12 +63,12 @@ def no_search_server_outlives_the_suite(
 
 
 def _lingering_servers() -> Iterator[tuple[int, str]]:
-    """Every `python -m origin_api.linger` of this user, with the ORIGIN_HOME it serves."""
+    """Every `python -m origin_api.lingering.process` of this user, with the ORIGIN_HOME it serves."""
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            if b"origin_api.linger" not in (entry / "cmdline").read_bytes():
+            if b"origin_api.lingering.process" not in (entry / "cmdline").read_bytes():
                 continue
             environ = (entry / "environ").read_bytes().split(b"\0")
         except OSError:

@@ -98,7 +98,7 @@ def test_the_mcp_transports_share_results_and_not_each_other():
 
 @pytest.mark.parametrize(
     "module",
-    ["origin_api.ui.guard", "origin_api.ui.app", "origin_api.hub", "origin_api.cliserve"],
+    ["origin_api.ui.guard", "origin_api.ui.app", "origin_api.hub", "origin_api.lingering.server"],
 )
 def test_a_module_imports_first_in_a_fresh_interpreter(module: str) -> None:
     """The hub and the UI import each other's pieces: each must load first, without a cycle

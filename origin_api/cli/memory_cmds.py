@@ -13,9 +13,9 @@ import typer
 from origin_store.model import ENTRY_KINDS
 
 from .. import admin
+from ..lingering.lean import entry_lines, get_lines, joined, plural
 from ..runtime import Origin
 from ..service import Caller, device_call
-from .lean import entry_lines, forget_lines, get_lines, joined, restore_lines
 from .output import console, edge, print_json, text
 
 #: The entry kinds as help text says them: "memory, knowledge or cognition".
@@ -203,3 +203,23 @@ def reindex() -> None:
     with edge(), Origin.open() as origin:
         result = admin.reindex(origin)
         console.print(f"indexed {result.docs:,} documents in {result.seconds:.1f} s")
+
+
+def forget_lines(target: str, result: dict[str, Any]) -> list[str]:
+    tombstone = result["tombstone"]
+    if tombstone is None:
+        return [f"{target} was already forgotten: nothing changed"]
+    hidden = plural(len(result["forgotten_entries"]), "entry", "entries")
+    events = plural(result["excluded_events"], "event", "events")
+    lines = [f"forgot {target}: {hidden} and {events} hidden from every query ({tombstone})"]
+    lines += [f"  {entry}" for entry in result["forgotten_entries"]]
+    return [*lines, f"undo: origin restore {tombstone}"]
+
+
+def restore_lines(result: dict[str, Any]) -> list[str]:
+    tombstone = result["tombstone"]
+    entries, count = result["restored_entries"], result["restored_events"]
+    if not entries and not count:
+        return [f"{tombstone} was already restored: nothing changed"]
+    back = f"{plural(len(entries), 'entry', 'entries')} and {plural(count, 'event', 'events')}"
+    return [f"restored {tombstone}: {back} visible again", *[f"  {entry}" for entry in entries]]

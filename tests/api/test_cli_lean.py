@@ -16,8 +16,9 @@ import pytest
 from helpers import fixture_env
 from typer.testing import CliRunner
 
-from origin_api.cli import lean, main
+from origin_api.cli import main
 from origin_api.cli.commands import app
+from origin_api.lingering import lean
 
 SEARCHES = [
     ["search", "--json", "limiter"],

@@ -1,5 +1,6 @@
-"""`origin search --json …` and `origin get ID` without typer and rich, and how an entry, an
-event, a forget and a restore read as plain text.
+"""`origin search --json …` and `origin get ID` without typer and rich: their options, their
+parse, their answer, and how an entry and an event read as plain text; answered here in a fresh
+process (`run`) or by a running one (`server.py`), with the same bytes.
 
 Scripts and agents run these in fresh processes, where importing typer and rich cost more than
 the answer. Their few options are read here by hand; anything else (help, an option this does
@@ -97,7 +98,7 @@ def run(args: list[str]) -> bool:
     try:
         with Origin.open() as origin:
             answered = answer(origin, parsed)
-    except _errors():
+    except errors():
         return False  # typer runs it again and reports the error its way
     out, note = answered
     if note:
@@ -109,7 +110,7 @@ def run(args: list[str]) -> bool:
 
 def answer(origin: Any, parsed: tuple[str, dict[str, Any], bool]) -> tuple[str, str]:
     """What the command prints on stdout and on stderr, over an open Origin (this process's,
-    or a running one's for a fresh command: `served`). Raises the layers' errors."""
+    or a running one's for a fresh command: `server.py`). Raises the layers' errors."""
     import orjson
 
     from ..service import Caller, device_call
@@ -124,7 +125,7 @@ def answer(origin: Any, parsed: tuple[str, dict[str, Any], bool]) -> tuple[str, 
     return out, (note + "\n" if note else "")
 
 
-def _errors() -> tuple[type[Exception], ...]:
+def errors() -> tuple[type[Exception], ...]:
     """The errors typer's commands turn into messages: a lean command leaves them to typer."""
     from origin_search import SearchError
     from origin_store import StoreError
@@ -203,23 +204,3 @@ def get_lines(result: dict[str, Any]) -> list[str]:
             + joined(version["status"], f"by {version['author']}", version["created"])
         )
     return lines
-
-
-def forget_lines(target: str, result: dict[str, Any]) -> list[str]:
-    tombstone = result["tombstone"]
-    if tombstone is None:
-        return [f"{target} was already forgotten: nothing changed"]
-    hidden = plural(len(result["forgotten_entries"]), "entry", "entries")
-    events = plural(result["excluded_events"], "event", "events")
-    lines = [f"forgot {target}: {hidden} and {events} hidden from every query ({tombstone})"]
-    lines += [f"  {entry}" for entry in result["forgotten_entries"]]
-    return [*lines, f"undo: origin restore {tombstone}"]
-
-
-def restore_lines(result: dict[str, Any]) -> list[str]:
-    tombstone = result["tombstone"]
-    entries, count = result["restored_entries"], result["restored_events"]
-    if not entries and not count:
-        return [f"{tombstone} was already restored: nothing changed"]
-    back = f"{plural(len(entries), 'entry', 'entries')} and {plural(count, 'event', 'events')}"
-    return [f"restored {tombstone}: {back} visible again", *[f"  {entry}" for entry in entries]]
