@@ -89,6 +89,30 @@ def test_no_module_imports_itself_through_others():
         visit(name, [])
 
 
+#: The modules that may import the CLI: its own, and the entry point a `python -m origin_api`
+#: would run (none yet).
+CLI = "origin_api.cli"
+ENTRY_POINTS = {"origin_api.__main__"}
+
+
+def _in_cli(name: str) -> bool:
+    return name == CLI or name.startswith(CLI + ".")
+
+
+def test_only_the_cli_imports_the_cli():
+    """The service, MCP, the hub and what they share never depend on the command line: what a
+    command needs from them lives outside `cli/` (the lingering search server's answers are
+    `origin_api/lingering/`'s)."""
+    graph = _graph()
+    assert CLI in graph and graph[CLI]  # the test sees the CLI's own imports
+    reaching = {
+        name: sorted(target for target in imported if _in_cli(target))
+        for name, imported in graph.items()
+        if not _in_cli(name) and name not in ENTRY_POINTS
+    }
+    assert not {name: cli for name, cli in reaching.items() if cli}
+
+
 def test_the_mcp_transports_share_results_and_not_each_other():
     graph = _graph()
     assert "origin_api.mcp.results" in graph["origin_api.mcp.stdio"] & graph["origin_api.mcp.sdk"]
