@@ -231,7 +231,8 @@ def fresh_search(corpus_dir: Path, home: Path, queries: list, *, linger: bool = 
     untimed run first), modules byte-compiled as installed.
 
     With `linger` (as installed), the first command answers alone and leaves a search server
-    (origin_api/lingering/process.py) that answers the timed ones; `first_ms` is that first command's time.
+    (origin_api/lingering/process.py) that answers the timed ones; `first_ms` is that first
+    command's time.
     Without, nothing is running and each command answers alone: the floor of a fresh process."""
     byte_compile()
     linger_s = lingering.LINGER_DEFAULT if linger else 0
