@@ -3,10 +3,13 @@ process that is already running (each agent's `origin mcp`, the hub, `origin run
 a fresh command left behind), over a Unix socket in ORIGIN_HOME.
 
 This face is the client side, which a fresh command imports first (`ask`, `start_lingering`),
-and `stop_lingering` for what needs the store to itself (`origin compact`, the bench). The server
-side is `server.CliServer`, which long-running processes start (`freshness`); `process` is the
-search server a fresh command leaves, and `lean` is what both sides answer (the commands' options,
-their parse, their answer, `get`'s text) and how a fresh process answers alone.
+and `stop_lingering` for what needs the store to itself (`origin compact`, the bench); being the
+package's `__init__`, it is the only module of the package on that path. The server side is
+`server.CliServer`, which long-running processes start (`freshness`), imported from there: it
+reads the exchange's constants here, so handing it on from here would make the two import each
+other. `process` is the search server a fresh command leaves, and `lean` what both sides answer
+(the commands' options, their parse, their answer, `get`'s text) and how a fresh process answers
+alone.
 
 A new Python process spends most of its ~90 ms importing the store, the index and the tools;
 the answer itself takes ~2 ms. A running process has all of that loaded, so the command asks it
