@@ -16,7 +16,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from origin_api.cli import served
+from origin_api import lingering
 from origin_store.reader import disk_usage
 
 from . import memory
@@ -231,16 +231,19 @@ def fresh_search(corpus_dir: Path, home: Path, queries: list, *, linger: bool = 
     untimed run first), modules byte-compiled as installed.
 
     With `linger` (as installed), the first command answers alone and leaves a search server
-    (origin_api/linger.py) that answers the timed ones; `first_ms` is that first command's time.
+    (origin_api/lingering/process.py) that answers the timed ones; `first_ms` is that first
+    command's time.
     Without, nothing is running and each command answers alone: the floor of a fresh process."""
     byte_compile()
-    linger_s = served.LINGER_DEFAULT if linger else 0
-    env = {**corpus_env(corpus_dir, home), served.LINGER_SETTING: str(linger_s)}
-    pid_file = home / served.PID_FILE
-    served.stop_lingering(home)
+    linger_s = lingering.LINGER_DEFAULT if linger else 0
+    env = {**corpus_env(corpus_dir, home), lingering.LINGER_SETTING: str(linger_s)}
+    pid_file = home / lingering.PID_FILE
+    lingering.stop_lingering(home)
     if linger:
         subprocess.run(cli_args(queries[0]), env=env, check=True, capture_output=True)
-        served.stop_lingering(home)  # that run warmed the page cache; the timed first starts afresh
+        lingering.stop_lingering(
+            home
+        )  # that run warmed the page cache; the timed first starts afresh
     started = time.perf_counter()
     subprocess.run(cli_args(queries[0]), env=env, check=True, capture_output=True)
     first_ms = (time.perf_counter() - started) * 1000
@@ -257,13 +260,13 @@ def fresh_search(corpus_dir: Path, home: Path, queries: list, *, linger: bool = 
             subprocess.run(cli_args(query), env=env, check=True, capture_output=True)
             samples.append((time.perf_counter() - started) * 1000)
     finally:
-        served.stop_lingering(home)
+        lingering.stop_lingering(home)
     return {**asdict(summarize(samples)), "first_ms": first_ms}
 
 
 def fresh_search_served(corpus_dir: Path, home: Path, queries: list) -> dict:
     """`fresh_search` while an `origin mcp` runs over the same home, as it does wherever an
-    agent is at work: the new process hands the command to it (origin_api/cliserve.py)."""
+    agent is at work: the new process hands the command to it (origin_api/lingering/server.py)."""
     env = corpus_env(corpus_dir, home)
     socket = home / "cli.sock"
     server = subprocess.Popen(

@@ -226,7 +226,7 @@ def compact(settings: StoreSettings) -> Compacted:
     (`origin_store.compact`). Not over an open `Origin`: it needs the store to itself, so the
     search server a fresh command left behind is asked to leave first; any other process
     holding the store makes it refuse (StoreBusy)."""
-    from .cli.served import stop_lingering
+    from .lingering import stop_lingering
 
     check_home(settings.home)
     stop_lingering(settings.home)

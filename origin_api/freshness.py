@@ -15,8 +15,8 @@ import sys
 import threading
 import traceback
 
-from .cliserve import CliServer
 from .hubsync import sync_due
+from .lingering.server import CliServer
 from .runtime import Origin
 from .service import refresh
 from .service.common import ingest_journals

@@ -1,5 +1,5 @@
 """Where ORIGIN_HOME is, without the settings machinery: a fresh command finds a running
-process's socket there before importing anything else (origin_api/cli/served.py)."""
+process's socket there before importing anything else (origin_api/lingering/__init__.py)."""
 
 from __future__ import annotations
 

@@ -12,6 +12,8 @@ import pytest
 from helpers import DATA, SHARED_FIXTURES
 from hypothesis import HealthCheck, settings
 
+from origin_api.lingering import PROCESS
+
 # Fuzz depth is chosen here, not per test: "dev" keeps a local run quick and draws new examples
 # every run (so local runs keep finding new cases), "ci" (when the CI env var is set, as CI
 # services do) searches deeper from a fixed seed, so a CI failure reproduces on any machine.
@@ -63,12 +65,13 @@ def no_search_server_outlives_the_suite(
 
 
 def _lingering_servers() -> Iterator[tuple[int, str]]:
-    """Every `python -m origin_api.linger` of this user, with the ORIGIN_HOME it serves."""
+    """Every lingering search server (`python -m PROCESS`) of this user, with the ORIGIN_HOME it
+    serves."""
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            if b"origin_api.linger" not in (entry / "cmdline").read_bytes():
+            if PROCESS.encode() not in (entry / "cmdline").read_bytes():
                 continue
             environ = (entry / "environ").read_bytes().split(b"\0")
         except OSError:

@@ -258,6 +258,30 @@ def test_nothing_outside_the_store_names_its_databases_or_meta_keys():
     assert not found, found
 
 
+#: The modules that may import the CLI: its own, and the entry point a `python -m origin_api`
+#: would run (none yet).
+CLI = "origin_api.cli"
+ENTRY_POINTS = {"origin_api.__main__"}
+
+
+def _in_cli(name: str) -> bool:
+    return name == CLI or name.startswith(CLI + ".")
+
+
+def test_only_the_cli_imports_the_cli():
+    """The service, MCP, the hub and what they share never depend on the command line: what a
+    command needs from them lives outside `cli/` (the lingering search server's answers are
+    `origin_api/lingering/`'s)."""
+    graph = _graph()
+    assert CLI in graph and graph[CLI]  # the test sees the CLI's own imports
+    reaching = {
+        name: sorted(target for target in imported if _in_cli(target))
+        for name, imported in graph.items()
+        if not _in_cli(name) and name not in ENTRY_POINTS
+    }
+    assert not {name: cli for name, cli in reaching.items() if cli}
+
+
 def test_the_mcp_transports_share_results_and_not_each_other():
     graph = _graph()
     assert "origin_api.mcp.results" in graph["origin_api.mcp.stdio"] & graph["origin_api.mcp.sdk"]
@@ -267,7 +291,7 @@ def test_the_mcp_transports_share_results_and_not_each_other():
 
 @pytest.mark.parametrize(
     "module",
-    ["origin_api.ui.guard", "origin_api.ui.app", "origin_api.hub", "origin_api.cliserve"],
+    ["origin_api.ui.guard", "origin_api.ui.app", "origin_api.hub", "origin_api.lingering.server"],
 )
 def test_a_module_imports_first_in_a_fresh_interpreter(module: str) -> None:
     """The hub mounts the UI and the command line imports both: each must load first, without a

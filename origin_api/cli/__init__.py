@@ -35,16 +35,16 @@ def _dispatch(args: list[str]) -> None:
         return
     if args[:1] in (["search"], ["get"]):
         # A running Origin process answers at once (it has everything loaded); else this one.
-        from . import served
+        from .. import lingering
 
-        found = served.ask(args)
-        if found == served.ANSWERED:
+        found = lingering.ask(args)
+        if found == lingering.ANSWERED:
             return
-        from .lean import run
+        from ..lingering.lean import run
 
         if run(args):
-            if found == served.NOBODY:
-                served.start_lingering()  # the next fresh command is answered by it
+            if found == lingering.NOBODY:
+                lingering.start_lingering()  # the next fresh command is answered by it
             return
     from .commands import app
 

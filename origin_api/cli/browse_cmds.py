@@ -11,9 +11,9 @@ from typing import Any
 
 import typer
 
+from ..lingering.lean import joined, plural
 from ..runtime import Origin
 from ..service import Caller, device_call
-from .lean import joined, plural
 from .output import console, edge, indented, print_json, text
 
 #: The most sessions or events one timeline call gives (the tool's limit).

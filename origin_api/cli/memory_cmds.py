@@ -4,6 +4,7 @@ Each prints text for people and, with --json, the tool's own JSON result for scr
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable
 from typing import Any
@@ -13,19 +14,20 @@ import typer
 from origin_store.model import ENTRY_KINDS
 
 from .. import admin
+from ..lingering.lean import (
+    JSON,
+    JSON_HELP,
+    KINDS,
+    SEARCH_OPTIONS,
+    TIME_HELP,
+    entry_lines,
+    get_lines,
+    joined,
+    plural,
+)
 from ..runtime import Origin
 from ..service import Caller, device_call
-from .lean import entry_lines, forget_lines, get_lines, joined, restore_lines
 from .output import console, edge, print_json, text
-
-#: The entry kinds as help text says them: "memory, knowledge or cognition".
-KINDS = (
-    f"{', '.join(ENTRY_KINDS[:-1])} or {ENTRY_KINDS[-1]}"
-    if len(ENTRY_KINDS) > 1
-    else ENTRY_KINDS[0]
-)
-JSON_HELP = "Print the tool's JSON result."
-TIME_HELP = "30m, 24h, 7d, 2w (back from now), a date or ISO 8601."
 
 
 def register(app: typer.Typer) -> None:
@@ -66,38 +68,11 @@ def _highlight(snippet: str) -> str:
     return re.sub(r"\\\[([^\]]*)\]", r"[bold yellow]\1[/bold yellow]", escaped)
 
 
-def search(
-    query: str = typer.Argument(
-        ..., help="Words or phrases; every word must occur, in any language."
-    ),
-    scope: str = typer.Option("all", help="all, entries or events."),
-    kind: str | None = typer.Option(None, help=f"Entries of this kind only: {KINDS}."),
-    since: str | None = typer.Option(None, help=f"Since: {TIME_HELP}"),
-    until: str | None = typer.Option(None, help=f"Until: {TIME_HELP}"),
-    source: str | None = typer.Option(
-        None, help="Events of this source only (claude-code, codex, …)."
-    ),
-    project: str | None = typer.Option(None, help="Entries and events of this project only."),
-    include_tools: bool = typer.Option(
-        False, "--include-tools", help="Also search tool calls and results."
-    ),
-    limit: int = typer.Option(20, help="At most this many entries, and this many events (1–100)."),
-    json: bool = typer.Option(False, "--json", help=JSON_HELP),
-) -> None:
+def search(query: str, **given: Any) -> None:
     """Search entries and events, best match first."""
-    args = {
-        "query": query,
-        "scope": scope,
-        "kind": kind,
-        "since": since,
-        "until": until,
-        "source": source,
-        "project": project,
-        "include_tools": include_tools,
-        "limit": limit,
-    }
+    args = {"query": query, **{o.key: given[o.key] for o in SEARCH_OPTIONS if o.key != JSON}}
     result = _run("search", args)
-    if json:
+    if given[JSON]:
         print_json(result)
         return
     for entry in result["entries"]:
@@ -114,6 +89,21 @@ def search(
         console.print("  " + _highlight(event["snippet"] or event["text"]))
     if not result["entries"] and not result["events"]:
         console.print("[dim]nothing found[/dim]")
+
+
+def _search_parameters() -> inspect.Signature:
+    """`search`'s parameters as typer reads them, from the table the lean parser reads."""
+    query = typer.Argument(..., help="Words or phrases; every word must occur, in any language.")
+    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    parameters = [inspect.Parameter("query", kind, default=query, annotation=str)]
+    for option in SEARCH_OPTIONS:
+        typed = str | None if option.default is None else type(option.default)
+        default = typer.Option(option.default, option.flag, help=option.help)
+        parameters.append(inspect.Parameter(option.key, kind, default=default, annotation=typed))
+    return inspect.Signature(parameters, return_annotation=None)
+
+
+search.__signature__ = _search_parameters()  # type: ignore[attr-defined]
 
 
 def get(
@@ -203,3 +193,23 @@ def reindex() -> None:
     with edge(), Origin.open() as origin:
         result = admin.reindex(origin)
         console.print(f"indexed {result.docs:,} documents in {result.seconds:.1f} s")
+
+
+def forget_lines(target: str, result: dict[str, Any]) -> list[str]:
+    tombstone = result["tombstone"]
+    if tombstone is None:
+        return [f"{target} was already forgotten: nothing changed"]
+    hidden = plural(len(result["forgotten_entries"]), "entry", "entries")
+    events = plural(result["excluded_events"], "event", "events")
+    lines = [f"forgot {target}: {hidden} and {events} hidden from every query ({tombstone})"]
+    lines += [f"  {entry}" for entry in result["forgotten_entries"]]
+    return [*lines, f"undo: origin restore {tombstone}"]
+
+
+def restore_lines(result: dict[str, Any]) -> list[str]:
+    tombstone = result["tombstone"]
+    entries, count = result["restored_entries"], result["restored_events"]
+    if not entries and not count:
+        return [f"{tombstone} was already restored: nothing changed"]
+    back = f"{plural(len(entries), 'entry', 'entries')} and {plural(count, 'event', 'events')}"
+    return [f"restored {tombstone}: {back} visible again", *[f"  {entry}" for entry in entries]]

@@ -18,9 +18,9 @@ import pytest
 from helpers import fixture_env
 from typer.testing import CliRunner, Result
 
-from origin_api.cli import lean
 from origin_api.cli.commands import app
 from origin_api.cli.output import console
+from origin_api.lingering import lean
 from origin_api.runtime import Origin
 from origin_api.service import Caller, call
 from origin_store import Settings

@@ -13,11 +13,13 @@ from contextlib import redirect_stdout
 from pathlib import Path
 
 import pytest
+import typer
 from helpers import fixture_env
 from typer.testing import CliRunner
 
-from origin_api.cli import lean, main
+from origin_api.cli import main
 from origin_api.cli.commands import app
+from origin_api.lingering import lean
 
 SEARCHES = [
     ["search", "--json", "limiter"],
@@ -67,6 +69,29 @@ def test_get_gives_the_typer_commands_json(env: dict[str, str]) -> None:
     people = CliRunner().invoke(app, ["get", item], env=env)
     assert people.exit_code == 0 and _lean_text(["get", item]) == people.stdout
     assert people.stdout.startswith(f"{item}  ")
+
+
+def test_both_parsers_read_the_one_table() -> None:
+    """The typer command's options are the table's, with its defaults; the lean parser reads
+    every one of them into the argument typer would pass."""
+    params = typer.main.get_command(app).commands["search"].params  # type: ignore[attr-defined]
+    options = {param.opts[0]: param.default for param in params if param.opts[0].startswith("--")}
+    assert options == {option.flag: option.default for option in lean.SEARCH_OPTIONS}
+    for option in lean.SEARCH_OPTIONS:
+        if option.key == lean.JSON:
+            continue
+        given, read = (
+            ([], True)
+            if isinstance(option.default, bool)
+            else (["12"], 12)
+            if isinstance(option.default, int)
+            else (["some value"], "some value")
+        )
+        parsed = lean.parse(["search", "--json", option.flag, *given, "x"])
+        assert parsed is not None and parsed[1][option.key] == read, option
+        assert (
+            lean.parse(["search", "--json", option.flag, *given, option.flag, *given, "x"]) is None
+        )
 
 
 @pytest.mark.parametrize(

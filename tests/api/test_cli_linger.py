@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from helpers import fixture_env
 
-from origin_api.cli import served
-from origin_api.linger import code_changed
+from origin_api import lingering
+from origin_api.lingering.process import code_changed
 from origin_api.settings import Settings
 
 ORIGIN = str(Path(sys.executable).with_name("origin"))
@@ -57,7 +57,7 @@ def _alive(pid: int) -> bool:
 
 def _lingering(env: dict[str, str]) -> int:
     """The pid of the home's lingering server, once it serves."""
-    pid_file = Path(env["ORIGIN_HOME"], served.PID_FILE)
+    pid_file = Path(env["ORIGIN_HOME"], lingering.PID_FILE)
     assert _wait(pid_file.exists), "no search server was left to linger"
     return int(pid_file.read_text())
 
@@ -67,20 +67,20 @@ def env(tmp_path: Path) -> Iterator[dict[str, str]]:
     environ = {**fixture_env(tmp_path), "ORIGIN_CLI_LINGER_S": "30"}
     assert _origin(environ, "ingest").returncode == 0
     yield environ
-    pid_file = Path(environ["ORIGIN_HOME"], served.PID_FILE)
+    pid_file = Path(environ["ORIGIN_HOME"], lingering.PID_FILE)
     if pid_file.exists():  # a test that failed midway: leave no server behind
         os.kill(int(pid_file.read_text()), signal.SIGTERM)
 
 
 def _ask(env: dict[str, str], *args: str) -> tuple[str, str]:
-    """What `served.ask` finds for a fresh command in `env`, and what it printed."""
+    """What `lingering.ask` finds for a fresh command in `env`, and what it printed."""
     buffer = io.BytesIO()
     saved = dict(os.environ)
     os.environ.update(env)
     try:
         stdout = io.TextIOWrapper(buffer)
         with redirect_stdout(stdout):
-            found = served.ask(list(args))
+            found = lingering.ask(list(args))
         return found, buffer.getvalue().decode()
     finally:
         os.environ.clear()
@@ -98,11 +98,11 @@ def test_the_first_command_answers_alone_and_leaves_a_server_for_the_next(
     pid = _lingering(env)
     assert _alive(pid)
     found, printed = _ask(env, "search", "--json", "migration")
-    assert found == served.ANSWERED
+    assert found == lingering.ANSWERED
     assert printed == first.stdout
     again = _origin(env, "search", "--json", "migration")
     assert again.stdout == first.stdout and again.returncode == 0
-    assert int(Path(env["ORIGIN_HOME"], served.PID_FILE).read_text()) == pid  # no second server
+    assert int(Path(env["ORIGIN_HOME"], lingering.PID_FILE).read_text()) == pid  # no second server
 
 
 def test_an_idle_server_leaves_by_itself(env: dict[str, str]) -> None:
@@ -111,9 +111,9 @@ def test_an_idle_server_leaves_by_itself(env: dict[str, str]) -> None:
     pid = _lingering(env)
     home = Path(env["ORIGIN_HOME"])
     assert _wait(lambda: not _alive(pid))
-    assert not (home / served.SOCKET).exists()
-    assert not (home / served.PID_FILE).exists()
-    assert _ask(env, "search", "--json", "migration")[0] == served.NOBODY
+    assert not (home / lingering.SOCKET).exists()
+    assert not (home / lingering.PID_FILE).exists()
+    assert _ask(env, "search", "--json", "migration")[0] == lingering.NOBODY
 
 
 def test_sigterm_ends_it_cleanly(env: dict[str, str]) -> None:
@@ -121,18 +121,18 @@ def test_sigterm_ends_it_cleanly(env: dict[str, str]) -> None:
     pid = _lingering(env)
     os.kill(pid, signal.SIGTERM)
     assert _wait(lambda: not _alive(pid))
-    assert not Path(env["ORIGIN_HOME"], served.SOCKET).exists()
-    assert not Path(env["ORIGIN_HOME"], served.PID_FILE).exists()
-    assert Path(env["ORIGIN_HOME"], served.LINGER_LOG).read_text() == ""  # nothing went wrong
+    assert not Path(env["ORIGIN_HOME"], lingering.SOCKET).exists()
+    assert not Path(env["ORIGIN_HOME"], lingering.PID_FILE).exists()
+    assert Path(env["ORIGIN_HOME"], lingering.LINGER_LOG).read_text() == ""  # nothing went wrong
 
 
 def test_a_removed_socket_ends_it(env: dict[str, str]) -> None:
     """As when its home is deleted (`origin demo remove`) or another process took the socket."""
     assert _origin(env, "get", "--json", "nothing-with-this-id").returncode != 0
-    assert not Path(env["ORIGIN_HOME"], served.PID_FILE).exists()  # an error started no server
+    assert not Path(env["ORIGIN_HOME"], lingering.PID_FILE).exists()  # an error started no server
     assert _origin(env, "search", "--json", "migration").returncode == 0
     pid = _lingering(env)
-    Path(env["ORIGIN_HOME"], served.SOCKET).unlink()
+    Path(env["ORIGIN_HOME"], lingering.SOCKET).unlink()
     assert _wait(lambda: not _alive(pid))
 
 
@@ -140,8 +140,8 @@ def test_zero_starts_none(env: dict[str, str]) -> None:
     env = {**env, "ORIGIN_CLI_LINGER_S": "0"}
     assert _origin(env, "search", "--json", "migration").returncode == 0
     time.sleep(1)
-    assert not Path(env["ORIGIN_HOME"], served.PID_FILE).exists()
-    assert not Path(env["ORIGIN_HOME"], served.SOCKET).exists()
+    assert not Path(env["ORIGIN_HOME"], lingering.PID_FILE).exists()
+    assert not Path(env["ORIGIN_HOME"], lingering.SOCKET).exists()
 
 
 def test_a_running_origin_mcp_serves_once_the_lingering_server_left(env: dict[str, str]) -> None:
@@ -158,8 +158,10 @@ def test_a_running_origin_mcp_serves_once_the_lingering_server_left(env: dict[st
     try:
         assert _wait(lambda: not _alive(pid))
         # The mcp process takes the socket at its next watch tick.
-        assert _wait(lambda: _ask(env, "search", "--json", "migration")[0] == served.ANSWERED)
-        assert not Path(env["ORIGIN_HOME"], served.PID_FILE).exists()  # it is no lingering server
+        assert _wait(lambda: _ask(env, "search", "--json", "migration")[0] == lingering.ANSWERED)
+        assert not Path(
+            env["ORIGIN_HOME"], lingering.PID_FILE
+        ).exists()  # it is no lingering server
     finally:
         assert mcp.stdin is not None
         mcp.stdin.close()
@@ -173,7 +175,7 @@ def test_the_fresh_command_reads_the_setting_as_the_settings_do(
     value: str | None, seconds: int
 ) -> None:
     environ = {} if value is None else {"ORIGIN_CLI_LINGER_S": value}
-    assert served.linger_seconds(environ) == seconds
+    assert lingering.linger_seconds(environ) == seconds
     if value in (None, "", "0", "5"):
         assert Settings.from_env(environ).cli_linger_s == seconds
 
@@ -213,7 +215,7 @@ def test_origin_compact_sends_the_lingering_server_away_and_refuses_while_mcp_ru
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     ) as mcp:
-        socket = Path(env["ORIGIN_HOME"], served.SOCKET)
+        socket = Path(env["ORIGIN_HOME"], lingering.SOCKET)
         assert _wait(lambda: not _alive(pid) or socket.exists())
         time.sleep(1)  # its start-up pass holds the store open from here on
         refused = _origin(env, "compact")

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from helpers import fixture_env
 
-from origin_api.cli import served
-from origin_api.cliserve import CliServer
+from origin_api import lingering
+from origin_api.lingering.server import CliServer
 from origin_api.runtime import Origin
 from origin_api.settings import Settings
 
@@ -75,7 +75,7 @@ def test_answers_are_the_same_bytes_served_or_alone(env: dict[str, str]) -> None
     for command, a, s in zip(commands, alone, served_now, strict=True):
         assert a.returncode == s.returncode == 0, (command, a.stderr, s.stderr)
         assert s.stdout == a.stdout and s.stderr == a.stderr, command
-    assert not Path(env["ORIGIN_HOME"], served.SOCKET).exists()  # stop took its socket away
+    assert not Path(env["ORIGIN_HOME"], lingering.SOCKET).exists()  # stop took its socket away
 
 
 def test_what_the_server_cannot_answer_is_answered_alone(
@@ -104,7 +104,7 @@ def test_a_second_process_leaves_a_live_server_alone(
 
 
 def test_a_dead_servers_socket_is_answered_alone_then_taken_over(env: dict[str, str]) -> None:
-    path = Path(env["ORIGIN_HOME"], served.SOCKET)
+    path = Path(env["ORIGIN_HOME"], lingering.SOCKET)
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as dead:
         dead.bind(str(path))  # bound and never listening: as a killed server leaves it
     alone = _origin(env, "search", "--json", "migration")
@@ -122,9 +122,9 @@ def test_a_dead_servers_socket_is_answered_alone_then_taken_over(env: dict[str, 
 @pytest.mark.parametrize(
     "request_",
     [
-        b"origin-cli-0\0" + served.CODE + b"\0search\0--json\0x",  # another protocol
-        served.PROTOCOL + b"\0/elsewhere/site-packages\0search\0--json\0x",  # another install
-        served.PROTOCOL + b"\0" + served.CODE + b"\0timeline",  # not a lean command
+        b"origin-cli-0\0" + lingering.CODE + b"\0search\0--json\0x",  # another protocol
+        lingering.PROTOCOL + b"\0/elsewhere/site-packages\0search\0--json\0x",  # another install
+        lingering.PROTOCOL + b"\0" + lingering.CODE + b"\0timeline",  # not a lean command
     ],
 )
 def test_requests_of_another_kind_are_refused(server: CliServer, request_: bytes) -> None:
@@ -144,11 +144,11 @@ def test_requests_of_another_kind_are_refused(server: CliServer, request_: bytes
     ],
 )
 def test_the_socket_is_where_the_settings_put_the_home(environ: dict[str, str]) -> None:
-    """served.py finds ORIGIN_HOME without importing the store: it must read it as they do."""
+    """The lingering client finds ORIGIN_HOME without importing the store: it must read it as they do."""
     from origin_store.settings import Settings as StoreSettings
 
     home = StoreSettings.from_env(environ).home
-    assert served.socket_path(environ) == str(home / served.SOCKET)
+    assert lingering.socket_path(environ) == str(home / lingering.SOCKET)
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,15 @@
-"""A fresh `origin search` or `origin get` answered by an Origin process that is already
-running (each agent's `origin mcp`, the hub, `origin run`), over a Unix socket in ORIGIN_HOME.
+"""The lingering search server: a fresh `origin search` or `origin get` answered by an Origin
+process that is already running (each agent's `origin mcp`, the hub, `origin run`, or the server
+a fresh command left behind), over a Unix socket in ORIGIN_HOME.
+
+This face is the client side, which a fresh command imports first (`ask`, `start_lingering`),
+and `stop_lingering` for what needs the store to itself (`origin compact`, the bench); being the
+package's `__init__`, it is the only module of the package on that path. The server side is
+`server.CliServer`, which long-running processes start (`freshness`), imported from there: it
+reads the exchange's constants here, so handing it on from here would make the two import each
+other. `process` is the search server a fresh command leaves, and `lean` what both sides answer
+(the commands' options, their parse, their answer, `get`'s text) and how a fresh process answers
+alone.
 
 A new Python process spends most of its ~90 ms importing the store, the index and the tools;
 the answer itself takes ~2 ms. A running process has all of that loaded, so the command asks it
@@ -8,8 +18,8 @@ such process, a socket left by one that died, another installation's server, a r
 the command runs in its own process, as it always did: the answer is the same either way.
 
 With no such process, the command answers alone and then starts one that lingers
-(`origin_api/linger.py`, `ORIGIN_CLI_LINGER_S` idle seconds; 0 starts none), so the next
-command is answered by it: a shell user without an agent running gets the same quick answers.
+(`process.py`, `ORIGIN_CLI_LINGER_S` idle seconds; 0 starts none), so the next command is
+answered by it: a shell user without an agent running gets the same quick answers.
 
 The exchange is one request and one answer on a connection, each a length-prefixed message:
 request ``PROTOCOL NUL code-dir NUL arg NUL arg…``; answer ``ok LF <len> LF stdout stderr``
@@ -90,6 +100,8 @@ LINGER_DEFAULT = 600
 LINGER_LOG = "cli-server.log"
 #: Under ORIGIN_HOME while a lingering server serves: its process id.
 PID_FILE = "cli-server.pid"
+#: The lingering server's module, run as `python -m` (a test finds its processes by it).
+PROCESS = "origin_api.lingering.process"
 
 
 def linger_seconds(environ: dict[str, str] | os._Environ[str]) -> int:
@@ -112,7 +124,7 @@ def start_lingering() -> None:
     try:  # noqa: SIM105 (contextlib is one more import for a fresh command)
         os.posix_spawn(
             sys.executable,
-            [sys.executable, "-m", "origin_api.linger"],
+            [sys.executable, "-m", PROCESS],
             os.environ,
             file_actions=[
                 (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),

@@ -1,6 +1,7 @@
-"""The running side of `cli/served.py`: a long-running Origin process (`origin mcp`, the hub,
-`origin run`) answers fresh `origin search` and `origin get` commands over a Unix socket in
-ORIGIN_HOME, with the store, the index and the tools it has loaded already.
+"""The server side of `origin_api.lingering`: a long-running Origin process (`origin mcp`, the
+hub, `origin run`, the search server a fresh command left) answers fresh `origin search` and
+`origin get` commands over a Unix socket in ORIGIN_HOME, with the store, the index and the tools
+it has loaded already (`lean.answer`, as the command would alone).
 
 Only the first of the home's processes to start serves; the others see its socket answer and
 leave it alone. A socket nobody answers on (its process was killed) is taken over. The socket
@@ -21,10 +22,10 @@ import time
 import traceback
 from typing import TYPE_CHECKING
 
-from .cli import served
+from . import ANSWER_TIMEOUT_S, CODE, CONNECT_TIMEOUT_S, PROTOCOL, SOCKET, receive, send
 
 if TYPE_CHECKING:
-    from .runtime import Origin
+    from ..runtime import Origin
 
 
 class CliServer:
@@ -32,7 +33,7 @@ class CliServer:
 
     def __init__(self, origin: Origin) -> None:
         self.origin = origin
-        self.path = str(origin.home / served.SOCKET)
+        self.path = str(origin.home / SOCKET)
         self.answered = 0
         #: When the last command was answered (time.monotonic), or the server started.
         self.last_used = time.monotonic()
@@ -97,26 +98,26 @@ class CliServer:
     def _serve(self, conn: socket.socket) -> None:
         with conn:
             try:
-                conn.settimeout(served.ANSWER_TIMEOUT_S)
-                request = served.receive(conn)
-                served.send(conn, self.answer(request))
+                conn.settimeout(ANSWER_TIMEOUT_S)
+                request = receive(conn)
+                send(conn, self.answer(request))
                 self.last_used = time.monotonic()
             except (OSError, ValueError):
                 return
 
     def answer(self, request: bytes) -> bytes:
         """`ok LF <len> LF stdout stderr`, or `no` for the command to answer itself."""
-        from .cli import lean
+        from . import lean
 
         protocol, code, *args = request.split(b"\0")
-        if protocol != served.PROTOCOL or code != served.CODE:
+        if protocol != PROTOCOL or code != CODE:
             return b"no"
         parsed = lean.parse([a.decode(errors="replace") for a in args])
         if parsed is None:
             return b"no"
         try:
             out, err = lean.answer(self.origin, parsed)
-        except lean._errors():
+        except lean.errors():
             return b"no"
         except Exception:
             traceback.print_exc(file=sys.stderr)  # a bug: reported here, answered there
@@ -129,7 +130,7 @@ class CliServer:
 def _alive(path: str) -> bool:
     """Whether a process answers on the socket at `path`."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
-        probe.settimeout(served.CONNECT_TIMEOUT_S)
+        probe.settimeout(CONNECT_TIMEOUT_S)
         try:
             probe.connect(path)
         except OSError:

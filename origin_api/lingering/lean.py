@@ -1,5 +1,7 @@
-"""`origin search --json …` and `origin get ID` without typer and rich, and how an entry, an
-event, a forget and a restore read as plain text.
+"""`origin search --json …` and `origin get ID` without typer and rich: their options (one
+table, which the typer command is built from too), their parse, their answer, and how an entry
+and an event read as plain text; answered here in a fresh process (`run`) or by a running one
+(`server.py`), with the same bytes.
 
 Scripts and agents run these in fresh processes, where importing typer and rich cost more than
 the answer. Their few options are read here by hand; anything else (help, an option this does
@@ -13,19 +15,50 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Any
+from typing import Any, NamedTuple
 
-#: `origin search` options taking a value, by their command-line name.
-SEARCH_VALUES = {
-    "--scope": "scope",
-    "--kind": "kind",
-    "--since": "since",
-    "--until": "until",
-    "--source": "source",
-    "--project": "project",
-    "--limit": "limit",
-}
-SEARCH_FLAGS = {"--include-tools": "include_tools", "--json": "json"}
+from origin_store.model import ENTRY_KINDS
+
+#: The entry kinds as help text says them: "memory, knowledge or cognition".
+KINDS = (
+    f"{', '.join(ENTRY_KINDS[:-1])} or {ENTRY_KINDS[-1]}"
+    if len(ENTRY_KINDS) > 1
+    else ENTRY_KINDS[0]
+)
+JSON_HELP = "Print the tool's JSON result."
+TIME_HELP = "30m, 24h, 7d, 2w (back from now), a date or ISO 8601."
+
+
+class Option(NamedTuple):
+    """An option of `origin search`. Its default says how it is read: a flag when a bool (no
+    value), an integer when an int, text otherwise (None: the tool's own default)."""
+
+    flag: str
+    default: str | int | bool | None
+    help: str
+
+    @property
+    def key(self) -> str:
+        """The argument's name: the typer command's parameter and the tool's argument."""
+        return self.flag[2:].replace("-", "_")
+
+
+#: `origin search`'s options, in the order its help lists them: both its parsers, this module's
+#: and the typer command's (`cli/memory_cmds.py`), are built from this table.
+SEARCH_OPTIONS = (
+    Option("--scope", "all", "all, entries or events."),
+    Option("--kind", None, f"Entries of this kind only: {KINDS}."),
+    Option("--since", None, f"Since: {TIME_HELP}"),
+    Option("--until", None, f"Until: {TIME_HELP}"),
+    Option("--source", None, "Events of this source only (claude-code, codex, …)."),
+    Option("--project", None, "Entries and events of this project only."),
+    Option("--include-tools", False, "Also search tool calls and results."),
+    Option("--limit", 20, "At most this many entries, and this many events (1–100)."),
+    Option("--json", False, JSON_HELP),
+)
+#: The option that chooses the output, not the search.
+JSON = "json"
+_BY_FLAG = {option.flag: option for option in SEARCH_OPTIONS}
 _INTEGER = re.compile(r"-?[0-9]+")
 
 
@@ -60,31 +93,37 @@ def _search(rest: list[str]) -> dict[str, Any] | None:
             positional.append(arg)
             continue
         name, eq, value = arg.partition("=")
-        if name in SEARCH_FLAGS and not eq:
-            key = SEARCH_FLAGS[name]
-            if key in options:
-                return None
-            options[key] = True
-        elif name in SEARCH_VALUES:
-            key = SEARCH_VALUES[name]
-            if not eq:
-                if i >= len(rest) or rest[i].startswith("-"):
-                    return None
-                value = rest[i]
-                i += 1
-            if key in options:
-                return None
-            options[key] = value
-        else:
+        option = _BY_FLAG.get(name)
+        flag = option is not None and isinstance(option.default, bool)
+        if option is None or (flag and eq):
             return None  # --help, `--`, an option this does not know: typer's to answer
-    if len(positional) != 1 or not options.pop("json", False):
-        return None  # people's output is rich's
-    limit = options.get("limit")
-    if limit is not None:
-        if not _INTEGER.fullmatch(limit):
+        if not (flag or eq):
+            if i >= len(rest) or rest[i].startswith("-"):
+                return None
+            value = rest[i]
+            i += 1
+        if option.key in options:
             return None
-        options["limit"] = int(limit)
-    return {"query": positional[0], "scope": "all", "include_tools": False, "limit": 20, **options}
+        options[option.key] = True if flag else value
+    if len(positional) != 1 or not options.pop(JSON, False):
+        return None  # people's output is rich's
+    return _typed(positional[0], options)
+
+
+def _typed(query: str, given: dict[str, Any]) -> dict[str, Any] | None:
+    """The search's arguments: the table's defaults under what was given, integers read; None
+    for a value typer would convert or reject."""
+    args: dict[str, Any] = {"query": query}
+    for option in SEARCH_OPTIONS:
+        value = given.get(option.key, option.default)
+        if option.key == JSON or value is None:
+            continue
+        if type(option.default) is int and isinstance(value, str):
+            if not _INTEGER.fullmatch(value):
+                return None
+            value = int(value)
+        args[option.key] = value
+    return args
 
 
 def run(args: list[str]) -> bool:
@@ -97,7 +136,7 @@ def run(args: list[str]) -> bool:
     try:
         with Origin.open() as origin:
             answered = answer(origin, parsed)
-    except _errors():
+    except errors():
         return False  # typer runs it again and reports the error its way
     out, note = answered
     if note:
@@ -109,7 +148,7 @@ def run(args: list[str]) -> bool:
 
 def answer(origin: Any, parsed: tuple[str, dict[str, Any], bool]) -> tuple[str, str]:
     """What the command prints on stdout and on stderr, over an open Origin (this process's,
-    or a running one's for a fresh command: `served`). Raises the layers' errors."""
+    or a running one's for a fresh command: `server.py`). Raises the layers' errors."""
     import orjson
 
     from ..service import Caller, device_call
@@ -124,7 +163,7 @@ def answer(origin: Any, parsed: tuple[str, dict[str, Any], bool]) -> tuple[str, 
     return out, (note + "\n" if note else "")
 
 
-def _errors() -> tuple[type[Exception], ...]:
+def errors() -> tuple[type[Exception], ...]:
     """The errors typer's commands turn into messages: a lean command leaves them to typer."""
     from origin_search import SearchError
     from origin_store import StoreError
@@ -203,23 +242,3 @@ def get_lines(result: dict[str, Any]) -> list[str]:
             + joined(version["status"], f"by {version['author']}", version["created"])
         )
     return lines
-
-
-def forget_lines(target: str, result: dict[str, Any]) -> list[str]:
-    tombstone = result["tombstone"]
-    if tombstone is None:
-        return [f"{target} was already forgotten: nothing changed"]
-    hidden = plural(len(result["forgotten_entries"]), "entry", "entries")
-    events = plural(result["excluded_events"], "event", "events")
-    lines = [f"forgot {target}: {hidden} and {events} hidden from every query ({tombstone})"]
-    lines += [f"  {entry}" for entry in result["forgotten_entries"]]
-    return [*lines, f"undo: origin restore {tombstone}"]
-
-
-def restore_lines(result: dict[str, Any]) -> list[str]:
-    tombstone = result["tombstone"]
-    entries, count = result["restored_entries"], result["restored_events"]
-    if not entries and not count:
-        return [f"{tombstone} was already restored: nothing changed"]
-    back = f"{plural(len(entries), 'entry', 'entries')} and {plural(count, 'event', 'events')}"
-    return [f"restored {tombstone}: {back} visible again", *[f"  {entry}" for entry in entries]]

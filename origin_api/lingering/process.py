@@ -1,12 +1,12 @@
 """The search server a fresh `origin search` or `origin get` leaves behind when no Origin process
-answers on the home's socket: it serves the next fresh commands (`cliserve.CliServer`, the same
+answers on the home's socket: it serves the next fresh commands (`server.CliServer`, the same
 answers as alone) and leaves after `ORIGIN_CLI_LINGER_S` seconds without one.
 
 It ends as soon as it is not wanted: its socket removed or replaced (the home deleted, another
 process serving), Origin's code changed under it (an upgrade, an edit in a checkout: it would
-answer with the old code), SIGTERM or SIGINT. It writes its pid to `cli-server.pid` in the home while it
-serves, so a person or a script can find it. Run by `cli/served.py` as `python -m
-origin_api.linger`, detached, with its stderr in `cli-server.log`.
+answer with the old code), SIGTERM or SIGINT. It writes its pid to `cli-server.pid` in the home
+while it serves, so a person or a script can find it. Started by `start_lingering` as `python -m
+origin_api.lingering.process`, detached, with its stderr in `cli-server.log`.
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from types import FrameType
 from origin_search import SearchError
 from origin_store import StoreError
 
-from .cli import served
-from .cliserve import CliServer
-from .errors import OriginError
-from .runtime import Origin
-from .settings import Settings
+from ..errors import OriginError
+from ..runtime import Origin
+from ..settings import Settings
+from . import PID_FILE
+from .server import CliServer
 
 #: How often it looks at its socket and its idle time.
 TICK_S = 0.5
@@ -43,7 +43,7 @@ def main() -> int:
             server = CliServer(origin)
             if not server.start():
                 return 0  # another process serves already
-            pid_file = origin.home / served.PID_FILE
+            pid_file = origin.home / PID_FILE
             try:
                 pid_file.write_text(f"{os.getpid()}\n")
                 linger(server, settings.cli_linger_s, started_ns)
