@@ -5,6 +5,8 @@ answer that is not the hub's, a hub that never answers. A real hub's side is in 
 from __future__ import annotations
 
 import socket
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -171,3 +173,17 @@ def test_a_hub_that_cannot_be_reached_is_one_error(url: str, message: str) -> No
     with HubClient(connection, 1.0) as client, pytest.raises(SyncError) as raised:
         client.pull(0, 1)
     assert raised.value.message.startswith(f"the hub at {connection.base} {message}")
+
+
+def test_the_client_loads_no_http_library_nor_the_sync_itself() -> None:
+    """A connected device's first tool call imports the client: it must not bring in an HTTP
+    library (tens of ms at a fresh process's start) or the sync run and the store's sync code."""
+    code = (
+        "import sys, origin_api.sync.client\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('httpx', 'httpx2', 'httpcore')"
+        " or m in ('origin_api.sync.run', 'origin_api.sync.batches', 'origin_store.sync')))\n"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert loaded.stdout.strip() == "[]", loaded.stdout
