@@ -270,10 +270,10 @@ class _CountingRelay:
 def _merged_search(device: Path, empty: Path, mix: Sequence[Any]) -> dict[str, Any]:
     """The query mix on the device in this process, merged with the hub and alone; the hub's
     index is caught up first (one search with a long wait), as a hub in use would have it."""
-    from origin_api import hubclient
     from origin_api.runtime import Origin
     from origin_api.service import Caller, Noted, call
     from origin_api.settings import Settings
+    from origin_api.sync import client as hubclient
 
     from .origin_run import search_args
 

@@ -79,7 +79,7 @@ class Origin:
     @property
     def store(self) -> Store:
         if self._store is None:
-            from .hubclient import relay_has_no_store
+            from .sync.client import relay_has_no_store
 
             assert self.connection is not None
             raise OriginError(relay_has_no_store(self.connection))

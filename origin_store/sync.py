@@ -9,8 +9,8 @@ sent a device's pull again, does not echo them forever.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, cast
 
 import lmdb
 
@@ -32,6 +32,9 @@ from .sync_check import (
     usable_items,
 )
 
+if TYPE_CHECKING:
+    from .replication.wire import EventItem, Item, SessionItem
+
 #: What an event says: a newer version that changes none of these changes nothing.
 _COMPARED = ("text", "text_chars", "label", "time", "session", "role", "kind", "cwd")
 
@@ -39,7 +42,7 @@ _COMPARED = ("text", "text_chars", "label", "time", "session", "role", "kind", "
 # -- applying ----------------------------------------------------------------------------------
 
 
-def prepare_items(store: Store, items: list[dict[str, Any]]) -> None:
+def prepare_items(store: Store, items: list[Item]) -> None:
     """Before the write transaction that applies `items`: the dictionaries their events are
     kept with (a hub keeps pushed events compressed, as ingest does; a record with its raw line
     kept plain would often outgrow an LMDB page)."""
@@ -53,7 +56,7 @@ def prepare_items(store: Store, items: list[dict[str, Any]]) -> None:
 
 
 def apply_items(
-    store: Store, txn: lmdb.Transaction, items: list[dict[str, Any]], device: str | None = None
+    store: Store, txn: lmdb.Transaction, items: list[Item], device: str | None = None
 ) -> int:
     """Apply checked items in one transaction; returns how many changed something. `device`
     names the device whose events these are (a hub keeps it with each event)."""
@@ -71,14 +74,14 @@ class _Applier:
         self.sessions: dict[bytes, SessionDoc] = {}
         self.encoders: dict[str, Encoder] = {}
 
-    def apply(self, item: dict[str, Any]) -> bool:
-        handler: Callable[[dict[str, Any]], bool] = {
-            "event": self.event,
-            "session": self.session_item,
-            "entry": lambda i: apply_version(self.store, self.txn, i["version"]),
-            "tombstone": lambda i: apply_tombstone(self.store, self.txn, i["tombstone"]),
-        }[item["kind"]]
-        return handler(item)
+    def apply(self, item: Item) -> bool:
+        if item["kind"] == "event":
+            return self.event(item)
+        if item["kind"] == "session":
+            return self.session_item(item)
+        if item["kind"] == "entry":
+            return apply_version(self.store, self.txn, item["version"])
+        return apply_tombstone(self.store, self.txn, item["tombstone"])
 
     def session(self, source: str, name: str) -> SessionDoc:
         key = keys.session_key(source, name)
@@ -88,7 +91,7 @@ class _Applier:
             self.sessions[key] = found
         return found
 
-    def session_item(self, item: dict[str, Any]) -> bool:
+    def session_item(self, item: SessionItem) -> bool:
         doc = item["session"]
         sess = self.session(doc["source"], doc["session"])
         before = dict(sess)
@@ -104,9 +107,9 @@ class _Applier:
                 sess[name] = doc[name]
         return sess != before
 
-    def event(self, item: dict[str, Any]) -> bool:
+    def event(self, item: EventItem) -> bool:
         store, txn = self.store, self.txn
-        record = dict(item["event"])
+        record: dict[str, Any] = dict(item["event"])
         record.update(
             m=0,  # no mirror of this store's: `sources` reads the fields below instead
             device=self.device,
@@ -242,7 +245,7 @@ def _hide(
 PULL_SCAN = 50_000
 
 
-def pull_items(store: Store, after: int, limit: int) -> tuple[list[dict[str, Any]], int, bool]:
+def pull_items(store: Store, after: int, limit: int) -> tuple[list[Item], int, bool]:
     """This store's entry versions and tombstones that changed after feed position `after`: at
     most `limit` of them, from at most PULL_SCAN feed items; the items, the position to ask
     after next, and whether there is more."""
@@ -258,7 +261,7 @@ def pull_items(store: Store, after: int, limit: int) -> tuple[list[dict[str, Any
             if len(items) >= limit:
                 break
         more = store.feed_last(txn) > last
-    return items, last, more
+    return cast("list[Item]", items), last, more
 
 
 def change_items(

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from typing import Any, TypeGuard
+from typing import TYPE_CHECKING, Any, TypeGuard, cast
 
 from . import bounds
 from .errors import StoreError
 from .model import EVENT_KINDS, ROLES
 from .textclip import STORED_CHARS
+
+if TYPE_CHECKING:
+    from .replication.wire import Item
 
 #: Item kinds of a push; a pull carries only entries and tombstones.
 PUSH_KINDS = frozenset({"event", "session", "entry", "tombstone"})
@@ -208,9 +211,9 @@ def _check_item(kind: str, item: dict[str, Any], sources: frozenset[str]) -> str
     return check_tombstone(item.get("tombstone"))
 
 
-def check_items(items: Any, kinds: frozenset[str]) -> list[dict[str, Any]]:
-    """The batch's items if every one is well formed; raises `BatchRefused` naming the first
-    that is not."""
+def check_items(items: Any, kinds: frozenset[str]) -> list[Item]:
+    """The batch's items, typed as the wire's (`replication.wire`), if every one is well
+    formed; raises `BatchRefused` naming the first that is not."""
     if not isinstance(items, list):
         raise BatchRefused("items must be a list.")
     sources = _known_sources() if "event" in kinds else frozenset()
@@ -218,10 +221,10 @@ def check_items(items: Any, kinds: frozenset[str]) -> list[dict[str, Any]]:
         problem = _item_problem(number, item, kinds, sources)
         if problem:
             raise BatchRefused(problem)
-    return items
+    return cast("list[Item]", items)
 
 
-def usable_items(items: Any, kinds: frozenset[str]) -> tuple[list[dict[str, Any]], list[str]]:
+def usable_items(items: Any, kinds: frozenset[str]) -> tuple[list[Item], list[str]]:
     """A pull's well-formed items, and what is wrong with each of the others: a device keeps
     what it can of a hub's answer, so an item it cannot keep (one a hub of an earlier version
     stored) is counted and passed over instead of stopping every pull after it."""
@@ -235,7 +238,7 @@ def usable_items(items: Any, kinds: frozenset[str]) -> tuple[list[dict[str, Any]
             refused.append(problem)
         else:
             kept.append(item)
-    return kept, refused
+    return cast("list[Item]", kept), refused
 
 
 def _item_problem(

@@ -22,11 +22,10 @@ from litestar.types import Scope as LScope
 from litestar.types import Send as LSend
 
 from origin_store import Store
+from origin_store.replication.wire import PullAnswer, PushAnswer, parse_batch
 from origin_store.sync import (
-    PUSH_KINDS,
     BatchRefused,
     apply_items,
-    check_items,
     note_device_push,
     prepare_items,
     pull_items,
@@ -109,7 +108,9 @@ class SyncEndpoint:
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": body, "more_body": False})
 
-    async def _handle(self, scope: Scope, receive: Receive, request_id: str) -> dict[str, Any]:
+    async def _handle(
+        self, scope: Scope, receive: Receive, request_id: str
+    ) -> PullAnswer | PushAnswer:
         started = time.monotonic()
         path = scope.get("path", "/").rstrip("/")
         method = scope["method"]
@@ -128,10 +129,12 @@ class SyncEndpoint:
         if self.on_auth is not None:
             self.on_auth(grant.token)
         if path == "/pull":
-            return {**await self._pull(scope), "device": grant.token}
+            answer = await self._pull(scope)
+            answer["device"] = grant.token
+            return answer
         return await self._push(headers, receive, grant, started + self.timeout_s)
 
-    async def _pull(self, scope: Scope) -> dict[str, Any]:
+    async def _pull(self, scope: Scope) -> PullAnswer:
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         after = _whole(query, "after", 0)
         limit = _whole(query, "limit", PULL_DEFAULT)
@@ -142,7 +145,7 @@ class SyncEndpoint:
 
     async def _push(
         self, headers: dict[str, list[str]], receive: Receive, grant: Grant, deadline: float
-    ) -> dict[str, Any]:
+    ) -> PushAnswer:
         if grant.scope == "read":
             raise Refusal(403, f"The token {grant.token} is read-only: it cannot push changes.")
         content_type = (headers.get("content-type") or [""])[0].split(";", 1)[0].strip().lower()
@@ -155,24 +158,12 @@ class SyncEndpoint:
             raise self._too_large()
         body = await self._read_body(receive, deadline)
         try:
-            batch = orjson.loads(body)
-        except orjson.JSONDecodeError as error:
-            raise Refusal(400, f"The batch is not JSON: {error}.") from None
-        if not isinstance(batch, dict):
-            raise Refusal(400, "The batch must be an object {after, last, items}.")
-        try:
-            items = check_items(batch.get("items"), PUSH_KINDS)
+            batch = parse_batch(body)
         except BatchRefused as error:
-            raise Refusal(400, f"The batch was refused whole, nothing applied: {error}") from None
-        last = batch.get("last")
-        if type(last) is not int or any(item["seq"] > last for item in items):
-            raise Refusal(400, "last must be a whole number at least every item's seq.")
+            raise Refusal(400, str(error)) from None
+        items, last, partial = batch["items"], batch["last"], batch.get("partial", False)
         device = grant.token
         store = self.store
-
-        partial = batch.get("partial", False)
-        if type(partial) is not bool:
-            raise Refusal(400, "partial must be true or false.")
 
         def work(txn: Any) -> int:
             applied = apply_items(store, txn, items, device)

@@ -25,10 +25,10 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
-from .. import hubclient
 from ..connection import Connection
 from ..errors import CATEGORIES, OriginError
 from ..runtime import Origin
+from ..sync import client as hubclient
 from .common import Caller, Noted, Relayed, ingest_if_due
 from .hubcite import HubEvents, forgotten, not_here
 

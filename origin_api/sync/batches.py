@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import orjson
 
 from origin_store import Store
 from origin_store.reader import MirrorLines, mirror_info
+from origin_store.replication.wire import Item, batch_bytes, encode_item
 from origin_store.sync import PUSH_KINDS, RAW_CHARS, change_items, session_doc, usable_items
 
 #: A batch ends once it holds this many items or bytes: a request body just under the hub's
@@ -27,7 +28,7 @@ RAW_GUESS = 600
 class Batch:
     after: int
     last: int
-    items: list[dict[str, Any]] = field(default_factory=list)
+    items: list[Item] = field(default_factory=list)
     size: int = 0
     #: Why each item the hub would refuse was left out (`next_batch` leaves them out).
     refused: list[str] = field(default_factory=list)
@@ -37,23 +38,18 @@ class Batch:
         one feed item stands for more than that (an `update` of thousands of events): every part
         names the same `after` and `last`, all but the last are `partial`, and the device moves
         its cursor only once the last is acknowledged, so a cut part is sent again whole. Each
-        item is serialized once, here."""
+        item is serialized once, here: the wire's bytes are built from these (`batch_bytes`)."""
         parts: list[list[bytes]] = [[]]
         size = 0
         for item in self.items:
-            raw = orjson.dumps(item)
+            raw = encode_item(item)
             if parts[-1] and size + len(raw) + 1 > max_bytes:
                 parts.append([])
                 size = 0
             parts[-1].append(raw)
             size += len(raw) + 1
-        head = b'{"after":%d,"last":%d,' % (self.after, self.last)
         return [
-            head
-            + (b'"partial":true,' if number < len(parts) - 1 else b"")
-            + b'"items":['
-            + b",".join(part)
-            + b"]}"
+            batch_bytes(self.after, self.last, part, partial=number < len(parts) - 1)
             for number, part in enumerate(parts)
         ]
 
@@ -69,7 +65,7 @@ def next_batch(
     """The feed items after `after` as one batch; `last == after` when nothing is pending."""
     batch = Batch(after, after)
     sessions: dict[tuple[str, str], int] = {}
-    lines: list[tuple[dict[str, Any], int, int]] = []
+    lines: list[tuple[dict[str, Any], int, int]] = []  # event items, their mirror and line
     files: dict[int, str | None] = {}  # mirror id: original file
     reader = MirrorLines(store, home, RAW_CHARS)
     with store.read() as txn:
@@ -99,7 +95,7 @@ def next_batch(
                     sessions.setdefault((event["source"], event["session"]), seq)
                     batch.size += min(RAW_CHARS, len(event["text"]) + RAW_GUESS)
                 batch.size += len(orjson.dumps(item)) + 1
-            batch.items += items
+            batch.items += cast(list[Item], items)
             batch.last = seq
             if len(batch.items) >= max_items or batch.size >= max_bytes:
                 break

@@ -14,6 +14,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from origin_store import sync as store_sync
+from origin_store.replication.wire import Item
 from origin_store.sync import PULL_KINDS, BatchRefused, apply_items, usable_items
 
 from .batches import BATCH_BYTES, next_batch
@@ -185,7 +186,7 @@ def _pull(origin: Origin, client: HubClient, report: SyncReport, deadline: float
         except BatchRefused as error:
             raise SyncError(f"the hub sent a pull this device refuses: {error}") from None
 
-        def work(txn: Any, items: list[dict[str, Any]] = items, upto: int = after_next) -> int:
+        def work(txn: Any, items: list[Item] = items, upto: int = after_next) -> int:
             caught_up = store_sync.pushed_seq(store, txn) >= store.feed_last(txn)
             applied = apply_items(store, txn, items)
             store_sync.advance_pulled(store, txn, upto)

@@ -488,7 +488,7 @@ def test_a_device_that_is_not_connected_answers_as_before(tmp_path: Path):
     ],
 )
 def test_the_hub_clients_reasons_are_short_and_readable(hub: Hub, change: dict, reason: str):
-    from origin_api import hubclient
+    from origin_api.sync import client as hubclient
 
     url = change.get("url", hub.url)
     target = connection.Connection(

@@ -1,0 +1,1 @@
+"""The hub's replication: the sync wire format, what a batch may hold, how a store applies one."""
