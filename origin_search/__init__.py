@@ -11,10 +11,11 @@ from .analyzer import tokens
 from .catchup import CatchUp
 from .errors import IndexBusy, IndexUnavailable, QueryError, SearchError
 from .filters import VALID_FOREVER, Filters
-from .index import IndexStats, IndexWriter, SearchIndex
+from .index import IndexStats, SearchIndex
 from .query import MAX_CLAUSES, Clause, clauses, matches
 from .searcher import Searcher, Snapshot, open_searcher
 from .snippet import snippet
+from .writer import IndexWriter
 
 __all__ = [
     "MAX_CLAUSES",

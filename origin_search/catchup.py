@@ -16,7 +16,8 @@ from origin_store import Store, marks
 
 from . import feeder
 from .feed import READ_BATCH, Doc, read_batches, read_changes
-from .index import IndexWriter, SearchIndex
+from .index import SearchIndex
+from .writer import IndexWriter, Prepared
 
 #: A commit waits for the indexing thread to drain and writes a segment; meanwhile nothing is
 #: indexed (every 50,000 documents: 10 of a 1M-event build's 38 s). Every 250,000: 2.5 s, and
@@ -95,14 +96,7 @@ def catch_up(
         read = feeder.batches if far else read_batches
         result.apart = far
         for docs, deletes, last, count in read(store, seq, READ_BATCH):
-            if deletes:
-                writer.delete(deletes)
-            if docs:
-                fresh = [d for d in docs if d[1] > maybe_there]
-                if fresh:
-                    writer.add_prepared(fresh)
-                if len(fresh) < len(docs):
-                    writer.upsert_prepared([d for d in docs if not d[1] > maybe_there])
+            _apply(writer, docs, deletes, maybe_there)
             result.items += count
             result.docs += len(docs)
             pending += len(docs) + len(deletes)
@@ -116,6 +110,19 @@ def catch_up(
         writer.close()
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _apply(writer: IndexWriter, docs: list[Prepared], deletes: list[str], maybe_there: int) -> None:
+    """One batch of the feed into the writer: documents announced past `maybe_there` added,
+    the others upserted (they may be in the index already), the deleted ids deleted."""
+    if deletes:
+        writer.delete(deletes)
+    if docs:
+        fresh = [d for d in docs if d[1] > maybe_there]
+        if fresh:
+            writer.add_prepared(fresh)
+        if len(fresh) < len(docs):
+            writer.upsert_prepared([d for d in docs if not d[1] > maybe_there])
 
 
 def start_over(store: Store, index: SearchIndex, writer: IndexWriter) -> None:

@@ -13,7 +13,7 @@ from origin_store import Store, damage
 from origin_store.entries import get_entry, is_hidden, lineage
 from origin_store.reader import readable_event
 
-from .index import Prepared, prepared
+from .writer import Prepared, prepared
 
 #: Feed items read in one transaction.
 READ_BATCH = 5_000

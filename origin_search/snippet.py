@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from . import operators
-from .analyzer import GAP, spans
+from .analyzer import GAP
+from .offsets import spans
 from .query import Clause, occurrences
 
 ELLIPSIS = "…"

@@ -41,25 +41,7 @@ def ingest(
     tags: list[str] | None,
     session: str | None,
 ) -> Said:
-    from origin_store.parsers.registry import recorded_id  # the parsers: only to record
-
-    name = recorded_id(source)
-    if not name:
-        raise invalid(
-            f"source must name the agent with letters or digits (a-z, 0-9); {source[:40]!r} "
-            "has none."
-        )
-    if not absolute(workspace):
-        raise invalid(
-            "workspace must be the absolute path of the repository or workspace, as the "
-            "agent's machine writes it (such as /home/me/project or C:\\Users\\me\\project); "
-            f"got {workspace[:200]!r}."
-        )
-    if session is not None and not bounds.session_fits(name, session):
-        raise invalid(
-            f"session is {bounds.utf8(session):,} bytes of UTF-8; with the source {name}, at "
-            f"most {bounds.session_bytes(name)} bytes fit."
-        )
+    name = _recorded_name(source, workspace, session)
     now = now_ms()
     project = project_of(workspace)
     session = session or default_session(workspace, project, now)
@@ -107,6 +89,30 @@ def ingest(
             "time": render(now),
         },
     )
+
+
+def _recorded_name(source: str, workspace: str, session: str | None) -> str:
+    """The recorded source's name, once the arguments are known to make a storable event."""
+    from origin_store.parsers.registry import recorded_id  # the parsers: only to record
+
+    name = recorded_id(source)
+    if not name:
+        raise invalid(
+            f"source must name the agent with letters or digits (a-z, 0-9); {source[:40]!r} "
+            "has none."
+        )
+    if not absolute(workspace):
+        raise invalid(
+            "workspace must be the absolute path of the repository or workspace, as the "
+            "agent's machine writes it (such as /home/me/project or C:\\Users\\me\\project); "
+            f"got {workspace[:200]!r}."
+        )
+    if session is not None and not bounds.session_fits(name, session):
+        raise invalid(
+            f"session is {bounds.utf8(session):,} bytes of UTF-8; with the source {name}, at "
+            f"most {bounds.session_bytes(name)} bytes fit."
+        )
+    return name
 
 
 def absolute(workspace: str) -> bool:

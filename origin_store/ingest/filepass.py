@@ -13,6 +13,7 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from .. import keys, redact, spans
 from .. import mirror as mirrors
@@ -163,13 +164,8 @@ class FilePass:
                         facts.append(record)  # one that does not fit comes with its event
                 else:
                     problems.append((number, record))
-        finish = self.log.kind.finish
-        if final and finish is not None:
-            for record in finish(copy.deepcopy(state)):
-                if isinstance(record, EventRecord):
-                    events.append((record.line or first_line + len(lines) - 1, record))
-                elif isinstance(record, SessionFact):
-                    facts.append(record)
+        if final:
+            self._finish(state, first_line + len(lines) - 1, events, facts)
         src = self.writer.state["src"]
         cuts = {} if self.log.kind.upserts else _cuts(redacted.lines, first_line, events)
         frames = self.writer.append(redacted.lines, seal=seal, cuts=cuts, tail_cuts=self._tail_cuts)
@@ -197,6 +193,24 @@ class FilePass:
         self._count(redacted.counts)
         self.report.lines += len(lines)
         self.report.bytes += new_offset - offset
+
+    def _finish(
+        self,
+        state: dict[str, Any],
+        last_line: int,
+        events: list[tuple[int, EventRecord]],
+        facts: list[SessionFact],
+    ) -> None:
+        """Add what the parser holds open (`FileKind.finish`) as it stands, at `last_line`
+        unless it names its own; a copy of the state, since the complete one replaces it."""
+        finish = self.log.kind.finish
+        if finish is None:
+            return
+        for record in finish(copy.deepcopy(state)):
+            if isinstance(record, EventRecord):
+                events.append((record.line or last_line, record))
+            elif isinstance(record, SessionFact):
+                facts.append(record)
 
     def _tail_cuts(self, first: int, last: int) -> dict[int, list[spans.Cut]]:
         """The cuts kept for the tail's lines `first` to `last`, now sealed (`spans`), each

@@ -177,19 +177,3 @@ def test_cli_reaches_the_lower_layers_only_for_error_types_and_entry_kinds():
                     path.name,
                     node.module,
                 )
-
-
-def test_cli_modules_and_functions_stay_small():
-    import ast
-
-    from helpers import ROOT
-
-    for path in sorted((ROOT / "origin_api" / "cli").glob("*.py")):
-        text = path.read_text()
-        assert len(text.splitlines()) <= 400, path.name
-        for node in ast.walk(ast.parse(text)):
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                assert node.end_lineno is not None and node.end_lineno - node.lineno < 60, (
-                    path.name,
-                    node.name,
-                )

@@ -9,17 +9,16 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from origin_search import analyzer, operators
+from origin_search import analyzer, offsets, operators
 from origin_search.analyzer import (
     GAP,
     TOKEN_MAX_BYTES,
-    _normalized,
     build_analyzer,
     prepare,
-    spans,
     tokens,
 )
 from origin_search.letters import joins_previous
+from origin_search.offsets import _normalized, spans
 from origin_search.unicode_tables import COMPOSE_WITH_PREVIOUS, OPERATOR_FORMS
 
 ANALYZER = build_analyzer()
@@ -458,7 +457,7 @@ def test_spans_stay_right_when_the_pattern_of_growing_characters_is_stale(
     text = "数…据 ½ Loading… ﬁle"
     expected = spans(text)
     assert expected[0] == ["数", GAP, "据", "1", "sym2044", "2", "loading", "file"]
-    monkeypatch.setattr(analyzer, "_growing_re", re.compile("[^\\s\\S]"))  # finds nothing
+    monkeypatch.setattr(offsets, "_growing_re", re.compile("[^\\s\\S]"))  # finds nothing
     assert spans(text) == expected
 
 

@@ -333,7 +333,8 @@ def test_a_schema_4_index_is_read_as_it_is(tmp_path: Path) -> None:
     from tantivy import Index
 
     from origin_search.analyzer import ANALYZER_NAME, ANALYZER_VERSION, build_analyzer
-    from origin_search.index import VERSION, build_schema, prepared
+    from origin_search.index import VERSION, build_schema
+    from origin_search.writer import prepared
 
     old = Index(build_schema(seq_stored=False), path=str(tmp_path), reuse=False)
     (tmp_path / VERSION_FILE).write_text(f"origin-search schema 4 analyzer {ANALYZER_VERSION}\n")
