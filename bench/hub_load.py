@@ -140,7 +140,7 @@ def _serve(home: Path, fast: bool) -> None:
 
     from origin_api.hub import create_app
     from origin_api.hub.server import uvicorn_config
-    from origin_store import tokens as store_tokens
+    from origin_store.replication import tokens as store_tokens
 
     origin, settings = _open_served_origin(home)
     secret = _fresh_token(origin)
@@ -188,7 +188,7 @@ def _open_served_origin(home: Path) -> tuple[Origin, Settings]:
 def _fresh_token(origin: Origin) -> str:
     """A new read token under TOKEN_NAME, revoking one left active by an earlier run, so both
     endpoints check a real bearer token as a client's would be."""
-    from origin_store import tokens as store_tokens
+    from origin_store.replication import tokens as store_tokens
 
     existing = store_tokens.get(origin.store, TOKEN_NAME)
     if existing is not None and existing.active:
@@ -200,7 +200,7 @@ def _plain_search_handler(origin: Origin) -> HTTPRouteHandler:
     """The plain Litestar route: the same token check and the same `service.call` in a worker
     thread as MCP's search, without JSON-RPC, so the ratio isolates what MCP costs."""
     from origin_api.service import Caller, call
-    from origin_store import tokens as store_tokens
+    from origin_store.replication import tokens as store_tokens
 
     caller = Caller("bench", "")
 

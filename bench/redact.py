@@ -25,10 +25,11 @@ from pathlib import Path
 from statistics import median
 from typing import Any
 
-from origin_store import Ingester, Settings, Store, redact
+from origin_store import Ingester, Settings, Store
 from origin_store.ingest import BATCH_BYTES, BATCH_LINES, LogFile
 from origin_store.parsers.registry import SOURCES
-from origin_store.redact_find import Engine, disabled
+from origin_store.redaction import mask as redact
+from origin_store.redaction.find import Engine, disabled
 
 from . import corpus
 

@@ -74,8 +74,8 @@ def measure(
 def _measure(
     home: Path, scratch: Path, mix: Sequence[Any], cap_s: float, new_events: int
 ) -> dict[str, Any]:
-    from origin_api import connection as hub_connection
     from origin_api.samples.formats import HOME, generate_formats
+    from origin_api.sync import connection as hub_connection
 
     started = time.perf_counter()
     device = scratch / "device"
@@ -344,7 +344,7 @@ def _child_first(cap_s: float) -> dict[str, Any]:
     and the pull is finished, untimed."""
     from origin_api.runtime import Origin
     from origin_api.sync import sync_now
-    from origin_store import sync as store_sync
+    from origin_store.replication import sync as store_sync
 
     with Origin.open() as origin:
         store = origin.store
@@ -380,7 +380,7 @@ def _child_incremental() -> dict[str, Any]:
     """Ingest the new log, then one sync, timed; the new event ids for the hub's check."""
     from origin_api.runtime import Origin
     from origin_api.sync import sync_now
-    from origin_store import sync as store_sync
+    from origin_store.replication import sync as store_sync
 
     with Origin.open() as origin:
         store = origin.store

@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from origin_store.pages import mapped_file_bytes
+from origin_store.system.pages import mapped_file_bytes
 
 #: Reading the process's page counts costs ~10 µs, so at most 50 reads a second (0.5 ms of a
 #: busy hub's second). Once a second was too rare: at 10M events a search takes ~5 ms and maps

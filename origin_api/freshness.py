@@ -15,11 +15,11 @@ import sys
 import threading
 import traceback
 
-from .hubsync import sync_due
 from .lingering.server import CliServer
 from .runtime import Origin
 from .service import refresh
 from .service.common import ingest_journals
+from .sync.hubsync import sync_due
 
 
 def ingest_now(origin: Origin) -> None:

@@ -23,10 +23,10 @@ from origin_store import Store, marks
 from origin_store.errors import HomeUnusable
 from origin_store.settings import Settings as StoreSettings
 
-from . import connection as hub_connection
 from .errors import OriginError
 from .footprint import Footprint
 from .settings import Settings
+from .sync import connection as hub_connection
 
 if TYPE_CHECKING:
     from origin_search import Searcher, SearchIndex

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from origin_store import Store, damage
-from origin_store.entries import get_entry, is_hidden, lineage
+from origin_store import Store
+from origin_store.care import damage
+from origin_store.entries.versions import get_entry, is_hidden, lineage
 from origin_store.reader import readable_event
 
 from .writer import Prepared, prepared

@@ -97,7 +97,7 @@ def reader_main(
 ) -> None:
     """The reader process: every batch after `after`, then None; it dies with its parent."""
     from origin_store import Store
-    from origin_store.ingest.oshelpers import die_with_parent
+    from origin_store.system.oshelpers import die_with_parent
 
     from .feed import read_batches
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from origin_store.durable import sync_dir, write_whole
+from origin_store.system.durable import sync_dir, write_whole
 
 from .errors import IndexBusy, IndexUnavailable
 

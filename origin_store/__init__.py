@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import NotFound, SchemaMismatch, StoreError
 
 if TYPE_CHECKING:
-    from .db import SCHEMA_VERSION, Store
+    from .core.db import SCHEMA_VERSION, Store
     from .ingest import Ingester, IngestReport, LogFile, discover
     from .settings import Settings
 
@@ -21,8 +21,8 @@ if TYPE_CHECKING:
 #: search` after another process's pass) never imports ingest or the parsers, and one that only
 #: asks a running process (`origin_store.home`) imports neither LMDB nor the settings.
 _LAZY = {
-    "SCHEMA_VERSION": "db",
-    "Store": "db",
+    "SCHEMA_VERSION": "core.db",
+    "Store": "core.db",
     "Settings": "settings",
     "Ingester": "ingest",
     "IngestReport": "ingest",

@@ -21,15 +21,15 @@ from typing import Any
 
 import orjson
 
-from . import keys
-from . import mirror as mirrors
-from .db import Store
-from .durable import sync_dir
+from .core import keys
+from .core.db import Store
 from .ingest import Ingester, IngestReport
 from .ingest.discovery import LogFile, changed_files, read_cursor
-from .ingest.oshelpers import stripe_lock
+from .mirrors import mirror as mirrors
 from .parsers import registry
 from .parsers.journal import JOURNAL_DIR
+from .system.durable import sync_dir
+from .system.oshelpers import stripe_lock
 
 
 def root(home: Path) -> Path:
@@ -50,7 +50,7 @@ def log_file(home: Path, source: str) -> LogFile:
 def append(home: Path, source: str, record: dict[str, Any]) -> None:
     """Append `record` as one line of its source's journal, durably, its secrets masked as
     ingest masks every log's (the journal is Origin's own file: what it keeps is archived)."""
-    from . import redact
+    from .redaction import mask as redact
 
     line, _ = redact.redact_line(orjson.dumps(record) + b"\n")
     target = path(home, source)

@@ -13,7 +13,7 @@ from typing import Any
 
 import lmdb
 
-from .db import Store
+from .core.db import Store
 
 _INDEXED = "indexed_seq"
 _INDEXING = "indexing_seq"

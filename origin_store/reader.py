@@ -12,11 +12,12 @@ from typing import Any, cast
 import lmdb
 from zstandard import ZstdError
 
-from . import keys, spans
-from . import mirror as mirrors
-from .codec import CodecError
-from .db import Store, loads
-from .lmdbio import cursor_key, cursor_value, pairs, raw_get
+from .core import keys
+from .core.codec import CodecError
+from .core.db import Store, loads
+from .core.lmdbio import cursor_key, cursor_value, pairs, raw_get
+from .mirrors import mirror as mirrors
+from .mirrors import spans
 from .records import Cursor, MirrorDoc, MirrorState
 
 _STREAM_CHUNK = 1 << 20

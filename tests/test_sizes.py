@@ -23,7 +23,7 @@ FUNCTION_LINES = 60
 LONG_MODULES = {
     # Being split into the store's private core (core/codec and its neighbours) as the files
     # move into the new tree; the exemption goes with the split.
-    "origin_store/codec.py": "being split as it moves into origin_store/core/",
+    "origin_store/core/codec.py": "being split as it moves into origin_store/core/",
 }
 
 #: Functions (module path, qualified name) allowed past FUNCTION_LINES, and why.

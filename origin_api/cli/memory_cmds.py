@@ -13,7 +13,6 @@ import typer
 
 from origin_store.model import ENTRY_KINDS
 
-from .. import admin
 from ..lingering.lean import (
     JSON,
     JSON_HELP,
@@ -26,7 +25,7 @@ from ..lingering.lean import (
     plural,
 )
 from ..runtime import Origin
-from ..service import Caller, device_call
+from ..service import Caller, admin, device_call
 from .output import console, edge, print_json, text
 
 

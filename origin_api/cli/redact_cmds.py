@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from .. import redaction
 from ..runtime import Origin
+from ..service import redaction
 from .output import console, edge, print_json, text
 
 

@@ -8,10 +8,10 @@ from contextlib import contextmanager
 
 import typer
 
-from .. import connection as hub_connection
 from ..errors import OriginError
 from ..runtime import Origin, check_home
 from ..settings import Settings
+from ..sync import connection as hub_connection
 from .output import console, edge, err_console, print_json
 
 #: Feed items to push before `origin sync` shows a progress bar.

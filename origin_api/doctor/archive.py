@@ -20,9 +20,10 @@ from typing import Any
 from origin_search.catchup import indexed_seq
 from origin_search.index import reusable
 from origin_search.indexdir import VERSION_FILE
-from origin_store import SCHEMA_VERSION, StoreError, damage, reader
-from origin_store import entries as store_entries
-from origin_store.compact import room
+from origin_store import SCHEMA_VERSION, StoreError, reader
+from origin_store.care import damage
+from origin_store.care.compact import room
+from origin_store.entries import versions as store_entries
 from origin_store.errors import HomeUnusable
 from origin_store.ingest import LogFile, discover, total_pending_bytes
 from origin_store.parsers.base import Source
@@ -30,9 +31,9 @@ from origin_store.parsers.registry import SOURCES
 from origin_store.reader import disk_usage, iter_sessions, session_event_ids
 from origin_store.reader import status as store_status
 
+from ..contract.timeargs import render
 from ..runtime import Origin
 from ..settings import Settings
-from ..timeargs import render
 from .findings import Finding, Watched
 
 # -- the archive ----------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from origin_store import tokens as store_tokens
+from origin_store.replication import tokens as store_tokens
 
 from ..register import TOKEN_FILE
 from ..runtime import Origin

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from origin_store import pause as switch
+from origin_store.pause import state as switch
 
+from ..contract.timeargs import render
 from ..settings import Settings
-from ..timeargs import render
 from .findings import Finding
 
 

@@ -24,15 +24,15 @@ from litestar import Litestar, asgi, get
 from litestar.types import Receive, Scope, Send
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
-from origin_store import tokens as store_tokens
+from origin_store.replication import tokens as store_tokens
 
+from ..contract.tools import BY_NAME
 from ..errors import OriginError
 from ..freshness import Freshness
 from ..mcp.sdk import build_server
 from ..runtime import Origin
 from ..service import Caller
 from ..settings import Settings
-from ..tools import BY_NAME
 from ..ui.app import create_router, root
 from ..ui.core import Ui
 from ..ui.errors import not_found as ui_not_found

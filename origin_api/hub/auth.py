@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from origin_store import Store
-from origin_store import tokens as store_tokens
+from origin_store.replication import tokens as store_tokens
 
+from ..contract.tools import BY_NAME, READ_ONLY
 from ..errors import OriginError
 from ..service import Caller
-from ..tools import BY_NAME, READ_ONLY
 
 #: The key under which a request's grant lives in its ASGI scope.
 SCOPE_KEY = "origin.hub.grant"

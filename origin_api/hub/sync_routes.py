@@ -22,14 +22,14 @@ from litestar.types import Scope as LScope
 from litestar.types import Send as LSend
 
 from origin_store import Store
-from origin_store.replication.wire import PullAnswer, PushAnswer, parse_batch
-from origin_store.sync import (
+from origin_store.replication.sync import (
     BatchRefused,
     apply_items,
     note_device_push,
     prepare_items,
     pull_items,
 )
+from origin_store.replication.wire import PullAnswer, PushAnswer, parse_batch
 
 from ..hostnames import bare_host
 from ..runtime import Origin

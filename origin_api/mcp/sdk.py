@@ -13,10 +13,10 @@ import anyio
 import mcp.types as types
 from mcp.server.lowlevel import Server
 
+from ..contract.tools import INSTRUCTIONS, TOOLS
 from ..errors import OriginError
 from ..runtime import Origin
 from ..service import Caller
-from ..tools import INSTRUCTIONS, TOOLS
 from .results import run_tool, server_info, tool_result
 
 #: Given the request context: who calls, which tools they may see, and a request id (or None).

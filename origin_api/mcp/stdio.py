@@ -20,11 +20,11 @@ from typing import Any, BinaryIO
 
 import orjson
 
+from ..contract.tools import INSTRUCTIONS, TOOLS
 from ..errors import OriginError
 from ..freshness import Freshness, ingest_and_sync
 from ..runtime import Origin
 from ..service import Caller
-from ..tools import INSTRUCTIONS, TOOLS
 from .results import run_tool, server_info, tool_result
 
 PROTOCOL_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")

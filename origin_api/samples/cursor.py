@@ -1,6 +1,6 @@
 """Cursor chats: the IDE's ``cursorDiskKV`` rows and the ``cursor-agent`` CLI's ``store.db``.
 
-IDE (origin_store/parsers/cursor_ide.py): a chat is a ``composerData:<composerId>`` row and one
+IDE (origin_store/parsers/cursor/ide.py): a chat is a ``composerData:<composerId>`` row and one
 ``bubbleId:<composerId>:<bubbleId>`` row per message; each step of the conversation is its own
 bubble, so events are ``cursor:<composerId>:<bubbleId>`` for a prompt or an answer, ``…:thinking``
 for thinking, ``…:call`` and ``…:result`` for a tool bubble. The formats module writes every

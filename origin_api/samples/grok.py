@@ -1,6 +1,6 @@
 """Grok sessions: Grok Build's update streams and grok-cli's ``grok.db``.
 
-Grok Build (origin_store/parsers/grok_build.py): ``.grok/sessions/<percent-encoded cwd>/<id>/``
+Grok Build (origin_store/parsers/grok/build.py): ``.grok/sessions/<percent-encoded cwd>/<id>/``
 holds ``updates.jsonl``, one ACP update envelope a line, and ``summary.json``. A message is
 streamed as chunks that Origin joins into one event, ``grok:<eventId of its first chunk>``; a tool
 call is ``grok:<session>:<toolCallId>:call`` and its final update ``…:result``; the title the

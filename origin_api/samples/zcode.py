@@ -1,6 +1,6 @@
 """ZCode sessions: rows of ``~/.zcode/cli/db/db.sqlite`` (session, message, part).
 
-Events, as Origin's parser makes them (origin_store/parsers/zcode.py): ``zcode:<session id>`` a
+Events, as Origin's parser makes them (origin_store/parsers/zcode/source.py): ``zcode:<session id>`` a
 marker of how the session started; ``zcode:<part id>`` a text or reasoning part; a tool part
 ``zcode:<part id>:call`` and ``:result``. Every message is complete and every tool part
 ``completed`` with some output, as in a session that ended, so each part is final. Step parts

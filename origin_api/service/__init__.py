@@ -2,7 +2,7 @@
 
 Every front door (stdio MCP, the hub, the CLI's tool commands) validates with `tools.TOOLS`,
 calls `call()`, and turns `OriginError` into its own form. Nothing here knows about transports;
-the archive's care outside the tools (ingest, verify, tokens, restore) is `origin_api.admin`.
+the archive's care outside the tools (ingest, verify, tokens, restore) is `origin_api.service.admin`.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from typing import Any
 
 import orjson
 
-from origin_store.pause import Pause
+from origin_store.pause.state import Pause
 
+from ..contract.tools import BY_NAME
 from ..errors import OriginError, not_found
 from ..runtime import Origin
-from ..tools import BY_NAME
 from .common import Caller, Noted, Relayed, Said, refresh
 from .reading import get, search, sources, timeline
 from .record import ingest

@@ -107,7 +107,7 @@ def ingest_journals(origin: Origin) -> None:
     over the agents' logs does not list the journals (`registry.with_recorded` would); a stat
     of each journal here costs next to nothing. Nothing is read while recording is paused."""
     from origin_store import journal
-    from origin_store.pause import paused
+    from origin_store.pause.state import paused
 
     if paused(origin.home) is not None:
         return

@@ -13,9 +13,9 @@ from typing import Any
 
 from origin_store.textclip import uncut
 
-from ..connection import Connection
 from ..errors import OriginError
 from ..sync import client as hubclient
+from ..sync.connection import Connection
 from .common import Caller
 from .writing import cannot_cite, holds
 

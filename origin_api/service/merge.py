@@ -25,10 +25,10 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
-from ..connection import Connection
 from ..errors import CATEGORIES, OriginError
 from ..runtime import Origin
 from ..sync import client as hubclient
+from ..sync.connection import Connection
 from .common import Caller, Noted, Relayed, ingest_if_due
 from .hubcite import HubEvents, forgotten, not_here
 
@@ -334,6 +334,6 @@ def _sync(origin: Origin, *, force: bool, wait_s: float | None = None) -> None:
     """Sync with the hub (docs/sync.md): before a read when the last sync is 10 s old, at once
     after a write (`force`), for no longer than the hub timeout (or `wait_s`). A failed sync
     never fails the tool: the merged answer covers what it lacks, and origin status reports it."""
-    from ..hubsync import sync_due
+    from ..sync.hubsync import sync_due
 
     sync_due(origin, force=force, wait_s=wait_s)

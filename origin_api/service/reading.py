@@ -7,8 +7,8 @@ from typing import Any
 import lmdb
 
 from origin_search import Clause, Filters, QueryError, clauses, snippet
-from origin_store import damage
-from origin_store import entries as store_entries
+from origin_store.care import damage
+from origin_store.entries import versions as store_entries
 from origin_store.parsers.agents import AGENTS
 from origin_store.reader import (
     get_event,
@@ -21,9 +21,9 @@ from origin_store.reader import (
 )
 from origin_store.textclip import cut_counted
 
+from ..contract.timeargs import optional_time, render, render_event
 from ..errors import invalid, not_found
 from ..runtime import Origin
-from ..timeargs import optional_time, render, render_event
 from .common import (
     GET_TEXT,
     MESSAGE_KINDS,

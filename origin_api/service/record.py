@@ -16,9 +16,9 @@ from typing import Any
 from origin_store import bounds
 from origin_store.project import project_of
 
+from ..contract.timeargs import render
 from ..errors import invalid
 from ..runtime import Origin
-from ..timeargs import render
 from .common import Caller, Said, now_ms
 
 #: Characters of the content the answer shows when there is no title.

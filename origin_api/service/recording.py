@@ -1,4 +1,4 @@
-"""Ephemeral mode as the tools and the commands see it: the switch is `origin_store.pause`'s.
+"""Ephemeral mode as the tools and the commands see it: the switch is `origin_store.pause.state`'s.
 
 While recording is paused, `ingest` answers that its event was suppressed (not an error: the
 agent did nothing wrong, and retrying would not help), `remember` and `correct` refuse with a
@@ -14,12 +14,12 @@ import traceback
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from origin_store import pause as switch
-from origin_store import pause_marks as marks
+from origin_store.pause import marks as marks
+from origin_store.pause import state as switch
 
+from ..contract.timeargs import render
 from ..errors import OriginError, invalid
 from ..runtime import Origin
-from ..timeargs import render
 from .common import ingest_journals
 
 if TYPE_CHECKING:
@@ -142,9 +142,9 @@ def resume(origin: Origin, *, backfill: bool) -> Resumed | None:
 
 def skip_paused_window(origin: Origin) -> IngestReport:
     """Move every log's cursor past what its agent wrote during the pause, so that resuming
-    does not ingest it; the pause is still on the flag (`origin_store.pause.last`) when this
+    does not ingest it; the pause is still on the flag (`origin_store.pause.state.last`) when this
     runs. A pause in force leaves out everything written up to now; one that ended by itself
-    only what passes saw written before its end (their end marks, `origin_store.pause_marks`).
+    only what passes saw written before its end (their end marks, `origin_store.pause.marks`).
     Done per batch and per file under the ingest locks, so a kill loses nothing: running it
     again finishes."""
     return origin.ingester.skip_paused()

@@ -7,12 +7,12 @@ from typing import Any
 
 import lmdb
 
-from origin_store import entries as store_entries
+from origin_store.entries import versions as store_entries
 from origin_store.reader import readable_event, session_event_ids
 from origin_store.textclip import shown
 
+from ..contract.timeargs import render, render_event
 from ..runtime import Origin
-from ..timeargs import render, render_event
 from .common import PROMPT
 
 

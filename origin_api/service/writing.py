@@ -8,14 +8,14 @@ from typing import Any, Protocol
 import lmdb
 
 from origin_search import Filters, QueryError, clauses
-from origin_store import entries as store_entries
+from origin_store.entries import versions as store_entries
 from origin_store.errors import NotFound
 from origin_store.reader import get_event
 from origin_store.textclip import with_label
 
+from ..contract.timeargs import optional_time
 from ..errors import OriginError, conflict, invalid, not_found
 from ..runtime import Origin
-from ..timeargs import optional_time
 from .common import Caller, now_ms, refresh
 from .views import entry_view
 

@@ -12,8 +12,14 @@ import orjson
 
 from origin_store import Store
 from origin_store.reader import MirrorLines, mirror_info
+from origin_store.replication.sync import (
+    PUSH_KINDS,
+    RAW_CHARS,
+    change_items,
+    session_doc,
+    usable_items,
+)
 from origin_store.replication.wire import Item, batch_bytes, encode_item
-from origin_store.sync import PUSH_KINDS, RAW_CHARS, change_items, session_doc, usable_items
 
 #: A batch ends once it holds this many items or bytes: a request body just under the hub's
 #: default limit (1 MiB), as fewer, fuller requests cost the hub fewer durable commits.

@@ -31,8 +31,8 @@ from urllib.parse import SplitResult, urlsplit
 
 import orjson
 
-from ..connection import Connection
 from ..errors import OriginError
+from .connection import Connection
 
 #: The longest hub error message quoted in a reason: enough to say what went wrong.
 REASON_CHARS = 160

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from origin_store import sync as store_sync
+from origin_store.replication import sync as store_sync
+from origin_store.replication.sync import PULL_KINDS, BatchRefused, apply_items, usable_items
 from origin_store.replication.wire import Item
-from origin_store.sync import PULL_KINDS, BatchRefused, apply_items, usable_items
 
 from .batches import BATCH_BYTES, next_batch
 from .client import HubClient, SyncError

@@ -16,7 +16,7 @@ import os
 import secrets
 from pathlib import Path
 
-from origin_store.durable import write_whole
+from origin_store.system.durable import write_whole
 
 from ..errors import OriginError, invalid
 

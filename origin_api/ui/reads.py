@@ -14,15 +14,15 @@ from typing import Any
 import lmdb
 
 from origin_store import Store
-from origin_store import entries as store_entries
+from origin_store.entries import versions as store_entries
 from origin_store.reader import get_event, session_event_ids
 
+from ..contract.timeargs import render
 from ..errors import not_found
 from ..runtime import Origin
 from ..service.common import TIMELINE_TEXT
 from ..service.reading import find_session
 from ..service.views import event_view, session_view
-from ..timeargs import render
 
 #: Events on one page of a session.
 PAGE_SIZE = 200

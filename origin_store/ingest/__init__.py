@@ -16,11 +16,11 @@ The modules, by job: `discovery` (finding log files and which changed), `engine`
 leaves out, ephemeral mode), `rowlog` (databases and whole files as append-only logs).
 """
 
+from ..system.oshelpers import LOCK_STRIPES
 from .content import HEAD_BYTES
 from .discovery import LogFile, Sweep, discover, total_pending_bytes
 from .engine import PARALLEL_BYTES, SYNCFS_FILES, Ingester
 from .filepass import BATCH_BYTES, BATCH_LINES, COLD_SECONDS, MAX_LINE_BYTES
-from .oshelpers import LOCK_STRIPES
 from .report import IngestReport, Progress
 
 __all__ = [

@@ -7,12 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .. import keys
-from ..mirror import Frame
+from ..core import keys
+from ..mirrors.mirror import Frame
+from ..mirrors.spans import Cut
 from ..model import EventRecord, ParseProblem, SessionFact
 from ..project import project_of
 from ..records import EventDoc
-from ..spans import Cut
 from ..textclip import STORED_CHARS
 
 #: One event of a batch: [its record, the record's bytes (None until encoded by `commit`, once

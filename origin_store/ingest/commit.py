@@ -7,13 +7,14 @@ from typing import Any
 
 import lmdb
 
-from .. import keys, spans
 from ..bounds import cwd_fits
-from ..codec import Encoder
-from ..db import Store, dumps, loads
-from ..imports import import_memories
-from ..lmdbio import cursor_key, raw_get
-from ..migrate import recompress
+from ..core import keys
+from ..core.codec import Encoder
+from ..core.db import Store, dumps, loads
+from ..core.lmdbio import cursor_key, raw_get
+from ..core.migrate import recompress
+from ..entries.imports import import_memories
+from ..mirrors import spans
 from ..model import SessionFact, merge_session, new_session, widen
 from ..records import Cursor, FeedItem, SessionDoc
 from .batch import Batch, Pending

@@ -21,14 +21,14 @@ from typing import Any
 
 import lmdb
 
-from .. import keys
-from ..db import Store
-from ..globwalk import Lister, match_many, scan
+from ..core import keys
+from ..core.db import Store
 from ..parsers import memory
 from ..parsers.base import FileKind, Source
 from ..project import git_root
 from ..records import Cursor
 from ..settings import Settings
+from ..system.globwalk import Lister, match_many, scan
 from . import rowlog
 
 

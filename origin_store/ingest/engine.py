@@ -10,16 +10,19 @@ from typing import Any
 
 import lmdb
 
-from .. import mirror as mirrors
-from .. import pause
-from .. import pause_marks as marks
-from ..db import Store
+from ..core.db import Store
+from ..mirrors import mirror as mirrors
 from ..parsers.base import Source
-from ..pause_marks import Mark
+from ..pause import marks as marks
+from ..pause import pausing
+from ..pause import state as pause
+from ..pause.marks import Mark
+from ..pause.skip import SkipPass
 from ..reader import session_cwds
 from ..records import Cursor
 from ..settings import Settings
-from . import pausing, rowlog
+from ..system.oshelpers import die_with_parent, stripe_lock, syncfs
+from . import rowlog
 from .content import Content
 from .discovery import (
     LogFile,
@@ -31,9 +34,7 @@ from .discovery import (
     total_pending_bytes,
     unchanged,
 )
-from .oshelpers import die_with_parent, stripe_lock, syncfs
 from .report import IngestReport, Progress
-from .skip import SkipPass
 from .versions import new_version, read_anew, same_version, tail_source
 from .workers import balance, relay, spawn
 

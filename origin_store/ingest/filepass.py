@@ -15,13 +15,15 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from .. import keys, redact, spans
-from .. import mirror as mirrors
 from ..bounds import session_fits, unstorable
-from ..db import Store
-from ..lmdbio import prefixed
+from ..core import keys
+from ..core.db import Store
+from ..core.lmdbio import prefixed
+from ..mirrors import mirror as mirrors
+from ..mirrors import spans
 from ..model import EventRecord, ParseProblem, SessionFact
 from ..records import Cursor
+from ..redaction import mask as redact
 from ..textclip import STORED_CHARS
 from . import rowlog
 from .batch import Batch, pending_events

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import lmdb
 
-    from ..db import Store
+    from ..core.db import Store
 
 Progress = Callable[[int], None]  # bytes just processed
 

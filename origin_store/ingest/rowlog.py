@@ -33,13 +33,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from .. import redact
 from ..errors import StoreError
 from ..model import ParseProblem
 from ..parsers.base import FILE_TABLE, FileKind, Table, file_line, load_row, row_line
 from ..records import Cursor
+from ..redaction import mask as redact
+from ..system.oshelpers import next_data, next_hole, punch_hole
 from .content import HEAD_BYTES
-from .oshelpers import next_data, next_hole, punch_hole
 from .rowdigests import Digests, digest
 
 #: How long a read waits for a writer that holds the database (SQLITE_BUSY), in seconds.

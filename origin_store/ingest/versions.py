@@ -7,10 +7,11 @@ from pathlib import Path
 
 import lmdb
 
-from .. import keys, redact
-from .. import mirror as mirrors
-from ..db import Store
+from ..core import keys
+from ..core.db import Store
+from ..mirrors import mirror as mirrors
 from ..records import Cursor, MirrorDoc
+from ..redaction import mask as redact
 from .content import Content, head_digest
 from .discovery import LogFile
 

@@ -15,9 +15,14 @@ from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
-from . import claude_code, codex, cursor, grok, journal, memory, zcode
+from . import journal, memory
 from .agents import AGENTS
 from .base import Source
+from .claude_code import transcript as claude_code
+from .codex import rollout as codex
+from .cursor import source as cursor
+from .grok import source as grok
+from .zcode import source as zcode
 
 
 def _with_memories(source: Source) -> Source:

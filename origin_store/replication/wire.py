@@ -1,6 +1,6 @@
 """The sync wire format (docs/sync.md): one definition of a push batch and its items, which the
 device builds (`origin_api.sync.batches`), the hub parses (`origin_api.hub.sync_routes`) and the
-store checks and applies (`origin_store.sync`, `origin_store.sync_check`).
+store checks and applies (`origin_store.replication.sync`, `origin_store.replication.check`).
 
 A batch is `{"after", "last", "partial"?, "items"}` and each item `{"seq", "kind", …}` with one
 payload per kind. The types are TypedDicts: they cost nothing at run time, as a device's push
@@ -18,8 +18,8 @@ from typing import Any, Literal, NotRequired, TypedDict, cast
 import orjson
 
 from ..records import SessionDoc
-from ..sync_check import PUSH_KINDS, BatchRefused, check_items
 from ..textclip import Label
+from .check import PUSH_KINDS, BatchRefused, check_items
 
 
 class WireEvent(TypedDict):

@@ -21,7 +21,7 @@ from mcp_client import tool_json  # noqa: F401 - one definition, re-exported for
 from origin_api.hub import create_app, start_in_thread
 from origin_api.runtime import Origin
 from origin_store import Settings
-from origin_store import tokens as store_tokens
+from origin_store.replication import tokens as store_tokens
 
 PROMPT_ID = "claude-code:a0000001-0000-4000-8000-000000000001"
 SESSION = "7f3c9a52-1d4e-4b8a-9c61-2e5f8a7b3d10"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from origin_api.contract.tools import TOOLS
 from origin_api.errors import OriginError
-from origin_api.tools import TOOLS
 
 EVENT = "claude-code:a0000001-0000-4000-8000-000000000001"
 TIME_ERROR = "{name} must not be empty: give a time such as 30m, 24h, 7d or 2w"

@@ -179,7 +179,7 @@ def test_a_search_after_a_recent_pass_imports_no_parser(env: dict[str, str]) -> 
         "with redirect_stdout(io.StringIO()):\n"
         "    main(['search', '--json', 'limiter'])\n"
         "loaded = sorted(m for m in sys.modules if m.startswith(('origin_store.parsers.registry',"
-        " 'origin_store.parsers.base', 'origin_store.parsers.claude_code', 'origin_store.ingest',"
+        " 'origin_store.parsers.base', 'origin_store.parsers.claude_code.transcript', 'origin_store.ingest',"
         " 'secrets')))\n"
         "assert not loaded, loaded\n"
     )

@@ -22,7 +22,7 @@ from test_merge import NOTE, dead_url
 from test_relay import RELAY_MESSAGE
 from test_sync_e2e import HubProcess, _bare_env, _free_port, _run
 
-from origin_api import connection
+from origin_api.sync import connection
 
 pytestmark = [pytest.mark.e2e, pytest.mark.anyio]
 

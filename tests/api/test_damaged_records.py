@@ -16,8 +16,8 @@ from helpers import fixture_env
 from mcp_client import ORIGIN, stdio_client, tool_error, tool_json
 
 from origin_store import Ingester, Settings, Store
-from origin_store.codec import ZSTD_ID, _id_before_frame
-from origin_store.keys import u64
+from origin_store.core.codec import ZSTD_ID, _id_before_frame
+from origin_store.core.keys import u64
 from origin_store.parsers.registry import SOURCES
 from origin_store.reader import iter_sessions, session_event_ids
 

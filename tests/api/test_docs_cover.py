@@ -9,9 +9,9 @@ import typer.main
 from helpers import ROOT
 
 from origin_api.cli.commands import app
+from origin_api.contract.tools import TOOLS
 from origin_api.errors import CATEGORIES
 from origin_api.settings import TABLE
-from origin_api.tools import TOOLS
 
 DOCS = {
     path.relative_to(ROOT).as_posix(): path.read_text()

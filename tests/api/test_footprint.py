@@ -14,7 +14,7 @@ from origin_api.footprint import Footprint
 from origin_api.runtime import Origin
 from origin_api.service import Caller, call
 from origin_api.settings import Settings
-from origin_store.pages import mapped_file_bytes
+from origin_store.system.pages import mapped_file_bytes
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="mapped pages are read from Linux's /proc"

@@ -14,9 +14,9 @@ import pytest
 from hub_support import PROMPT_ID, SESSION, Hub, csrf_in, running_hub
 from hub_support import UI_PASSWORD as PASSWORD
 
-from origin_api.tools import BY_NAME
+from origin_api.contract.tools import BY_NAME
 from origin_api.ui.password import set_password
-from origin_store.verify import verify
+from origin_store.care.verify import verify
 
 #: Values every argument is given in turn, whatever its type.
 HOSTILE: list[tuple[str, Any]] = [

@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from origin_api.admin import restore
 from origin_api.errors import OriginError
 from origin_api.mcp.results import run_tool
 from origin_api.runtime import Origin
 from origin_api.service import Caller, Said
+from origin_api.service.admin import restore
 from origin_store import journal
-from origin_store import pause as switch
+from origin_store.pause import state as switch
 
 WORKSPACE = "/home/dev/demo-app"
 DECISION = "Chose append-only JSONL for the journal: no migration overhead, and easy to read."

@@ -20,7 +20,7 @@ from mcp_client import ORIGIN, stdio_client, tool_error, tool_json
 
 from origin_api.runtime import Origin
 from origin_store import Settings, bounds, journal
-from origin_store.verify import verify
+from origin_store.care.verify import verify
 
 pytestmark = [pytest.mark.e2e]
 WORKSPACE = "/home/dev/demo-app"

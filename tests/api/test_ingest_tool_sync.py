@@ -11,10 +11,10 @@ import pytest
 from helpers import fixture_env
 from hub_support import Hub, running_hub
 
-from origin_api import connection as hub_connection
 from origin_api.mcp.results import run_tool
 from origin_api.runtime import Origin
 from origin_api.service import Caller
+from origin_api.sync import connection as hub_connection
 from origin_api.sync import sync_now
 from origin_store import Settings
 

@@ -12,7 +12,7 @@ import pytest
 from helpers import fixture_env
 from mcp_client import stdio_client, tool_error, tool_json
 
-from origin_api.tools import INSTRUCTIONS
+from origin_api.contract.tools import INSTRUCTIONS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.anyio]
 PROMPT_ID = "claude-code:a0000001-0000-4000-8000-000000000001"

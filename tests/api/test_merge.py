@@ -19,12 +19,12 @@ import pytest
 from helpers import fixture_env
 from hub_support import PROMPT_ID, SESSION, Hub, running_hub
 
-from origin_api import connection
 from origin_api.mcp.results import run_tool
 from origin_api.runtime import Origin
 from origin_api.service import Caller, Noted
 from origin_api.service.merge import current_only, label, merge
 from origin_api.settings import Settings
+from origin_api.sync import connection
 
 DEVICE = "laptop"
 NOTE = "Note: the Origin hub was not consulted ({}); these results come from this device only."

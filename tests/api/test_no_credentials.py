@@ -12,8 +12,8 @@ from helpers import DATA, SHARED_FIXTURES, fixture_env
 from origin_api.runtime import Origin
 from origin_api.service import Caller, call
 from origin_store import Settings
-from origin_store.db import loads
-from origin_store.lmdbio import pairs
+from origin_store.core.db import loads
+from origin_store.core.lmdbio import pairs
 from origin_store.reader import read_mirror_text
 
 MARK = b"DO-NOT-INGEST"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from origin_api.contract.tools import TOOLS
 from origin_api.errors import CATEGORIES, OriginError
-from origin_api.tools import TOOLS
 from origin_store.model import ENTRY_KINDS
 from origin_store.parsers.registry import SOURCES
 

@@ -23,9 +23,10 @@ from mcp_client import stdio_client, tool_json
 
 from origin_api.runtime import Origin
 from origin_api.service import Caller, call, recording
-from origin_store import Settings, pause_marks
+from origin_store import Settings
+from origin_store.care.verify import verify
 from origin_store.ingest import rowlog
-from origin_store.verify import verify
+from origin_store.pause import marks as pause_marks
 
 ORIGIN = str(Path(sys.executable).with_name("origin"))
 CLAUDE_LOG = "projects/-home-dev-demo-app/7f3c9a52-1d4e-4b8a-9c61-2e5f8a7b3d10.jsonl"

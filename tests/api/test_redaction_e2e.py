@@ -19,9 +19,10 @@ import zstandard
 
 from origin_api.runtime import Origin
 from origin_api.service import Caller, call
-from origin_store import Settings, redact
-from origin_store.redact_find import disabled
-from origin_store.verify import verify
+from origin_store import Settings
+from origin_store.care.verify import verify
+from origin_store.redaction import mask as redact
+from origin_store.redaction.find import disabled
 
 ORIGIN = str(Path(sys.executable).with_name("origin"))
 SESSION = "5ec7e7a1-0000-4000-8000-00000000a001"

@@ -12,12 +12,12 @@ import pytest
 from helpers import fixture_env
 from hub_support import Hub, running_hub
 
-from origin_api import connection as hub_connection
 from origin_api.runtime import Origin
 from origin_api.service import Caller, call
 from origin_api.sync import SyncError, cursors, sync_now
+from origin_api.sync import connection as hub_connection
 from origin_store import Settings
-from origin_store import entries as E
+from origin_store.entries import versions as E
 from origin_store.reader import iter_sessions
 
 

@@ -13,8 +13,8 @@ from contextlib import contextmanager
 
 import pytest
 
-from origin_api.connection import Connection
 from origin_api.sync.client import HubClient, SyncError
+from origin_api.sync.connection import Connection
 
 #: (request head, body) -> the raw answer, or None to close without one.
 Answer = Callable[[bytes, bytes], bytes | None]
@@ -181,7 +181,7 @@ def test_the_client_loads_no_http_library_nor_the_sync_itself() -> None:
     code = (
         "import sys, origin_api.sync.client\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('httpx', 'httpx2', 'httpcore')"
-        " or m in ('origin_api.sync.run', 'origin_api.sync.batches', 'origin_store.sync')))\n"
+        " or m in ('origin_api.sync.run', 'origin_api.sync.batches', 'origin_store.replication.sync')))\n"
     )
     loaded = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60

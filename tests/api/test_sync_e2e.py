@@ -21,7 +21,7 @@ from helpers import fixture_env
 from hub_support import PROMPT_ID
 
 from origin_store import Store
-from origin_store import entries as E
+from origin_store.entries import versions as E
 
 ORIGIN = str(Path(sys.executable).with_name("origin"))
 pytestmark = pytest.mark.e2e

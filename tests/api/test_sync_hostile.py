@@ -15,7 +15,7 @@ import pytest
 from hub_support import Hub, running_hub
 
 from origin_store import bounds
-from origin_store.verify import verify
+from origin_store.care.verify import verify
 
 SOURCE = "claude-code"
 EVENT_ID = f"{SOURCE}:hostile-probe-1"

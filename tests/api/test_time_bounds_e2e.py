@@ -16,9 +16,9 @@ from helpers import fixture_env
 from hub_support import running_hub
 from mcp_client import ORIGIN, stdio_client, tool_error, tool_json
 
-from origin_api import connection
+from origin_api.sync import connection
 from origin_store import Settings, Store, bounds
-from origin_store import entries as E
+from origin_store.entries import versions as E
 
 pytestmark = [pytest.mark.e2e]
 RANGE = "between 0001-01-02 and 9999-12-30 (UTC)"

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from origin_api.contract.timeargs import parse_time, render, render_event
 from origin_api.errors import OriginError
-from origin_api.timeargs import parse_time, render, render_event
 from origin_store import bounds
 
 NOW = 1_800_000_000_000

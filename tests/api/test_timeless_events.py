@@ -17,7 +17,7 @@ from helpers import TIMELESS_PROMPT_TIME, TIMELESS_SESSION, timeless_env
 from hub_support import running_hub
 from mcp_client import stdio_client, tool_json
 
-from origin_api.timeargs import parse_time, render
+from origin_api.contract.timeargs import parse_time, render
 
 pytestmark = [pytest.mark.e2e, pytest.mark.anyio]
 

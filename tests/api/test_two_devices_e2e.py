@@ -17,7 +17,7 @@ from helpers import fixture_env
 from hub_support import PROMPT_ID, running_hub
 from mcp_client import stdio_client, tool_json
 
-from origin_api import connection
+from origin_api.sync import connection
 
 pytestmark = [pytest.mark.e2e, pytest.mark.anyio]
 ORIGIN = str(Path(sys.executable).with_name("origin"))

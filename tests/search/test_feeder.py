@@ -25,8 +25,8 @@ from origin_search.catchup import catch_up
 from origin_search.feed import read_batches
 from origin_search.feeder import batches
 from origin_store import Ingester, Settings, Store
-from origin_store.entries import put_version
-from origin_store.lmdbio import pairs as lmdb_pairs
+from origin_store.core.lmdbio import pairs as lmdb_pairs
+from origin_store.entries.versions import put_version
 from origin_store.reader import get_event
 
 

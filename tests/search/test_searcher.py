@@ -12,7 +12,7 @@ import pytest
 
 from origin_search import VALID_FOREVER, Filters, Searcher, clauses, open_searcher
 from origin_store import Store
-from origin_store.entries import put_version
+from origin_store.entries.versions import put_version
 
 T = 1_000_000
 NOW = 2_000_000

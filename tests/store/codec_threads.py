@@ -8,7 +8,8 @@ import sys
 import threading
 from pathlib import Path
 
-from origin_store import Store, codec
+from origin_store import Store
+from origin_store.core import codec
 
 WORDS = [
     "build",

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import zstandard
 
-from origin_store import keys
-from origin_store import mirror as mirrors
-from origin_store.db import Store
+from origin_store.core import keys
+from origin_store.core.db import Store
+from origin_store.mirrors import mirror as mirrors
 from origin_store.reader import locate, mirror_info, mirror_state
 
 

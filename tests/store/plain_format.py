@@ -11,9 +11,11 @@ from pathlib import Path
 
 import orjson
 
-from origin_store import Store, entries, tokens
+from origin_store import Store
+from origin_store.entries import versions as entries
 from origin_store.model import EventRecord, ParseProblem
 from origin_store.parsers.base import FileKind, Source
+from origin_store.replication import tokens
 
 
 def parse_plain(line: bytes, lineno: int, state: dict) -> list:

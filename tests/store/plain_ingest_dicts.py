@@ -8,7 +8,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from plain_format import PLAIN
 
-from origin_store import Ingester, Settings, Store, codec
+from origin_store import Ingester, Settings, Store
+from origin_store.core import codec
 
 if __name__ == "__main__":
     codec.GENERATIONS = (300, 3000)

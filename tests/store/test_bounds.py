@@ -10,7 +10,8 @@ from pathlib import Path
 import lmdb
 import pytest
 
-from origin_store import Store, bounds, keys
+from origin_store import Store, bounds
+from origin_store.core import keys
 
 LONGEST_ENTRY = "ent_" + "f" * 32
 

@@ -16,12 +16,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 from plain_format import keepsakes, line
 
-from origin_store import Ingester, Settings, Store, codec, entries, keys, tokens
-from origin_store.codec import PLAIN, ZSTD, ZSTD_ID, CodecError, EventCodec
-from origin_store.db import SCHEMA_VERSION
+from origin_store import Ingester, Settings, Store
+from origin_store.care.verify import verify
+from origin_store.core import codec, keys
+from origin_store.core.codec import PLAIN, ZSTD, ZSTD_ID, CodecError, EventCodec
+from origin_store.core.db import SCHEMA_VERSION
+from origin_store.entries import versions as entries
 from origin_store.ingest import commit as commit_module
 from origin_store.reader import get_event, session_event_ids
-from origin_store.verify import verify
+from origin_store.replication import tokens
 
 
 @pytest.fixture
@@ -298,7 +301,7 @@ def test_an_upgrade_cut_short_is_taken_up_again(plain_env, small_generations, mo
     _ingest(logs, ingester, _texts(1500))
     _downgrade(store)
     store.close()
-    from origin_store import migrate
+    from origin_store.core import migrate
 
     calls = 0
     real = migrate._rewrite

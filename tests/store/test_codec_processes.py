@@ -16,8 +16,8 @@ import pytest
 from test_ingest import _env, _snapshot, _write_corpus
 
 from origin_store import Settings, Store
-from origin_store.codec import ZSTD_ID
-from origin_store.verify import verify
+from origin_store.care.verify import verify
+from origin_store.core.codec import ZSTD_ID
 
 HERE = Path(__file__).parent
 SCRIPT = str(HERE / "plain_ingest_dicts.py")

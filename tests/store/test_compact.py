@@ -18,13 +18,16 @@ import lmdb
 import pytest
 from plain_format import PLAIN, keepsakes, line
 
-from origin_store import Ingester, Settings, Store, codec, entries, tokens
-from origin_store.codec import ZSTD, ZSTD_ID
-from origin_store.compact import WORK_DIR, Room, compact, room
+from origin_store import Ingester, Settings, Store
+from origin_store.care.compact import WORK_DIR, Room, compact, room
+from origin_store.care.verify import verify
+from origin_store.core import codec
+from origin_store.core.codec import ZSTD, ZSTD_ID
+from origin_store.core.storelock import hold, release
+from origin_store.entries import versions as entries
 from origin_store.errors import SchemaMismatch, StoreBusy, StoreError
 from origin_store.reader import event_ids_at, get_event, session_event_ids
-from origin_store.storelock import hold, release
-from origin_store.verify import verify
+from origin_store.replication import tokens
 
 #: Databases that compacting copies byte for byte, whatever the layout.
 _VERBATIM = (
@@ -245,7 +248,7 @@ def test_a_copy_that_fails_leaves_the_store_as_it_was(
 ) -> None:
     settings, _ = _archive(tmp_path, older=True, events=300)
     before = _snapshot(settings.home)
-    from origin_store import compact as module
+    from origin_store.care import compact as module
 
     real, calls = module._copy, []
 
@@ -266,7 +269,7 @@ def test_a_copy_that_fails_leaves_the_store_as_it_was(
 _CHILD = """
 import sys, time
 from pathlib import Path
-from origin_store import compact as c
+from origin_store.care import compact as c
 c.BATCH = 100  # many small transactions: a kill lands between and inside them
 if sys.argv[2] == "hold":  # stop with the new file written, before it is swapped in
     swap = c._swap

@@ -14,8 +14,8 @@ import pytest
 import origin_store
 from origin_store.errors import StoreError
 from origin_store.ingest.rowlog import RowLogError
-from origin_store.spans import SpanError
-from origin_store.sync_check import BatchRefused
+from origin_store.mirrors.spans import SpanError
+from origin_store.replication.check import BatchRefused
 
 
 def _store_exceptions() -> dict[str, type[BaseException]]:
@@ -35,7 +35,7 @@ def _store_exceptions() -> dict[str, type[BaseException]]:
 
 def test_every_store_exception_is_a_store_error() -> None:
     found = _store_exceptions()
-    assert "origin_store.spans.SpanError" in found  # the walk reaches the modules
+    assert "origin_store.mirrors.spans.SpanError" in found  # the walk reaches the modules
     outside = sorted(name for name, error in found.items() if not issubclass(error, StoreError))
     assert not outside, f"outside the StoreError tree: {outside}"
 

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from origin_store.globwalk import match_many
 from origin_store.parsers.registry import SOURCES
+from origin_store.system.globwalk import match_many
 
 AGENT_PATTERNS = [
     pattern for source in SOURCES.values() for kind in source.files for pattern in kind.patterns

@@ -16,9 +16,10 @@ import pytest
 from helpers import DATA
 from parse_support import events
 
-from origin_store import Store, keys
-from origin_store import entries as store_entries
-from origin_store.imports import import_memories, memory_file_key
+from origin_store import Store
+from origin_store.core import keys
+from origin_store.entries import versions as store_entries
+from origin_store.entries.imports import import_memories, memory_file_key
 from origin_store.model import EventRecord, SessionFact, merge_session, new_session, widen
 from origin_store.parsers import memory
 from origin_store.parsers.base import file_line

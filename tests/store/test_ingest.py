@@ -20,8 +20,8 @@ from mirror_support import iter_mirror, read_mirror_line
 from plain_format import line
 
 from origin_store import Ingester, Settings, Store
+from origin_store.care.verify import verify
 from origin_store.reader import get_event, read_mirror_text
-from origin_store.verify import verify
 
 HERE = Path(__file__).parent
 

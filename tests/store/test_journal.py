@@ -26,7 +26,7 @@ from origin_store.parsers.registry import (
     with_recorded,
 )
 from origin_store.reader import get_event, get_session, read_mirror_text
-from origin_store.sync import check_items
+from origin_store.replication.sync import check_items
 from origin_store.textclip import with_label
 
 # -- the name mapping ------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from origin_store import keys
+from origin_store.core import keys
 
 
 def test_session_event_keys_sort_by_time_within_their_session() -> None:

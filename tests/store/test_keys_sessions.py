@@ -3,7 +3,7 @@ the schema-2 keys it replaces split into the same."""
 
 from __future__ import annotations
 
-from origin_store import keys
+from origin_store.core import keys
 
 
 def test_session_event_values_sort_by_time_then_id() -> None:

@@ -16,7 +16,7 @@ import pytest
 
 from origin_api.samples.formats import HOME, generate_formats
 from origin_store import Settings, Store
-from origin_store.verify import verify
+from origin_store.care.verify import verify
 
 SCRIPT = str(Path(__file__).parent / "registry_ingest.py")
 

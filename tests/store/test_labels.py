@@ -15,8 +15,9 @@ from parse_support import events, fixture_root
 
 from origin_search import tokens
 from origin_store.model import EventRecord
-from origin_store.parsers import claude_code, codex
 from origin_store.parsers.base import Words
+from origin_store.parsers.claude_code import transcript as claude_code
+from origin_store.parsers.codex import rollout as codex
 from origin_store.textclip import shown, with_label
 
 THREAD = "019a0b1c-2d3e-7f40-8a51-6b7c8d9e0f12"

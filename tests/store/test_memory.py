@@ -12,11 +12,11 @@ import pytest
 from helpers import DATA, SHARED_FIXTURES
 from parse_support import events
 
-from origin_store.globwalk import match_many
 from origin_store.model import EventRecord, ParseProblem, Record, SessionFact
 from origin_store.parsers import memory
 from origin_store.parsers.base import FileKind, file_line, row_line
 from origin_store.project import git_root
+from origin_store.system.globwalk import match_many
 
 SAMPLES = DATA / "memory"
 #: Where each agent's samples go in a test's home, named as the agents name their folders.

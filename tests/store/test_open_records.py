@@ -10,9 +10,9 @@ import orjson
 from mirror_support import read_mirror_line
 
 from origin_store import Ingester, Settings, Store
-from origin_store.parsers import grok
+from origin_store.care.verify import verify
+from origin_store.parsers.grok import source as grok
 from origin_store.reader import get_event, session_event_ids
-from origin_store.verify import verify
 
 SID = "019c0000-1111-7222-8333-444455556666"
 

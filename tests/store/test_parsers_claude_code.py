@@ -12,7 +12,7 @@ import pytest
 from parse_support import all_text, events, merged, shared_root
 
 from origin_store.model import EventRecord, ParseProblem, Record, SessionFact
-from origin_store.parsers import claude_code
+from origin_store.parsers.claude_code import transcript as claude_code
 from origin_store.parsers.registry import SOURCES, get
 
 PROJECT = "projects/-home-dev-demo-app"

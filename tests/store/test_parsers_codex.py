@@ -12,7 +12,7 @@ import pytest
 from parse_support import all_text, events, merged, read_lines, shared_root
 
 from origin_store.model import EventRecord, ParseProblem, Record, SessionFact
-from origin_store.parsers import codex
+from origin_store.parsers.codex import rollout as codex
 from origin_store.parsers.registry import SOURCES, get
 
 CI = "019a0b1c-2d3e-7f40-8a51-6b7c8d9e0f12"

@@ -10,8 +10,14 @@ import pytest
 from parse_support import events, fixture_root, kind_lines
 
 from origin_store.model import EventRecord, ParseProblem, Record
-from origin_store.parsers import claude_code, claude_code_outputs, codex
 from origin_store.parsers.base import FileKind, file_line
+from origin_store.parsers.claude_code import (
+    outputs as claude_code_outputs,
+)
+from origin_store.parsers.claude_code import (
+    transcript as claude_code,
+)
+from origin_store.parsers.codex import rollout as codex
 from origin_store.textclip import STORED_CHARS
 
 CLAUDE_SESSION = "5d2e8a41-7c3b-4f60-9e1d-3a4b5c6d7e8f"

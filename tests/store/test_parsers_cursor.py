@@ -23,8 +23,9 @@ from parse_support import all_text, events, merged, read_lines, shared_root
 
 from origin_store.ingest import rowlog
 from origin_store.model import EVENT_KINDS, ROLES, EventRecord, ParseProblem, Record, SessionFact
-from origin_store.parsers import cursor, cursor_common
 from origin_store.parsers.base import FileKind
+from origin_store.parsers.cursor import common as cursor_common
+from origin_store.parsers.cursor import source as cursor
 
 SAMPLES = DATA / "cursor"
 

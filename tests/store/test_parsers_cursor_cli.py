@@ -12,8 +12,8 @@ from parse_support import events
 from test_parsers_cursor import build_home, row_log
 
 from origin_store.model import ParseProblem, Record, SessionFact
-from origin_store.parsers import cursor_cli
 from origin_store.parsers.base import file_line, row_line
+from origin_store.parsers.cursor import cli as cursor_cli
 
 AGENT = "5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b"
 AGENT_WIKI = "8a9b0c1d-2e3f-4a5b-9c6d-7e8f9a0b1c2d"

@@ -14,8 +14,9 @@ from test_parsers_cursor import build_home, row_log
 
 from origin_store.ingest.rowlog import read_database
 from origin_store.model import EventRecord, ParseProblem, Record, SessionFact
-from origin_store.parsers import cursor_ide, cursor_workspace
 from origin_store.parsers.base import FileKind, file_line, parse_time, row_line
+from origin_store.parsers.cursor import ide as cursor_ide
+from origin_store.parsers.cursor import workspace as cursor_workspace
 
 COMPOSER = "4f0c2d9e-7a1b-4c3d-9e8f-0a1b2c3d4e5f"
 UNNAMED = "7d3e1f20-5b6a-4c8d-8e9f-1a2b3c4d5e6f"

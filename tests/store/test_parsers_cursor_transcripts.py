@@ -10,7 +10,7 @@ from helpers import DATA
 from parse_support import events, read_lines
 
 from origin_store.model import ParseProblem, Record, SessionFact
-from origin_store.parsers import cursor_transcripts as transcripts
+from origin_store.parsers.cursor import transcripts as transcripts
 
 ROOT = DATA / "cursor" / ".cursor"
 FOLDER = "projects/home-dev-tide/agent-transcripts"

@@ -15,8 +15,19 @@ import pytest
 from parse_support import all_text, events, fixture_root, merged, read_lines
 
 from origin_store.model import EventRecord, ParseProblem, Record, SessionFact
-from origin_store.parsers import grok, grok_build, grok_build_text, grok_cli
 from origin_store.parsers.base import FileKind, file_line
+from origin_store.parsers.grok import (
+    build as grok_build,
+)
+from origin_store.parsers.grok import (
+    build_text as grok_build_text,
+)
+from origin_store.parsers.grok import (
+    cli as grok_cli,
+)
+from origin_store.parsers.grok import (
+    source as grok,
+)
 
 A = "019b4c10-2e3f-7a41-8b52-c3d4e5f6a7b8"
 B = "019b4c11-5a6b-7c7d-8e8f-909192939495"

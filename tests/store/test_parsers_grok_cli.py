@@ -15,8 +15,8 @@ import pytest
 from parse_support import all_text, events, fixture_root, kind_lines, merged
 
 from origin_store.model import EventRecord, ParseProblem, Record, SessionFact
-from origin_store.parsers import grok_cli
 from origin_store.parsers.base import row_line
+from origin_store.parsers.grok import cli as grok_cli
 
 S1 = "5c2e8a1f9b30"
 S2 = "9d41b7e0c6a5"

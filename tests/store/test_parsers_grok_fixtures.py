@@ -9,7 +9,9 @@ import pytest
 from parse_support import events, kind_lines, merged, shared_root
 
 from origin_store.model import EventRecord, ParseProblem, Record
-from origin_store.parsers import grok, grok_build, grok_cli
+from origin_store.parsers.grok import build as grok_build
+from origin_store.parsers.grok import cli as grok_cli
+from origin_store.parsers.grok import source as grok
 
 MAIN = "019a2b3c-4d5e-7f60-8a71-b2c3d4e5f601"
 SUB = "019a2b3d-1111-7222-8333-944455566677"

@@ -13,8 +13,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from origin_store.model import EVENT_KINDS, ROLES, EventRecord, ParseProblem, Record, SessionFact
-from origin_store.parsers import grok, grok_build, grok_cli
 from origin_store.parsers.base import file_line, row_line
+from origin_store.parsers.grok import build as grok_build
+from origin_store.parsers.grok import cli as grok_cli
+from origin_store.parsers.grok import source as grok
 
 _INT = st.integers(min_value=-(2**63), max_value=2**63 - 1)
 _JSON = st.recursive(

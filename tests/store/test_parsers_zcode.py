@@ -16,10 +16,10 @@ import pytest
 from helpers import DATA
 from parse_support import events, merged, shared_root
 
-from origin_store.globwalk import match_many
 from origin_store.ingest.rowlog import read_database
 from origin_store.model import EventRecord, ParseProblem, Record
-from origin_store.parsers import zcode
+from origin_store.parsers.zcode import source as zcode
+from origin_store.system.globwalk import match_many
 
 
 def load_builder() -> ModuleType:

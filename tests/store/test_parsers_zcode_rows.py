@@ -17,7 +17,7 @@ from test_parsers_zcode import make_db, parse_lines, read
 
 from origin_store.ingest.rowlog import read_database
 from origin_store.model import EventRecord, ParseProblem, Record, SessionFact
-from origin_store.parsers import zcode
+from origin_store.parsers.zcode import source as zcode
 
 T0 = make_db.T0
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import orjson
 
-from origin_store import pause
+from origin_store.pause import state as pause
 
 T0 = 1_792_487_550_000  # 2026-10-20T09:12:30Z
 

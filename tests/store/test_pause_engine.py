@@ -16,11 +16,13 @@ from mirror_support import iter_mirror, read_mirror_line
 from plain_format import PLAIN, line
 from rows_format import NOTES, create, note
 
-from origin_store import Ingester, Settings, Store, pause
-from origin_store import mirror as mirrors
-from origin_store import pause_marks as marks
-from origin_store.ingest import rowlog, skip
-from origin_store.verify import verify
+from origin_store import Ingester, Settings, Store
+from origin_store.care.verify import verify
+from origin_store.ingest import rowlog
+from origin_store.mirrors import mirror as mirrors
+from origin_store.pause import marks as marks
+from origin_store.pause import skip
+from origin_store.pause import state as pause
 
 
 def events(store: Store) -> dict[str, dict]:

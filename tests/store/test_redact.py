@@ -1,4 +1,4 @@
-"""The secret patterns (`origin_store.redact`): one row per kind and per context a secret is
+"""The secret patterns (`origin_store.redaction.mask`): one row per kind and per context a secret is
 found in, what must not be taken for a secret, this repository's own code as a corpus of
 ordinary lines, and properties (the line count never changes, redacting twice is redacting
 once, text without a trigger is left as it is).
@@ -16,8 +16,8 @@ from helpers import ROOT
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from origin_store import redact
-from origin_store.redact_find import Engine, StreamRedactor
+from origin_store.redaction import mask as redact
+from origin_store.redaction.find import Engine, StreamRedactor
 
 AWS_SECRET = "FAKEfake/EXAMPLE+example0123456789FAKEab"
 GH = "ghp_FAKEexample0123456789FAKEexample0123"

@@ -16,12 +16,12 @@ from mirror_support import iter_mirror
 from plain_format import PLAIN, line
 
 from origin_store import Ingester, Settings, Store
-from origin_store import mirror as mirrors
+from origin_store.care.verify import verify
 from origin_store.ingest import MAX_LINE_BYTES
+from origin_store.mirrors import mirror as mirrors
 from origin_store.model import EventRecord, ParseProblem
 from origin_store.parsers.base import FileKind, Source, load_row
 from origin_store.reader import status
-from origin_store.verify import verify
 
 AWS = "AKIAFAKEEXAMPLE12345"
 GH = "ghp_FAKEexample0123456789FAKEexample0123"

@@ -10,7 +10,8 @@ import orjson
 import pytest
 
 from origin_store import Store
-from origin_store import entries as E
+from origin_store.entries import versions as E
+from origin_store.replication.sync import BatchRefused, apply_items, change_items
 from origin_store.replication.wire import (
     EventItem,
     Item,
@@ -20,7 +21,6 @@ from origin_store.replication.wire import (
     encode_item,
     parse_batch,
 )
-from origin_store.sync import BatchRefused, apply_items, change_items
 
 TIME = 1_700_000_000_000
 EVENT: EventItem = {

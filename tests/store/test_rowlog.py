@@ -14,11 +14,11 @@ from mirror_support import read_mirror_line
 from rows_format import NOTES_DB, create, note
 
 from origin_store import Settings, Store
-from origin_store.entries import forget
+from origin_store.care.verify import verify
+from origin_store.entries.versions import forget
 from origin_store.ingest import rowlog
 from origin_store.parsers.base import Table
 from origin_store.reader import get_event, session_event_ids
-from origin_store.verify import verify
 
 
 def row_log_lines(settings: Settings, original: Path) -> list[bytes]:
@@ -258,7 +258,7 @@ def test_a_kind_that_keeps_a_head_reads_a_large_file_in_part(
 ):
     """A tool's output may be larger than a row log line: its first lines are read, not an
     error at every pass."""
-    from origin_store.parsers.claude_code_outputs import OUTPUTS
+    from origin_store.parsers.claude_code.outputs import OUTPUTS
 
     monkeypatch.setattr(rowlog, "MAX_WHOLE_BYTES", 1024)
     path = tmp_path / "out.txt"

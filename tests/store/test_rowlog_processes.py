@@ -16,9 +16,9 @@ from mirror_support import whole_row_log
 from rows_format import create, note
 
 from origin_store import Settings, Store
+from origin_store.care.verify import verify
 from origin_store.ingest import rowlog
 from origin_store.reader import get_event
-from origin_store.verify import verify
 
 HERE = Path(__file__).parent
 SCRIPT = str(HERE / "rows_ingest.py")

@@ -13,10 +13,12 @@ from hypothesis import strategies as st
 from mirror_support import iter_mirror
 from plain_format import PLAIN
 
-from origin_store import Ingester, Settings, Store, keys, spans
-from origin_store import mirror as mirrors
-from origin_store.lmdbio import pairs
-from origin_store.verify import verify
+from origin_store import Ingester, Settings, Store
+from origin_store.care.verify import verify
+from origin_store.core import keys
+from origin_store.core.lmdbio import pairs
+from origin_store.mirrors import mirror as mirrors
+from origin_store.mirrors import spans
 
 ARGS = '{"command":["bash","-lc","pytest -q tests/test_x.py"],"workdir":"/home/dev/app"}'
 LONG = 'the build failed at step 3: "make check" timed out after 300 s \\ see log\n'

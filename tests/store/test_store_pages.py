@@ -12,7 +12,7 @@ import pytest
 from helpers import resident
 
 from origin_store import Store
-from origin_store.pages import mapped_ranges
+from origin_store.system.pages import mapped_ranges
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="mapped pages are read from Linux's /proc"

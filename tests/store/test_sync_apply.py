@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from origin_store import Store
-from origin_store import entries as E
-from origin_store.db import loads
-from origin_store.lmdbio import pairs
-from origin_store.sync import (
+from origin_store.core.db import loads
+from origin_store.core.lmdbio import pairs
+from origin_store.entries import versions as E
+from origin_store.replication.sync import (
     PULL_KINDS,
     PUSH_KINDS,
     BatchRefused,
@@ -391,8 +391,8 @@ def test_any_interleaving_converges(tmp_path_factory: pytest.TempPathFactory, op
 def test_a_pull_passes_over_many_events_in_one_go_and_pages_what_it_returns(store: Store) -> None:
     """A hub's feed is mostly events the devices pushed: one pull looks past thousands of them
     to the entries and tombstones after, and returns at most `limit` of those."""
-    from origin_store.db import event_feed_item
-    from origin_store.sync import pull_items
+    from origin_store.core.db import event_feed_item
+    from origin_store.replication.sync import pull_items
 
     store.write(
         lambda txn: store.feed_append(txn, [event_feed_item(b"codex:e%d" % i) for i in range(3000)])

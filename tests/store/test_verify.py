@@ -6,7 +6,7 @@ import orjson
 from plain_format import line
 
 from origin_store import bounds
-from origin_store.verify import verify
+from origin_store.care.verify import verify
 
 
 def _ingest_big(logs, ingester, n: int = 3000) -> None:

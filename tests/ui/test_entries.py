@@ -20,7 +20,7 @@ from ui_support import HOSTILE_EVENT, IMG, SCRIPT, Client
 from origin_api.runtime import Origin
 from origin_api.ui.pages.entries_read import entry_page
 from origin_api.ui.render import raw_url, session_url
-from origin_store import entries as store_entries
+from origin_store.entries import versions as store_entries
 
 
 def device(origin: Origin) -> str:

@@ -9,7 +9,7 @@ import pytest
 from ui_support import Client
 
 from origin_api.runtime import Origin
-from origin_store import pause as switch
+from origin_store.pause import state as switch
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ import secrets
 from test_entries_support import claude_folder, claude_line
 from ui_support import IMG, Client
 
-from origin_api import admin
 from origin_api.runtime import Origin
+from origin_api.service import admin
 from origin_api.ui.pages.status import size
 
 
@@ -80,7 +80,7 @@ def test_sizes_read_as_people_read_them():
 
 
 def test_the_status_page_says_whether_recording_is_paused(signed_in: Client, ui_origin: Origin):
-    from origin_store import pause as switch
+    from origin_store.pause import state as switch
 
     on = signed_in.get("/ui/status").text
     assert 'href="/ui/recording"' in on and "pause (ephemeral mode)" in on

@@ -12,8 +12,8 @@ from ui_support import IMG, SCRIPT, Client
 
 from origin_api.hub import create_app
 from origin_api.runtime import Origin
-from origin_store import tokens as store_tokens
-from origin_store.lmdbio import pairs
+from origin_store.core.lmdbio import pairs
+from origin_store.replication import tokens as store_tokens
 
 SECRET = re.compile(r'value="(ogn_[A-Za-z0-9_-]+)"')
 

@@ -10,7 +10,7 @@ import pytest
 from ui_support import sign_in_page
 
 from origin_api.runtime import Origin
-from origin_store import tokens as store_tokens
+from origin_store.replication import tokens as store_tokens
 
 pytestmark = pytest.mark.browser
 

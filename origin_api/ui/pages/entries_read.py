@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from origin_store import entries as store_entries
+from origin_store.entries import versions as store_entries
 
 from ...runtime import Origin
 from ...service.views import entry_view

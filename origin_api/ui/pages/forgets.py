@@ -18,9 +18,8 @@ from litestar.exceptions import NotFoundException
 from litestar.params import FromPath, URLEncodedBody
 from litestar.response import Redirect
 
-from ... import admin
 from ...errors import OriginError
-from ...service import Caller
+from ...service import Caller, admin
 from ..errors import STATUS
 from ..guard import log_write, session_of, ui_of
 from ..render import render

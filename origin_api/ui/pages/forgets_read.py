@@ -14,10 +14,10 @@ from typing import Any
 import lmdb
 
 from origin_store import Store
-from origin_store import entries as store_entries
+from origin_store.entries import versions as store_entries
 
+from ...contract.timeargs import render
 from ...runtime import Origin
-from ...timeargs import render
 
 #: Tombstones on one page of the forgets list.
 PAGE_SIZE = 100

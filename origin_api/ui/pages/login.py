@@ -17,9 +17,9 @@ import anyio
 from litestar import Request, Response, get, post
 from litestar.response import Redirect
 
-from origin_store import tokens as store_tokens
+from origin_store.replication import tokens as store_tokens
 
-from ...admin import LOCAL_TOKEN
+from ...service.admin import LOCAL_TOKEN
 from ..core import LOG, Ui
 from ..guard import (
     COOKIE,

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from origin_store import reader
-from origin_store import sync as store_sync
+from origin_store.replication import sync as store_sync
 
+from ...contract.timeargs import render
 from ...runtime import Origin
-from ...timeargs import render
 
 #: The most (file, reason) rows the page lists; the rest are counted together.
 MAX_PROBLEM_ROWS = 200

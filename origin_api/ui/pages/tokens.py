@@ -17,11 +17,11 @@ from litestar import Request, Response, get, post
 from litestar.params import FromPath, URLEncodedBody
 from litestar.response import Redirect
 
-from origin_store import tokens as store_tokens
 from origin_store.errors import StoreError
+from origin_store.replication import tokens as store_tokens
 
-from ... import admin
-from ...timeargs import render as iso
+from ...contract.timeargs import render as iso
+from ...service import admin
 from ..guard import log_write, session_of, ui_of
 from ..render import render
 

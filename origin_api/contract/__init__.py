@@ -1,0 +1,1 @@
+"""The MCP contract: the tools, their arguments and the times they take."""

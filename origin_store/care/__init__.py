@@ -1,0 +1,1 @@
+"""The archive's care: verify, compact, and the records that cannot be read."""

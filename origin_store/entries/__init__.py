@@ -1,0 +1,1 @@
+"""Entries: versions with provenance, forgetting and restoring, imported memories."""

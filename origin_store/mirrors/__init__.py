@@ -1,0 +1,1 @@
+"""The mirrors: every agent log line kept exactly, compressed in frames."""

@@ -1,0 +1,1 @@
+"""Claude Code: its transcripts, the outputs it keeps beside them, its attachments."""

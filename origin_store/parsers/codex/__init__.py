@@ -1,0 +1,1 @@
+"""Codex: its rollout files and the text of its tool outputs."""

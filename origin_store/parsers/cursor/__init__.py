@@ -1,0 +1,1 @@
+"""Cursor: the IDE's databases and workspaces, cursor-agent's stores, transcripts."""

@@ -1,0 +1,1 @@
+"""Grok: Grok Build's sessions and the grok CLI's."""

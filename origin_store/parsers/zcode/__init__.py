@@ -1,0 +1,1 @@
+"""zcode: its session database and the parts of its messages."""

@@ -1,0 +1,1 @@
+"""Secrets masked before they are kept, and rescans of what was kept."""

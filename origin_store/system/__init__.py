@@ -1,0 +1,1 @@
+"""What the store asks of the operating system: durable writes, page release, processes."""
