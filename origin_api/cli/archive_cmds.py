@@ -10,10 +10,11 @@ from typing import Any
 
 import typer
 
+from .. import admin
 from .. import register as reg
 from ..contract.timeargs import render
 from ..runtime import Origin
-from ..service import admin, recording
+from ..service import recording
 from ..settings import Settings
 from .output import console, edge, human_bytes, print_json, run_with_progress, text
 

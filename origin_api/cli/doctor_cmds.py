@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import typer
 
+from .. import admin
 from ..doctor import Diagnosis, Finding, diagnose
-from ..service import admin
 from ..settings import Settings
 from .output import console, print_json, text
 

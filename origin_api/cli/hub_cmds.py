@@ -8,10 +8,10 @@ from pathlib import Path
 
 import typer
 
+from .. import admin
 from .. import register as reg
 from ..contract.timeargs import render
 from ..runtime import Origin
-from ..service import admin
 from ..settings import Settings
 from ..ui.password import has_password
 from .output import console, edge, err_console, print_json, text

@@ -13,6 +13,7 @@ import typer
 
 from origin_store.model import ENTRY_KINDS
 
+from .. import admin
 from ..lingering.lean import (
     JSON,
     JSON_HELP,
@@ -25,7 +26,7 @@ from ..lingering.lean import (
     plural,
 )
 from ..runtime import Origin
-from ..service import Caller, admin, device_call
+from ..service import Caller, device_call
 from .output import console, edge, print_json, text
 
 

@@ -87,6 +87,22 @@ class _Policy:
         return self.limiter.take(grant.token) if self.limiter is not None else None
 
 
+def _session_manager(
+    origin: Origin, settings: Settings, names: frozenset[str]
+) -> StreamableHTTPSessionManager:
+    """The SDK's session manager of the hub's /mcp: its server, with the rate limit and the
+    scopes of `_Policy`, answering JSON without sessions."""
+    rate = parse_rate(settings.hub_rate_limit)
+    policy = _Policy(RateLimiter(rate) if rate is not None else None)
+    return StreamableHTTPSessionManager(
+        app=build_server(origin, policy.access, policy.gate),
+        json_response=True,
+        stateless=True,
+        security_settings=security_settings(names),
+        max_request_body_size=settings.hub_max_body + 1,
+    )
+
+
 def create_app(
     origin: Origin, settings: Settings | None = None, *, ingest: bool = True
 ) -> Litestar:
@@ -95,15 +111,7 @@ def create_app(
     Each app owns a fresh SDK session manager, which can run only once."""
     settings = settings or origin.settings
     names = host_names(settings.hub_host, settings.hub_allowed_hosts)
-    rate = parse_rate(settings.hub_rate_limit)
-    policy = _Policy(RateLimiter(rate) if rate is not None else None)
-    manager = StreamableHTTPSessionManager(
-        app=build_server(origin, policy.access, policy.gate),
-        json_response=True,
-        stateless=True,
-        security_settings=security_settings(names),
-        max_request_body_size=settings.hub_max_body + 1,
-    )
+    manager = _session_manager(origin, settings, names)
     toucher = _Toucher(origin)
     endpoint = McpEndpoint(
         manager,

@@ -2,7 +2,7 @@
 
 Every front door (stdio MCP, the hub, the CLI's tool commands) validates with `tools.TOOLS`,
 calls `call()`, and turns `OriginError` into its own form. Nothing here knows about transports;
-the archive's care outside the tools (ingest, verify, tokens, restore) is `origin_api.service.admin`.
+the archive's care outside the tools (ingest, verify, tokens, restore) is `origin_api.admin`.
 """
 
 from __future__ import annotations

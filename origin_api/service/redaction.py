@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from origin_store.care.rescan import RescanReport
+from origin_store.care.rescan import rescan as rescan_store
 from origin_store.redaction import mask as redact
-from origin_store.redaction.scan import RescanReport
-from origin_store.redaction.scan import rescan as rescan_store
 
 from ..runtime import Origin
 

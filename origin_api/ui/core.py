@@ -1,7 +1,7 @@
 """What every page of the admin UI reaches through: the open Origin, the service, the sessions.
 
 A page never opens a store or searches by itself: it calls the tools through `Ui.call` (the
-same `service.call` as MCP and the CLI) and the archive's care through `origin_api.service.admin`.
+same `service.call` as MCP and the CLI) and the archive's care through `origin_api.admin`.
 """
 
 from __future__ import annotations

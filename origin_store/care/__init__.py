@@ -1,1 +1,1 @@
-"""The archive's care: verify, compact, and the records that cannot be read."""
+"""The archive's care: verify, compact, rescans for secrets kept before a rule, and the records that cannot be read."""

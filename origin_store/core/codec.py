@@ -33,8 +33,8 @@ import orjson
 import zstandard
 
 from ..errors import StoreError
-from ..parsers.agents import AGENTS
 from .keys import plain_left_key
+from .recordids import ID_LEN, id_before_frame, unpack_id
 
 if TYPE_CHECKING:
     from .db import Store
@@ -47,52 +47,18 @@ ZSTD = 1
 ZSTD_ID = 2
 _HEAD = struct.Struct(">BI")
 HEAD_BYTES = _HEAD.size
-_ID_LEN = struct.Struct(">H")
-#: Ids that start with an agent's name and a UUID (most of them: `claude-code:<uuid>`,
-#: `codex:<uuid>:L<line>`) are kept as a byte naming the agent, the UUID's 16 bytes and the
-#: rest: 17-21 bytes where they took 42-54. A kept id starting with a byte from 1 to 0x1f is
-#: packed so, one starting with 0 is the rest's UTF-8 (an id that starts with a control
-#: character, which no agent's does), any other is the id's UTF-8.
-_PREFIXES = tuple(f"{name}:" for name in AGENTS)
-_UUID_CHARS = 36
-
-
-def pack_id(event_id: str) -> bytes:
-    """An id as a record keeps it (see _PREFIXES); only a form that gives the id back exactly."""
-    for code, prefix in enumerate(_PREFIXES, start=1):
-        if not event_id.startswith(prefix):
-            continue
-        uuid = event_id[len(prefix) : len(prefix) + _UUID_CHARS]
-        if len(uuid) == _UUID_CHARS and uuid[8] == uuid[13] == uuid[18] == uuid[23] == "-":
-            try:
-                packed = bytes([code]) + bytes.fromhex(uuid.replace("-", ""))
-            except ValueError:
-                break
-            packed += event_id[len(prefix) + _UUID_CHARS :].encode()
-            if len(packed) >= 17 and unpack_id(packed) == event_id:
-                return packed
-        break
-    kept = event_id.encode()
-    return b"\x00" + kept if kept[:1] and kept[0] < 0x20 else kept
 
 
 def _id_head(value: bytes) -> tuple[bytes, int] | None:
     """A ZSTD_ID record's id as kept and where its frame starts; None when no frame follows
     the id (a damaged head)."""
-    start = HEAD_BYTES + _ID_LEN.size
+    start = HEAD_BYTES + ID_LEN.size
     if len(value) <= start:
         return None
-    (size,) = _ID_LEN.unpack_from(value, HEAD_BYTES)
+    (size,) = ID_LEN.unpack_from(value, HEAD_BYTES)
     if start + size >= len(value):
         return None
     return value[start : start + size], start + size
-
-
-def _id_before_frame(event_id: str) -> bytes | None:
-    """The id as a ZSTD_ID record keeps it between its head and its frame (its length, then
-    `pack_id`); None for an id too long for that (no agent's), whose record is kept plain."""
-    name = pack_id(event_id)
-    return None if len(name) > 0xFFFF else _ID_LEN.pack(len(name)) + name
 
 
 def _without_id(record: dict[str, Any]) -> tuple[Any, bytes]:
@@ -112,24 +78,10 @@ def named(value: bytes, event_id: str) -> bytes | None:
     None for an id too long to hold (the caller keeps that record plain, as `Encoder` does)."""
     if not value or value[0] != ZSTD:
         return value
-    kept = _id_before_frame(event_id)
+    kept = id_before_frame(event_id)
     if kept is None:
         return None
     return bytes([ZSTD_ID]) + value[1:HEAD_BYTES] + kept + value[HEAD_BYTES:]
-
-
-def unpack_id(kept: bytes) -> str:
-    """The id `pack_id` kept; UnicodeDecodeError or ValueError for what it cannot have made."""
-    code = kept[0] if kept else 0x20
-    if code >= 0x20:
-        return kept.decode()
-    if code == 0:  # an id that starts with a control character itself
-        return kept[1:].decode()
-    if not 1 <= code <= len(_PREFIXES) or len(kept) < 17:
-        raise ValueError("a packed id is damaged")
-    h = kept[1:17].hex()
-    uuid = f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
-    return _PREFIXES[code - 1] + uuid + kept[17:].decode()
 
 
 #: zstd level of event records. With a dictionary of DICT_BYTES, 5 keeps records ~4 % smaller
@@ -534,7 +486,7 @@ class Encoder:
             self._sampling.add(body[:SAMPLE_RECORD_BYTES])
         if self._cctx is not None:
             if self._with_id:
-                kept = _id_before_frame(str(event_id))
+                kept = id_before_frame(str(event_id))
                 if kept is None:  # kept plain, with its id, all the same
                     return orjson.dumps(record)
                 frame: bytes = self._cctx.compress(body)

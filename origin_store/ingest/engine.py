@@ -14,14 +14,13 @@ from ..core.db import Store
 from ..mirrors import mirror as mirrors
 from ..parsers.base import Source
 from ..pause import marks as marks
-from ..pause import pausing
 from ..pause import state as pause
 from ..pause.marks import Mark
-from ..pause.skip import SkipPass
 from ..reader import session_cwds
 from ..records import Cursor
 from ..settings import Settings
 from ..system.oshelpers import die_with_parent, stripe_lock, syncfs
+from . import pause_pass as pausing
 from . import rowlog
 from .content import Content
 from .discovery import (
@@ -34,6 +33,7 @@ from .discovery import (
     total_pending_bytes,
     unchanged,
 )
+from .pause_skip import SkipPass
 from .report import IngestReport, Progress
 from .versions import new_version, read_anew, same_version, tail_source
 from .workers import balance, relay, spawn

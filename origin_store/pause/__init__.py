@@ -1,1 +1,2 @@
-"""Pausing recording: the switch, its marks on the logs, and the passes that skip."""
+"""Pausing recording: the switch, and the marks it leaves on the logs (the ingest's side of
+it is ingest/pause_pass and ingest/pause_skip)."""

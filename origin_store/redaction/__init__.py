@@ -1,1 +1,1 @@
-"""Secrets masked before they are kept, and rescans of what was kept."""
+"""Secrets masked before they are kept: what is a secret, and how it is masked."""

@@ -1,4 +1,4 @@
-"""The archive's care through `origin_api.service.admin`, and the CLI commands that only render it."""
+"""The archive's care through `origin_api.admin`, and the CLI commands that only render it."""
 
 from __future__ import annotations
 
@@ -8,12 +8,13 @@ import pytest
 from helpers import fixture_env
 from typer.testing import CliRunner
 
+from origin_api import admin
 from origin_api.cli.commands import app
 from origin_api.cli.memory_cmds import KINDS
 from origin_api.contract.timeargs import render
 from origin_api.errors import OriginError
 from origin_api.runtime import Origin
-from origin_api.service import Caller, admin, call
+from origin_api.service import Caller, call
 from origin_search import SearchIndex
 from origin_store import Settings
 from origin_store.model import ENTRY_KINDS

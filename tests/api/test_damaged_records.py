@@ -16,8 +16,9 @@ from helpers import fixture_env
 from mcp_client import ORIGIN, stdio_client, tool_error, tool_json
 
 from origin_store import Ingester, Settings, Store
-from origin_store.core.codec import ZSTD_ID, _id_before_frame
+from origin_store.core.codec import ZSTD_ID
 from origin_store.core.keys import u64
+from origin_store.core.recordids import id_before_frame
 from origin_store.parsers.registry import SOURCES
 from origin_store.reader import iter_sessions, session_event_ids
 
@@ -40,7 +41,7 @@ def _damage_one(env: dict[str, str]) -> tuple[str, str]:
             event_id = list(session_event_ids(store, txn, "claude-code", session["session"]))[2]
             seq = store.event_seq(txn, event_id)
         assert seq is not None
-        kept = _id_before_frame(event_id)
+        kept = id_before_frame(event_id)
         assert kept is not None
         value = bytes([ZSTD_ID]) + (4242).to_bytes(4, "big") + kept + b"\x28\xb5 not a frame"
         store.write(lambda txn: txn.put(u64(seq), value, db=store.dbs["ev"]))

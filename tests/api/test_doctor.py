@@ -18,13 +18,13 @@ import pytest
 from helpers import fixture_env
 from typer.testing import CliRunner
 
-from origin_api import doctor
+from origin_api import admin, doctor
 from origin_api.cli.commands import app
 from origin_api.doctor import Diagnosis, Finding
 from origin_api.doctor import archive as doctor_archive
 from origin_api.hub import start_in_thread
 from origin_api.runtime import Origin
-from origin_api.service import Caller, admin, call
+from origin_api.service import Caller, call
 from origin_api.settings import Settings
 from origin_store.reader import session_event_ids
 from origin_store.reader import status as store_status

@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 from helpers import fixture_env
 
+from origin_api import admin
 from origin_api.errors import OriginError
 from origin_api.hub.server import bind
 from origin_api.runtime import Origin
-from origin_api.service import admin
 from origin_api.settings import Settings
 from origin_store.replication import tokens as store_tokens
 

@@ -12,7 +12,7 @@ from helpers import fixture_env
 from hub_support import running_hub
 from mcp_client import stdio_client, tool_json
 
-from origin_api.service.admin import restore
+from origin_api.admin import restore
 
 #: Sessions without a title, so `prompt` is shown: (source, session id).
 UNTITLED = [

@@ -31,7 +31,7 @@ from hub_support import (
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from origin_api.service.admin import restore
+from origin_api.admin import restore
 from origin_store.reader import get_event
 from origin_store.replication import tokens as store_tokens
 

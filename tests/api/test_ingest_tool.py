@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
+from origin_api.admin import restore
 from origin_api.errors import OriginError
 from origin_api.mcp.results import run_tool
 from origin_api.runtime import Origin
 from origin_api.service import Caller, Said
-from origin_api.service.admin import restore
 from origin_store import journal
 from origin_store.pause import state as switch
 

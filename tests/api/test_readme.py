@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from helpers import ROOT
 
-from origin_api.service import admin
+from origin_api import admin
 from origin_api.settings import Settings
 
 ORIGIN = str(Path(sys.executable).with_name("origin"))

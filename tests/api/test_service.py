@@ -318,7 +318,7 @@ def test_forget_and_restore(tool, origin):
     assert error_of(tool, "forget", id=event_id, reason="x" * 2001).startswith(
         "reason must have at most 2,000 characters"
     )
-    from origin_api.service.admin import restore
+    from origin_api.admin import restore
 
     back = restore(origin, result["tombstone"])
     assert back["restored_entries"] == [entry["id"]] and back["restored_events"] == 1
@@ -501,7 +501,7 @@ def test_hits_are_named_through_the_feed_exactly_as_their_indexed_ids(tool, orig
     # stored with it.
     event_id = "claude-code:a0000001-0000-4000-8000-000000000001"
     result = tool("forget", id=event_id, reason="user asked")
-    from origin_api.service.admin import restore
+    from origin_api.admin import restore
 
     restore(origin, result["tombstone"])
     entry = tool(

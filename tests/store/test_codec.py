@@ -18,7 +18,7 @@ from plain_format import keepsakes, line
 
 from origin_store import Ingester, Settings, Store
 from origin_store.care.verify import verify
-from origin_store.core import codec, keys
+from origin_store.core import codec, keys, recordids
 from origin_store.core.codec import PLAIN, ZSTD, ZSTD_ID, CodecError, EventCodec
 from origin_store.core.db import SCHEMA_VERSION
 from origin_store.entries import versions as entries
@@ -415,8 +415,8 @@ def test_a_new_store_names_events_by_sequence_and_an_older_one_by_id(tmp_path: P
     ],
 )
 def test_an_id_is_kept_small_and_comes_back_exactly(event_id: str, size: int) -> None:
-    kept = codec.pack_id(event_id)
-    assert len(kept) == size and codec.unpack_id(kept) == event_id
+    kept = recordids.pack_id(event_id)
+    assert len(kept) == size and recordids.unpack_id(kept) == event_id
 
 
 @given(
@@ -426,7 +426,7 @@ def test_an_id_is_kept_small_and_comes_back_exactly(event_id: str, size: int) ->
 )
 def test_any_id_comes_back_exactly(prefix: str, middle: str, rest: str) -> None:
     event_id = prefix + middle + rest
-    assert codec.unpack_id(codec.pack_id(event_id)) == event_id
+    assert recordids.unpack_id(recordids.pack_id(event_id)) == event_id
 
 
 def test_an_id_too_long_to_key_is_a_problem_and_the_rest_is_kept(plain_env, small_generations):

@@ -18,10 +18,10 @@ from rows_format import NOTES, create, note
 
 from origin_store import Ingester, Settings, Store
 from origin_store.care.verify import verify
+from origin_store.ingest import pause_skip as skip
 from origin_store.ingest import rowlog
 from origin_store.mirrors import mirror as mirrors
 from origin_store.pause import marks as marks
-from origin_store.pause import skip
 from origin_store.pause import state as pause
 
 

@@ -23,13 +23,13 @@ from plain_format import PLAIN, line
 from test_redact_ingest import NOTES
 
 from origin_store import Ingester, Settings, Store
+from origin_store.care.rescan import rescan
 from origin_store.care.verify import verify
 from origin_store.core.db import loads
 from origin_store.core.lmdbio import pairs
 from origin_store.model import ParseProblem
 from origin_store.parsers.base import FileKind, Source
 from origin_store.redaction.find import disabled
-from origin_store.redaction.scan import rescan
 from origin_store.textclip import STORED_CHARS
 
 GH = "ghp_FAKEexample0123456789FAKEexample0123"
@@ -138,7 +138,7 @@ def _mirrors_left(store: Store, home: Path) -> int:
 RUN = """
 import sys
 from origin_store import Settings, Store
-from origin_store.redaction.scan import rescan
+from origin_store.care.rescan import rescan
 settings = Settings.from_env({"HOME": sys.argv[1], "ORIGIN_HOME": sys.argv[1] + "/origin"})
 with Store.open(settings.home) as store:
     print(rescan(store, settings.home, lambda step: print(step, flush=True)).as_dict())

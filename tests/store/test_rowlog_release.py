@@ -15,13 +15,13 @@ from mirror_support import read_mirror_line, whole_row_log
 from rows_format import create, note
 
 from origin_store import Ingester, Settings, Store
+from origin_store.care.rescan import rescan
 from origin_store.care.verify import verify
 from origin_store.ingest import IngestReport, rowlog
 from origin_store.mirrors import mirror as mirrors
 from origin_store.parsers.base import load_row
 from origin_store.pause import state as pause
 from origin_store.redaction.find import disabled
-from origin_store.redaction.scan import rescan
 from origin_store.system.oshelpers import punch_hole
 
 ROWS = 1500

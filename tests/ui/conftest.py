@@ -27,10 +27,10 @@ from ui_support import (
     write_ui_sessions,
 )
 
+from origin_api import admin
 from origin_api.hub import create_app, start_in_thread
 from origin_api.hub.server import RunningHub
 from origin_api.runtime import Origin
-from origin_api.service import admin
 from origin_api.ui.password import set_password
 from origin_store import Settings
 

@@ -31,13 +31,10 @@ from ui_support import (  # noqa: E402
     write_ui_sessions,
 )
 
+from origin_api import admin  # noqa: E402
 from origin_api.hub import start_in_thread  # noqa: E402
 from origin_api.runtime import Origin  # noqa: E402
-from origin_api.service import (  # noqa: E402
-    Caller,
-    admin,
-    call,
-)
+from origin_api.service import Caller, call  # noqa: E402
 from origin_api.ui.password import set_password  # noqa: E402
 from origin_store import Settings  # noqa: E402
 

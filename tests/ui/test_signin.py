@@ -89,7 +89,7 @@ def test_over_tls_the_cookie_is_secure(ui_origin: Origin):
 
 
 def test_the_hubs_kept_token_signs_in_but_an_agents_token_does_not(client: Client, ui_archive):
-    from origin_api.service import admin
+    from origin_api import admin
 
     agent = admin.create_token(ui_archive.origin, "ui-test-agent")
     assert client.sign_in(agent).status_code == 401

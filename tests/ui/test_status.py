@@ -10,8 +10,8 @@ import secrets
 from test_entries_support import claude_folder, claude_line
 from ui_support import IMG, Client
 
+from origin_api import admin
 from origin_api.runtime import Origin
-from origin_api.service import admin
 from origin_api.ui.pages.status import size
 
 

@@ -18,8 +18,9 @@ from litestar.exceptions import NotFoundException
 from litestar.params import FromPath, URLEncodedBody
 from litestar.response import Redirect
 
+from ... import admin
 from ...errors import OriginError
-from ...service import Caller, admin
+from ...service import Caller
 from ..errors import STATUS
 from ..guard import log_write, session_of, ui_of
 from ..render import render

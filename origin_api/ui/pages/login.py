@@ -19,7 +19,7 @@ from litestar.response import Redirect
 
 from origin_store.replication import tokens as store_tokens
 
-from ...service.admin import LOCAL_TOKEN
+from ...admin import LOCAL_TOKEN
 from ..core import LOG, Ui
 from ..guard import (
     COOKIE,

@@ -20,8 +20,8 @@ from litestar.response import Redirect
 from origin_store.errors import StoreError
 from origin_store.replication import tokens as store_tokens
 
+from ... import admin
 from ...contract.timeargs import render as iso
-from ...service import admin
 from ..guard import log_write, session_of, ui_of
 from ..render import render
 

@@ -31,10 +31,10 @@ from origin_store.replication import tokens as store_tokens
 from origin_store.replication.tokens import Token
 from origin_store.system.durable import write_whole
 
-from .. import register
-from ..errors import OriginError, not_found
-from ..runtime import Origin, check_home, store_errors
-from ..settings import DEMO_MARK, DEMO_SAMPLES, demo_environ
+from . import register
+from .errors import OriginError, not_found
+from .runtime import Origin, check_home, store_errors
+from .settings import DEMO_MARK, DEMO_SAMPLES, demo_environ
 
 if TYPE_CHECKING:
     from origin_search.catchup import CatchUp
@@ -132,7 +132,7 @@ class Demo:
     @property
     def written(self) -> bool:
         """Whether the samples are complete (the generator writes its info file last)."""
-        from ..samples import INFO_FILE
+        from .samples import INFO_FILE
 
         return (self.samples / INFO_FILE).is_file()
 
@@ -151,7 +151,7 @@ def demo_of(settings: StoreSettings) -> Demo:
 def write_demo(demo: Demo) -> None:
     """Mark the demo's home, then generate its samples (a few seconds; an interrupted run is
     finished by the next one, and `remove_demo` can delete it meanwhile)."""
-    from ..samples import write_samples
+    from .samples import write_samples
 
     demo.home.mkdir(parents=True, exist_ok=True)
     mark = {
@@ -182,7 +182,7 @@ def remove_demo(demo: Demo) -> int | None:
 def legacy_samples(settings: StoreSettings) -> Path | None:
     """Samples an earlier `origin run` generated inside the archive itself (and ingested into
     it), from before the demo had a home of its own."""
-    from ..samples import INFO_FILE
+    from .samples import INFO_FILE
 
     old = settings.home / "samples"
     return old if (old / INFO_FILE).is_file() else None
@@ -207,7 +207,7 @@ def reindex(origin: Origin) -> CatchUp:
 def status(origin: Origin) -> dict[str, Any]:
     """Counts per source and project, store and mirror sizes, skipped lines, the last ingest;
     its totals are the sums of its per-source lines, forgotten events counted apart."""
-    from ..doctor.archive import status as visible
+    from .doctor.archive import status as visible
 
     return visible(origin)
 
@@ -227,7 +227,7 @@ def compact(settings: StoreSettings) -> Compacted:
     (`origin_store.care.compact`). Not over an open `Origin`: it needs the store to itself, so the
     search server a fresh command left behind is asked to leave first; any other process
     holding the store makes it refuse (StoreBusy)."""
-    from ..lingering import stop_lingering
+    from .lingering import stop_lingering
 
     check_home(settings.home)
     stop_lingering(settings.home)

@@ -32,8 +32,8 @@ from ..ingest.report import add_redacted
 from ..mirrors import mirror as mirrors
 from ..mirrors import spans
 from ..records import Cursor, MirrorDoc, MirrorState
+from ..redaction.mask import redact_lines, stream
 from ..system.oshelpers import stripe_lock
-from .mask import redact_lines, stream
 
 #: `meta` keys of old mirror files still to delete: `redact_old:<mirror id>` -> the old rel.
 OLD_PREFIX = "redact_old:"

@@ -9,10 +9,10 @@ plain tail: a torn tail is rebuilt from the original, which would put them back.
 
 from __future__ import annotations
 
-from ..ingest.batch import Batch
-from ..ingest.content import READ_CHUNK, Content
-from ..ingest.filepass import BATCH_LINES, FilePass
 from ..records import Cursor
+from .batch import Batch
+from .content import READ_CHUNK, Content
+from .filepass import BATCH_LINES, FilePass
 
 
 class SkipPass(FilePass):

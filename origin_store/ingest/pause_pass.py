@@ -8,9 +8,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..core.db import Store
-from ..ingest.discovery import LogFile
 from ..parsers.base import Source
-from .marks import Mark, grow
+from ..pause.marks import Mark, grow
+from .discovery import LogFile
 
 
 def mark(store: Store, logs: Iterable[LogFile], since: int) -> int:

@@ -33,10 +33,10 @@ from ..ingest.rowlog import row_log_path
 from ..ingest.versions import read_anew
 from ..parsers.journal import JOURNAL_DIR
 from ..records import Cursor, FeedItem
+from ..redaction.mask import redact_lines, redact_text
 from ..system.oshelpers import stripe_lock
 from ..textclip import STORED_CHARS
-from .mask import redact_lines, redact_text
-from .mirrors import MirrorsDone, finish_deletes, rewrite_mirrors
+from .rescan_mirrors import MirrorsDone, finish_deletes, rewrite_mirrors
 
 #: Records rewritten per write transaction.
 BATCH = 500
