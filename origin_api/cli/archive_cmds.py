@@ -14,7 +14,7 @@ from .. import admin
 from .. import register as reg
 from ..contract.timeargs import render
 from ..runtime import Origin
-from ..service import recording
+from ..service import pause as recording
 from ..settings import Settings
 from .output import console, edge, human_bytes, print_json, run_with_progress, text
 

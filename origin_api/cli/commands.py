@@ -10,7 +10,7 @@ from . import (
     doctor_cmds,
     hub_cmds,
     memory_cmds,
-    record_cmds,
+    pause_cmds,
     redact_cmds,
     server_cmds,
     setup_cmds,
@@ -57,4 +57,4 @@ doctor_cmds.register(app)
 sync_cmds.register(app)
 ui_cmds.register(app)
 redact_cmds.register(app)
-record_cmds.register(app)
+pause_cmds.register(app)

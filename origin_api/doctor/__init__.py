@@ -14,7 +14,7 @@ from ..settings import Settings
 from .archive import Counts, agents, counts, demo_archive, index, open_archive, status
 from .clients import clients, hub
 from .findings import LEVELS, Diagnosis, Finding, Level, Watched
-from .recording import recording
+from .pause import recording
 
 __all__ = [
     "LEVELS",

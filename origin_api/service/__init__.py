@@ -18,9 +18,9 @@ from ..contract.tools import BY_NAME
 from ..errors import OriginError, not_found
 from ..runtime import Origin
 from .common import Caller, Noted, Relayed, Said, refresh
+from .pause import RECORDING, SUPPRESSED, in_force, refusal, shown
 from .reading import get, search, sources, timeline
 from .record import ingest
-from .recording import RECORDING, SUPPRESSED, in_force, refusal, shown
 from .writing import correct, forget, remember
 
 HANDLERS: dict[str, Callable[..., Any]] = {

@@ -22,7 +22,8 @@ from helpers import fixture_env
 from mcp_client import stdio_client, tool_json
 
 from origin_api.runtime import Origin
-from origin_api.service import Caller, call, recording
+from origin_api.service import Caller, call
+from origin_api.service import pause as recording
 from origin_store import Settings
 from origin_store.care.verify import verify
 from origin_store.ingest import rowlog

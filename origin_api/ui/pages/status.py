@@ -14,7 +14,7 @@ from litestar import Request, Response, get
 from ... import admin
 from ...contract.timeargs import render as iso
 from ...doctor.archive import index as index_finding
-from ...service import recording
+from ...service import pause as recording
 from ..guard import ui_of
 from ..render import render
 from .status_read import device_sync, hub_devices, problems_by_file

@@ -10,7 +10,7 @@ from litestar.params import URLEncodedBody
 from litestar.response import Redirect
 
 from ...errors import OriginError
-from ...service import recording
+from ...service import pause as recording
 from ..guard import log_write, session_of, ui_of
 from ..render import render
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from ..runtime import Origin
-from ..service import recording
+from ..service import pause as recording
 from .output import console, edge, print_json, text
 
 
