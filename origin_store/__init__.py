@@ -2,10 +2,13 @@
 
 The public API is small: open a `Store` under `Settings.home`, run an `Ingester` over the
 registered sources, read events and sessions back with `reader`. The other layers take what else
-they need from the feature that owns it (`entries` for entries and forgets, `sync` for its
-batches and cursors, `marks` for the index's and the front door's progress, ...) and never from
-the LMDB core (`db`, `codec`, `keys`, `lmdbio`, `migrate`, `storelock`) or from inside `ingest`:
-which database holds what, and under which key, is known here alone (tests/test_layers.py).
+they need from the folder of the feature that owns it, each folder's modules being its face:
+`entries/` (entries, forgets, imported memories), `replication/` (sync batches and cursors,
+tokens), `care/` (verify, compact, rescans, damaged records), `pause/` (the switch),
+`redaction/` (what is masked), `mirrors/`, `system/`, `parsers/` (the registry), and the root's
+`reader`, `marks`, `bounds`, `journal`. They never take the LMDB core (`core/`: `db`, `codec`,
+`keys`, `lmdbio`, `migrate`, `storelock`) nor a module inside `ingest/`: which database holds
+what, and under which key, is known here alone (tests/test_layers.py holds it).
 """
 
 from typing import TYPE_CHECKING, Any
