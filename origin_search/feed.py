@@ -13,6 +13,7 @@ from origin_store import Store
 from origin_store.care import damage
 from origin_store.entries.versions import get_entry, is_hidden, lineage
 from origin_store.reader import readable_event
+from origin_store.records import EventDoc
 
 from .writer import Prepared, prepared
 
@@ -23,7 +24,7 @@ READ_BATCH = 5_000
 Doc = dict[str, Any]
 
 
-def event_doc(event: dict[str, Any], seq: int = 0) -> Doc:
+def event_doc(event: EventDoc, seq: int = 0) -> Doc:
     """The index document of an event; `seq` is the feed item announcing it, if known."""
     return {
         "id": event["id"],

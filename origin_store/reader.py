@@ -18,30 +18,30 @@ from .core.db import Store, loads
 from .core.lmdbio import cursor_key, cursor_value, pairs, raw_get
 from .mirrors import mirror as mirrors
 from .mirrors import spans
-from .records import Cursor, MirrorDoc, MirrorState
+from .records import Cursor, EventDoc, MirrorDoc, MirrorState, SessionDoc
 
 _STREAM_CHUNK = 1 << 20
 
 
-# Events and sessions go to callers as plain dicts (EventDoc, SessionDoc in shape): the search
-# and service layers take dict[str, Any] and add fields of their own.
+# Events and sessions go to callers as their records' TypedDicts: the layers above read them
+# and build their own views from them, never adding fields to a record.
 
 
-def get_event(store: Store, txn: lmdb.Transaction, event_id: str) -> dict[str, Any] | None:
-    """An event record as a dict (however it is kept: `codec`), or None; CodecError when its
-    record cannot be read."""
-    return store.event(txn, event_id)
+def get_event(store: Store, txn: lmdb.Transaction, event_id: str) -> EventDoc | None:
+    """An event record (however it is kept: `codec`), or None; CodecError when its record
+    cannot be read."""
+    return cast("EventDoc | None", store.event(txn, event_id))
 
 
 def readable_event(
     store: Store, txn: lmdb.Transaction, event_id: str, unreadable: list[str]
-) -> dict[str, Any] | None:
+) -> EventDoc | None:
     """`get_event` for readers of many events (a search's hits, a timeline, the index's feed):
     a record that cannot be read is None, its id added to `unreadable` for the caller to note
     (`damage.note`, after its read transaction), so that one damaged record never ends what
     reads the others."""
     try:
-        return store.event(txn, event_id)
+        return cast("EventDoc | None", store.event(txn, event_id))
     except CodecError:
         unreadable.append(event_id)
         return None
@@ -49,14 +49,15 @@ def readable_event(
 
 def get_session(
     store: Store, txn: lmdb.Transaction, source: str, session: str
-) -> dict[str, Any] | None:
-    found: dict[str, Any] | None = store.get(txn, "sessions", keys.session_key(source, session))
+) -> SessionDoc | None:
+    found: SessionDoc | None = store.get(txn, "sessions", keys.session_key(source, session))
     return found
 
 
-def iter_sessions(store: Store, txn: lmdb.Transaction) -> Iterator[dict[str, Any]]:
+def iter_sessions(store: Store, txn: lmdb.Transaction) -> Iterator[SessionDoc]:
     for _, value in pairs(txn.cursor(db=store.dbs["sessions"])):
-        yield loads(value)
+        found: SessionDoc = loads(value)
+        yield found
 
 
 def session_cwds(store: Store, txn: lmdb.Transaction) -> list[str]:

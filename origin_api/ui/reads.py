@@ -22,16 +22,23 @@ from ..errors import not_found
 from ..runtime import Origin
 from ..service.common import TIMELINE_TEXT
 from ..service.reading import find_session
+from ..service.shapes import EventView, SessionView
 from ..service.views import event_view, session_view
 
 #: Events on one page of a session.
 PAGE_SIZE = 200
 
 
+class PageEvent(EventView):
+    """An event of the session view, with the entry versions citing it."""
+
+    cited_by: list[str]
+
+
 @dataclass(frozen=True)
 class SessionPage:
-    session: dict[str, Any]
-    events: list[dict[str, Any]]  # each with `cited_by`: the entries citing it
+    session: SessionView
+    events: list[PageEvent]
     page: int
     pages: int
     total: int
@@ -73,14 +80,13 @@ def session_page(
             ids = kept
         pages = max(1, -(-len(ids) // size))
         page = min(max(1, page), pages)
-        events = []
+        events: list[PageEvent] = []
         for event_id in ids[(page - 1) * size : page * size]:
             event = get_event(store, txn, event_id)
             if event is None:
                 continue
-            view = event_view(event, TIMELINE_TEXT)
-            view["cited_by"] = _citing(store, txn, event_id, hidden)
-            events.append(view)
+            citing = _citing(store, txn, event_id, hidden)
+            events.append({**event_view(event, TIMELINE_TEXT), "cited_by": citing})
         return SessionPage(session_view(origin, txn, found), events, page, pages, len(ids))
 
 

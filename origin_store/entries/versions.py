@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 import lmdb
 
@@ -26,6 +26,22 @@ from ..records import FeedItem
 
 #: An entry version as stored (`entries`); its fields are the tools' (origin_api).
 EntryVersion = dict[str, Any]
+
+
+class Citation(TypedDict):
+    """One of an entry version's `sources` as stored: the event it cites, and the quote."""
+
+    event_id: str
+    quote: str | None
+
+
+class Forgotten(TypedDict):
+    """What `forget` did: the tombstone (None when all was hidden already), the entry versions
+    it hid, and the number of events it hid (the contract's result of the tool)."""
+
+    tombstone: str | None
+    forgotten_entries: list[str]
+    excluded_events: int
 
 
 def new_entry_id() -> str:
@@ -86,7 +102,7 @@ def new_version(
     project: str | None,
     author: str,
     created: int,
-    sources: list[dict[str, Any]],
+    sources: list[Citation],
     valid_from: int | None = None,
     valid_to: int | None = None,
     imported: bool = False,
@@ -182,9 +198,7 @@ def citing_entries(store: Store, txn: lmdb.Transaction, event_id: str) -> list[s
     ]
 
 
-def forget(
-    store: Store, txn: lmdb.Transaction, target: str, reason: str, author: str
-) -> dict[str, Any]:
+def forget(store: Store, txn: lmdb.Transaction, target: str, reason: str, author: str) -> Forgotten:
     """Hide an entry (every version and the events it cites) or an event (and every entry
     citing it). Returns the contract's result; records nothing when all was hidden already,
     which an id this store never had but a synced forget hid (another device's event) is."""
@@ -235,12 +249,12 @@ def forget(
     }
 
 
-def _nothing_forgotten() -> dict[str, Any]:
+def _nothing_forgotten() -> Forgotten:
     """What `forget` returns when everything was hidden already."""
     return {"tombstone": None, "forgotten_entries": [], "excluded_events": 0}
 
 
-def _hidden_already(store: Store, txn: lmdb.Transaction, target: str) -> dict[str, Any]:
+def _hidden_already(store: Store, txn: lmdb.Transaction, target: str) -> Forgotten:
     """An id this store does not have: unknown, unless a forget synced from elsewhere hid it
     (another device's event), which leaves nothing more to hide."""
     if not is_hidden(store, txn, target):

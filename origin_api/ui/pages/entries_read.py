@@ -16,15 +16,22 @@ from typing import Any
 from origin_store.entries import versions as store_entries
 
 from ...runtime import Origin
+from ...service.shapes import EntryView
 from ...service.views import entry_view
 
 #: Entries on one page of the list.
 PAGE_SIZE = 50
 
 
+class ListedEntry(EntryView):
+    """An entry of the list: whether its validity has ended (search leaves such out)."""
+
+    ended: bool
+
+
 @dataclass(frozen=True)
 class EntryPage:
-    entries: list[dict[str, Any]]  # entry views, newest first, each with `ended`
+    entries: list[ListedEntry]  # newest first
     page: int
     pages: int
     total: int
@@ -44,7 +51,7 @@ def entry_page(
     and this is where a person finds it again."""
     store = origin.store
     now = store_entries.now_ms()
-    found: list[tuple[int, str, dict[str, Any]]] = []
+    found: list[tuple[int, str, ListedEntry]] = []
     projects: Counter[str] = Counter()
     with store.read() as txn:
         hidden = store_entries.anything_hidden(store, txn)
@@ -59,9 +66,11 @@ def entry_page(
                 projects[current["project"]] += 1
             if kind and current["kind"] != kind or project and current.get("project") != project:
                 continue
-            view = entry_view(current, line)
             ended = current.get("valid_to")
-            view["ended"] = ended is not None and ended <= now
+            view: ListedEntry = {
+                **entry_view(current, line),
+                "ended": ended is not None and ended <= now,
+            }
             found.append((current["created"], current["id"], view))
     found.sort(key=lambda item: (item[0], item[1]), reverse=True)
     pages = max(1, -(-len(found) // size))
