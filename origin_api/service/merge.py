@@ -21,15 +21,17 @@ the hub's, and fails with a readable message when the hub cannot be reached. A `
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
+from ..contract.args import ToolArgs
 from ..errors import CATEGORIES, OriginError
 from ..runtime import Origin
 from ..sync import client as hubclient
 from ..sync.connection import Connection
 from .common import Caller, Noted, Relayed, ingest_if_due
+from .handlers import Handler
 from .hubcite import HubEvents, forgotten, not_here
 
 LOCAL, HUB = "local", "hub"
@@ -38,9 +40,6 @@ READS = frozenset({"search", "timeline", "get", "sources"})
 ON_HUB_WHEN_UNKNOWN = frozenset({"correct", "forget"})
 #: Writes whose sources may cite an event only the hub has.
 CITING = frozenset({"remember", "correct"})
-
-
-Handler = Callable[..., Any]
 
 
 def relay(
@@ -62,7 +61,7 @@ def connected(
     connection: Connection,
     tool: str,
     arguments: Any,
-    checked: dict[str, Any],
+    checked: ToolArgs,
     caller: Caller,
     handler: Handler,
 ) -> Any:
@@ -80,7 +79,7 @@ def _read(
     connection: Connection,
     tool: str,
     arguments: Any,
-    checked: dict[str, Any],
+    checked: ToolArgs,
     caller: Caller,
     handler: Handler,
 ) -> Any:
@@ -93,7 +92,7 @@ def _read(
     local: Any = None
     failed: OriginError | None = None
     try:
-        local = handler(origin, caller=caller, **checked)
+        local = handler(origin, caller, checked, None)
     except OriginError as error:
         failed = error
     answer = hubclient.wait(pending, budget - (time.monotonic() - started), budget)
@@ -111,7 +110,7 @@ def _read(
 def _hubs_instead(
     connection: Connection,
     tool: str,
-    checked: dict[str, Any],
+    checked: Mapping[str, Any],
     failed: OriginError,
     answer: hubclient.HubAnswer,
 ) -> Any:
@@ -134,7 +133,7 @@ def _unknown_here(error: OriginError) -> bool:
     return error.category == "not_found" and not error.message.endswith("has been forgotten.")
 
 
-def merge(tool: str, checked: dict[str, Any], local: Any, hub: Any) -> Any:
+def merge(tool: str, checked: Mapping[str, Any], local: Any, hub: Any) -> Any:
     """The merged payload of `tool` from the device's and the hub's payloads (labels added)."""
     if tool == "search":
         return _merge_search(checked, local, hub)
@@ -155,7 +154,7 @@ def _merge_sources(local: Any, hub: Any) -> list[dict[str, Any]]:
     return out
 
 
-def _merge_search(checked: dict[str, Any], local: Any, hub: Any) -> dict[str, Any]:
+def _merge_search(checked: Mapping[str, Any], local: Any, hub: Any) -> dict[str, Any]:
     limit = int(checked.get("limit") or 20)
     ranked = checked.get("query") is not None
     entries = _combine(local.get("entries", []), hub.get("entries", []), ranked, "created")
@@ -163,7 +162,7 @@ def _merge_search(checked: dict[str, Any], local: Any, hub: Any) -> dict[str, An
     return {"entries": current_only(entries)[:limit], "events": events[:limit]}
 
 
-def _merge_timeline(checked: dict[str, Any], local: Any, hub: Any) -> Any:
+def _merge_timeline(checked: Mapping[str, Any], local: Any, hub: Any) -> Any:
     if "sessions" not in local:  # one session's events: the device's, which has the session
         return label("timeline", local, LOCAL)
     limit = int(checked.get("limit") or 50)
@@ -292,15 +291,16 @@ def _write(
     connection: Connection,
     tool: str,
     arguments: Any,
-    checked: dict[str, Any],
+    checked: ToolArgs,
     caller: Caller,
     handler: Handler,
 ) -> Any:
+    elsewhere = None
     if tool in CITING:
         timeout = origin.settings.hub_request_timeout_ms / 1000
-        checked = {**checked, "elsewhere": HubEvents(connection, caller, timeout)}
+        elsewhere = HubEvents(connection, caller, timeout)
     try:
-        result = handler(origin, caller=caller, **checked)
+        result = handler(origin, caller, checked, elsewhere)
     except OriginError as error:
         if tool not in ON_HUB_WHEN_UNKNOWN or error.message != unknown(checked.get("id")):
             raise
