@@ -11,7 +11,7 @@ from typing import Any
 
 from origin_store import Store
 from origin_store.care import damage
-from origin_store.entries.versions import get_entry, is_hidden, lineage
+from origin_store.entries.versions import EntryVersion, get_entry, is_hidden, lineage
 from origin_store.reader import readable_event
 from origin_store.records import EventDoc
 
@@ -41,7 +41,7 @@ def event_doc(event: EventDoc, seq: int = 0) -> Doc:
     }
 
 
-def entry_doc(entry: dict[str, Any]) -> Doc:
+def entry_doc(entry: EntryVersion) -> Doc:
     return {
         "id": entry["id"],
         "doc": "entry",

@@ -137,7 +137,8 @@ def _entries_out(origin: Origin, ids: list[str], limit: int, now: int) -> list[E
             line = store_entries.lineage(origin.store, txn, version["root"])
             if line.current != entry_id:
                 continue
-            if version.get("valid_to") is not None and version["valid_to"] <= now:
+            valid_to = version.get("valid_to")
+            if valid_to is not None and valid_to <= now:
                 continue
             out.append(entry_view(version, line))
     return out

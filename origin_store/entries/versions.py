@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 import lmdb
 
@@ -24,15 +24,41 @@ from ..core.lmdbio import pairs, prefixed, raw_get
 from ..errors import NotFound
 from ..records import FeedItem
 
-#: An entry version as stored (`entries`); its fields are the tools' (origin_api).
-EntryVersion = dict[str, Any]
-
 
 class Citation(TypedDict):
     """One of an entry version's `sources` as stored: the event it cites, and the quote."""
 
     event_id: str
     quote: str | None
+
+
+class EntryVersion(TypedDict):
+    """An entry version as stored (`entries`); its fields are the tools' (origin_api). This
+    store writes every field; a version synced from elsewhere is kept as it came, and a hub's
+    may leave out those that are null or false (`replication.check` reads them with a default).
+    """
+
+    id: str
+    kind: str
+    text: str
+    confidence: float
+    project: NotRequired[str | None]
+    author: str
+    created: int
+    valid_from: NotRequired[int | None]
+    valid_to: NotRequired[int | None]
+    supersedes: NotRequired[str | None]
+    root: str
+    imported: NotRequired[bool]
+    sources: list[Citation]
+
+
+class Standing(TypedDict):
+    """Where a version stands in its lineage."""
+
+    status: str
+    concurrent: bool
+    superseded_by: str | None
 
 
 class Forgotten(TypedDict):
@@ -68,7 +94,7 @@ class Lineage:
     current: str | None
     heads: frozenset[str]  # versions nobody corrects: the current one and concurrent losers
 
-    def status_of(self, version: EntryVersion) -> dict[str, Any]:
+    def status_of(self, version: EntryVersion) -> Standing:
         superseded = version["id"] != self.current
         return {
             "status": "superseded" if superseded else "active",

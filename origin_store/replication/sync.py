@@ -20,7 +20,7 @@ from ..core.codec import Encoder
 from ..core.db import Store, loads
 from ..core.lmdbio import prefixed, raw_get
 from ..entries import versions as entries
-from ..entries.versions import get_entry, lineage, put_version
+from ..entries.versions import EntryVersion, get_entry, lineage, put_version
 from ..model import new_session, widen
 from ..records import FeedItem, SessionDoc
 from .check import (
@@ -159,7 +159,7 @@ class _Applier:
                 self.txn.put(sess["cwd"].encode(), b"", db=self.store.dbs["cwds"])
 
 
-def apply_version(store: Store, txn: lmdb.Transaction, version: dict[str, Any]) -> bool:
+def apply_version(store: Store, txn: lmdb.Transaction, version: EntryVersion) -> bool:
     """Keep a version (by id: once). A version of an entry forgotten here is forgotten with it,
     under the tombstone that hid its other versions, so a correction made elsewhere before the
     forget arrived does not bring the entry back."""

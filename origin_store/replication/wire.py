@@ -17,6 +17,7 @@ from typing import Any, Literal, NotRequired, TypedDict, cast
 
 import orjson
 
+from ..entries.versions import EntryVersion
 from ..records import SessionDoc
 from ..textclip import Label
 from .check import PUSH_KINDS, BatchRefused, check_items
@@ -60,7 +61,7 @@ class SessionItem(TypedDict):
 class EntryItem(TypedDict):
     seq: int
     kind: Literal["entry"]
-    version: dict[str, Any]  # `entries.EntryVersion`
+    version: EntryVersion
 
 
 class TombstoneItem(TypedDict):

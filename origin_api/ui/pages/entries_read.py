@@ -62,8 +62,9 @@ def entry_page(
                 continue
             if hidden and store_entries.is_hidden(store, txn, current["id"]):
                 continue
-            if current.get("project"):
-                projects[current["project"]] += 1
+            named = current.get("project")
+            if named:
+                projects[named] += 1
             if kind and current["kind"] != kind or project and current.get("project") != project:
                 continue
             ended = current.get("valid_to")
