@@ -109,6 +109,20 @@ class FeedItem(TypedDict):
     ids: NotRequired[list[str]]
 
 
+class TombstoneDoc(TypedDict):
+    """A forget (`tombstones`): what it asked to hide and why, who asked and when, the entry
+    versions and events it hid, and when it was restored (None while in force)."""
+
+    id: str
+    target: str
+    reason: str
+    author: str
+    created: int
+    entries: list[str]
+    events: list[str]
+    restored: int | None
+
+
 class ProblemDoc(TypedDict):
     """A line that could not be parsed (`problems`)."""
 

@@ -309,13 +309,11 @@ def _write_secret(path: Path, secret: str) -> None:
 # -- restore ---------------------------------------------------------------------------------
 
 
-def restore(origin: Origin, tombstone: str) -> dict[str, Any]:
+def restore(origin: Origin, tombstone: str) -> store_entries.Restored:
     """Undo a forget: what the tombstone hid becomes visible and citable again."""
     store = origin.store
     try:
-        result: dict[str, Any] = store.write(
-            lambda txn: store_entries.restore(store, txn, tombstone), durable=True
-        )
+        result = store.write(lambda txn: store_entries.restore(store, txn, tombstone), durable=True)
     except NotFound:
         raise not_found(f"Unknown tombstone {tombstone}.") from None
     origin.searcher.catch_up()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, NotRequired, TypedDict
+from typing import NotRequired, TypedDict
 
 import lmdb
 
@@ -22,7 +22,7 @@ from ..core import keys
 from ..core.db import Store, loads
 from ..core.lmdbio import pairs, prefixed, raw_get
 from ..errors import NotFound
-from ..records import FeedItem
+from ..records import FeedItem, TombstoneDoc
 
 
 class Citation(TypedDict):
@@ -51,6 +51,14 @@ class EntryVersion(TypedDict):
     root: str
     imported: NotRequired[bool]
     sources: list[Citation]
+
+
+class Restored(TypedDict):
+    """What `restore` did: the tombstone, and what became visible again."""
+
+    tombstone: str
+    restored_entries: list[str]
+    restored_events: int
 
 
 class Standing(TypedDict):
@@ -174,13 +182,13 @@ def root_ids(store: Store, txn: lmdb.Transaction) -> Iterator[str]:
         yield key.decode()
 
 
-def tombstones(store: Store, txn: lmdb.Transaction) -> list[dict[str, Any]]:
+def tombstones(store: Store, txn: lmdb.Transaction) -> list[TombstoneDoc]:
     """Every tombstone as recorded, in key order; restored ones too (they say when)."""
     return [loads(value) for _, value in pairs(txn.cursor(db=store.dbs["tombstones"]))]
 
 
-def get_tombstone(store: Store, txn: lmdb.Transaction, tombstone_id: str) -> dict[str, Any] | None:
-    found: dict[str, Any] | None = store.get(txn, "tombstones", tombstone_id.encode())
+def get_tombstone(store: Store, txn: lmdb.Transaction, tombstone_id: str) -> TombstoneDoc | None:
+    found: TombstoneDoc | None = store.get(txn, "tombstones", tombstone_id.encode())
     return found
 
 
@@ -297,7 +305,7 @@ def forget_more(
 ) -> None:
     """Hide more under a forget still in force: what an imported entry gains while forgotten
     (its memory file's later versions) stays hidden with it, and a restore brings it all back."""
-    record = store.get(txn, "tombstones", tombstone.encode())
+    record = get_tombstone(store, txn, tombstone)
     if record is None or record["restored"]:
         return
     new_entries = [e for e in dict.fromkeys(entry_ids) if not is_hidden(store, txn, e)]
@@ -320,8 +328,8 @@ def _hide(
     store.feed_append(txn, [change])
 
 
-def restore(store: Store, txn: lmdb.Transaction, tombstone: str) -> dict[str, Any]:
-    record = store.get(txn, "tombstones", tombstone.encode())
+def restore(store: Store, txn: lmdb.Transaction, tombstone: str) -> Restored:
+    record = get_tombstone(store, txn, tombstone)
     if record is None:
         raise NotFound(f"Unknown tombstone {tombstone}.")
     if record["restored"]:
@@ -337,13 +345,13 @@ def restore(store: Store, txn: lmdb.Transaction, tombstone: str) -> dict[str, An
     }
 
 
-def unhide(store: Store, txn: lmdb.Transaction, tombstone: dict[str, Any]) -> list[str]:
+def unhide(store: Store, txn: lmdb.Transaction, tombstone: TombstoneDoc) -> list[str]:
     """Lift a restored tombstone's marks; returns the ids visible again. An id another forget
     in force covers stays hidden, marked with that one, whichever of them this store happened
     to record first: so every store that has the same tombstones shows the same things, however
     they arrived (a restore made here, or one that came by sync)."""
     hidden = store.dbs["hidden"]
-    others = [
+    others: list[TombstoneDoc] = [
         loads(value)
         for _, value in pairs(txn.cursor(db=store.dbs["tombstones"]))
         if loads(value)["id"] != tombstone["id"]

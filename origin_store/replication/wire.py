@@ -13,12 +13,12 @@ serialized again to be cut.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal, NotRequired, TypedDict, cast
+from typing import Literal, NotRequired, TypedDict, cast
 
 import orjson
 
 from ..entries.versions import EntryVersion
-from ..records import SessionDoc
+from ..records import SessionDoc, TombstoneDoc
 from ..textclip import Label
 from .check import PUSH_KINDS, BatchRefused, check_items
 
@@ -67,7 +67,7 @@ class EntryItem(TypedDict):
 class TombstoneItem(TypedDict):
     seq: int
     kind: Literal["tombstone"]
-    tombstone: dict[str, Any]
+    tombstone: TombstoneDoc
 
 
 #: One item of a push (any kind) or of a pull (entries and tombstones).
