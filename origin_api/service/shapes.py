@@ -8,7 +8,7 @@ The order of keys in the JSON is the order the service builds them in, not the o
 
 from __future__ import annotations
 
-from typing import NotRequired, TypedDict
+from typing import NotRequired, TypedDict, final
 
 from origin_store.entries.versions import Forgotten
 
@@ -33,8 +33,10 @@ class FoundEvent(EventView):
     snippet: str | None
 
 
+@final
 class EventDetail(EventView):
-    """An event as `get` shows it: with where and by what it was written."""
+    """An event as `get` shows it: with where and by what it was written (final: no key of
+    an entry's detail, so `"entry" in` tells `get`'s two answers apart)."""
 
     cwd: str | None
     git_branch: str | None
