@@ -119,8 +119,10 @@ class SessionsResult(TypedDict):
     sessions: list[SessionView]
 
 
+@final
 class SessionEvents(TypedDict):
-    """`timeline` with a session: the session and its first events."""
+    """`timeline` with a session: the session and its first events (final: `"sessions" in`
+    tells `timeline`'s two answers apart)."""
 
     session: SessionView
     events: list[EventView]
