@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
 
 from origin_store.entries import versions as store_entries
 
 from ...runtime import Origin
-from ...service.shapes import EntryView
+from ...service.shapes import EntryView, HistoryItem
 from ...service.views import entry_view
 
 #: Entries on one page of the list.
@@ -80,7 +79,15 @@ def entry_page(
     return EntryPage(shown, page, pages, len(found), sorted(projects))
 
 
-def marked_history(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
+class MarkedVersion(HistoryItem):
+    """A version of an entry's history as its page shows it."""
+
+    concurrent: bool
+    fork: bool
+    corrected_by: list[str]
+
+
+def marked_history(history: list[HistoryItem]) -> list[MarkedVersion]:
     """`get`'s history, oldest first, with what the page shows of each version: `concurrent`
     (superseded without anyone correcting it: it lost to a concurrent correction), `fork`
     (another version corrects the same one) and `corrected_by` (the versions correcting it).
@@ -88,9 +95,10 @@ def marked_history(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
     a head, and every head but the current version lost to a concurrent correction."""
     corrected_by: dict[str, list[str]] = {}
     for version in history:
-        if version.get("supersedes"):
-            corrected_by.setdefault(version["supersedes"], []).append(version["id"])
-    out = []
+        supersedes = version.get("supersedes")
+        if supersedes:
+            corrected_by.setdefault(supersedes, []).append(version["id"])
+    out: list[MarkedVersion] = []
     for version in history:
         parent: str = version.get("supersedes") or ""
         out.append(
