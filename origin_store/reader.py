@@ -7,7 +7,7 @@ import os
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypedDict, cast
 
 import lmdb
 from zstandard import ZstdError
@@ -267,7 +267,30 @@ def last_ingest(store: Store, txn: lmdb.Transaction) -> dict[str, Any] | None:
     return found if isinstance(found, dict) else None
 
 
-def status(store: Store, home: Path) -> dict[str, Any]:
+class SourceCounts(TypedDict):
+    events: int
+    sessions: int
+
+
+class StoreStatus(TypedDict):
+    """The store's figures (`origin status --json`'s, before the layers above add theirs)."""
+
+    events: int
+    sessions: int
+    files: int
+    by_source: dict[str, SourceCounts]
+    by_project: dict[str, int]
+    skipped_lines: dict[str, int]  # by reason
+    damaged_records: int
+    redacted: dict[str, int]  # secrets masked, by kind
+    store_bytes: int
+    mirror_bytes: int
+    feed_seq: int
+    #: The last ingest's summary (`ingest.report`), as the version that wrote it wrote it.
+    last_ingest: dict[str, Any] | None
+
+
+def status(store: Store, home: Path) -> StoreStatus:
     """Counts per source and project, sizes, skipped lines by reason, the last ingest."""
     by_source: Counter[str] = Counter()
     by_project: Counter[str] = Counter()

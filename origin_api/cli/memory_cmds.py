@@ -11,7 +11,6 @@ from typing import Any
 
 import typer
 
-from origin_store.entries.versions import Restored
 from origin_store.model import ENTRY_KINDS
 
 from ..lingering.lean import (
@@ -27,7 +26,7 @@ from ..lingering.lean import (
 )
 from ..runtime import Origin
 from ..service import Caller, admin, device_call
-from ..service.shapes import ForgetResult, SearchResult
+from ..service.shapes import ForgetResult, RestoreResult, SearchResult
 from .output import console, edge, print_json, text
 
 
@@ -207,7 +206,7 @@ def forget_lines(target: str, result: ForgetResult) -> list[str]:
     return [*lines, f"undo: origin restore {tombstone}"]
 
 
-def restore_lines(result: Restored) -> list[str]:
+def restore_lines(result: RestoreResult) -> list[str]:
     tombstone = result["tombstone"]
     entries, count = result["restored_entries"], result["restored_events"]
     if not entries and not count:

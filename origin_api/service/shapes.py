@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import NotRequired, TypedDict, final
 
-from origin_store.entries.versions import Forgotten
+from origin_store.entries.versions import Forgotten, Restored
 
 
 class EventView(TypedDict):
@@ -178,6 +178,8 @@ class NotRecorded(TypedDict):
 IngestData = Recorded | NotRecorded
 #: `forget`'s result, as the store's forget gives it.
 ForgetResult = Forgotten
+#: `origin restore`'s result (no tool restores: only a person undoes a forget).
+RestoreResult = Restored
 
 #: What one of the tools answers with as JSON.
 Payload = SearchResult | TimelineResult | GetResult | SourcesResult | EntryResult | ForgetResult
