@@ -18,7 +18,7 @@ from .core.db import Store, loads
 from .core.lmdbio import cursor_key, cursor_value, pairs, raw_get
 from .mirrors import mirror as mirrors
 from .mirrors import spans
-from .records import Cursor, EventDoc, MirrorDoc, MirrorState, SessionDoc
+from .records import Cursor, EventDoc, MirrorDoc, MirrorState, ProblemDoc, SessionDoc
 
 _STREAM_CHUNK = 1 << 20
 
@@ -244,7 +244,7 @@ def _frame_for(
     return frame if first <= line < first + frame.lines else None
 
 
-def problems(store: Store, txn: lmdb.Transaction) -> Iterator[tuple[int, int, dict[str, Any]]]:
+def problems(store: Store, txn: lmdb.Transaction) -> Iterator[tuple[int, int, ProblemDoc]]:
     """Each line that could not be parsed, in key order: its mirror, its line in the mirror (the
     original's line), and the problem recorded (`reason`, `detail`)."""
     for key, value in pairs(txn.cursor(db=store.dbs["problems"])):
