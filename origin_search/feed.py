@@ -11,9 +11,9 @@ from typing import Any, NotRequired, TypedDict
 
 from origin_store import Store
 from origin_store.care import damage
-from origin_store.entries.versions import EntryVersion, get_entry, is_hidden, lineage
+from origin_store.entries.versions import get_entry, is_hidden, lineage
 from origin_store.reader import readable_event
-from origin_store.records import EventDoc
+from origin_store.records import EntryVersion, EventDoc
 
 from .writer import Prepared, prepared
 

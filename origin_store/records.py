@@ -37,6 +37,34 @@ class EventDoc(TypedDict):
     raw_chars: NotRequired[int]
 
 
+class Citation(TypedDict):
+    """One of an entry version's `sources` as stored: the event it cites, and the quote."""
+
+    event_id: str
+    quote: str | None
+
+
+class EntryVersion(TypedDict):
+    """An entry version as stored (`entries`); its fields are the tools' (origin_api). This
+    store writes every field; a version synced from elsewhere is kept as it came, and a hub's
+    may leave out those that are null or false (`replication.check` reads them with a default).
+    """
+
+    id: str
+    kind: str
+    text: str
+    confidence: float
+    project: NotRequired[str | None]
+    author: str
+    created: int
+    valid_from: NotRequired[int | None]
+    valid_to: NotRequired[int | None]
+    supersedes: NotRequired[str | None]
+    root: str
+    imported: NotRequired[bool]
+    sources: list[Citation]
+
+
 class SessionDoc(TypedDict):
     """A session (`sessions`), merged from its events and SessionFacts (`model.merge_session`)."""
 

@@ -9,7 +9,6 @@ import lmdb
 from origin_search import Clause, Filters, QueryError, clauses, snippet
 from origin_store.care import damage
 from origin_store.entries import versions as store_entries
-from origin_store.entries.versions import Citation, EntryVersion
 from origin_store.parsers.agents import AGENTS
 from origin_store.reader import (
     get_event,
@@ -20,7 +19,7 @@ from origin_store.reader import (
     readable_event,
     session_event_ids,
 )
-from origin_store.records import EventDoc, MirrorDoc, SessionDoc
+from origin_store.records import Citation, EntryVersion, EventDoc, MirrorDoc, SessionDoc
 from origin_store.textclip import cut_counted
 
 from ..contract.timeargs import optional_time, render, render_event

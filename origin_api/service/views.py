@@ -6,9 +6,8 @@ from __future__ import annotations
 import lmdb
 
 from origin_store.entries import versions as store_entries
-from origin_store.entries.versions import EntryVersion
 from origin_store.reader import readable_event, session_event_ids
-from origin_store.records import EventDoc, SessionDoc
+from origin_store.records import EntryVersion, EventDoc, SessionDoc
 from origin_store.textclip import shown
 
 from ..contract.timeargs import render, render_event

@@ -9,10 +9,9 @@ import lmdb
 
 from origin_search import Filters, QueryError, clauses
 from origin_store.entries import versions as store_entries
-from origin_store.entries.versions import Citation, EntryVersion
 from origin_store.errors import NotFound
 from origin_store.reader import get_event
-from origin_store.records import EventDoc
+from origin_store.records import Citation, EntryVersion, EventDoc
 from origin_store.textclip import Label, with_label
 
 from ..contract.params import SourceArg

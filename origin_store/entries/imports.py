@@ -24,8 +24,8 @@ from ..core.db import Store
 from ..model import EventRecord
 from ..parsers.memory import memory_file
 from ..project import project_of
+from ..records import EntryVersion
 from . import versions as entries
-from .versions import EntryVersion
 
 #: What an imported version's confidence is: the file says it, as its agent reads it.
 IMPORTED_CONFIDENCE = 1.0

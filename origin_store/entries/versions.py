@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import NotRequired, TypedDict
+from typing import TypedDict
 
 import lmdb
 
@@ -22,35 +22,7 @@ from ..core import keys
 from ..core.db import Store, loads
 from ..core.lmdbio import pairs, prefixed, raw_get
 from ..errors import NotFound
-from ..records import FeedItem, TombstoneDoc
-
-
-class Citation(TypedDict):
-    """One of an entry version's `sources` as stored: the event it cites, and the quote."""
-
-    event_id: str
-    quote: str | None
-
-
-class EntryVersion(TypedDict):
-    """An entry version as stored (`entries`); its fields are the tools' (origin_api). This
-    store writes every field; a version synced from elsewhere is kept as it came, and a hub's
-    may leave out those that are null or false (`replication.check` reads them with a default).
-    """
-
-    id: str
-    kind: str
-    text: str
-    confidence: float
-    project: NotRequired[str | None]
-    author: str
-    created: int
-    valid_from: NotRequired[int | None]
-    valid_to: NotRequired[int | None]
-    supersedes: NotRequired[str | None]
-    root: str
-    imported: NotRequired[bool]
-    sources: list[Citation]
+from ..records import Citation, EntryVersion, FeedItem, TombstoneDoc
 
 
 class Restored(TypedDict):

@@ -20,9 +20,9 @@ from ..core.codec import Encoder
 from ..core.db import Store, loads
 from ..core.lmdbio import prefixed, raw_get
 from ..entries import versions as entries
-from ..entries.versions import EntryVersion, get_entry, lineage, put_version
+from ..entries.versions import get_entry, lineage, put_version
 from ..model import new_session, widen
-from ..records import FeedItem, SessionDoc, TombstoneDoc
+from ..records import EntryVersion, FeedItem, SessionDoc, TombstoneDoc
 from .check import (
     PULL_KINDS,
     PUSH_KINDS,

@@ -17,8 +17,7 @@ from typing import Literal, NotRequired, TypedDict, cast
 
 import orjson
 
-from ..entries.versions import EntryVersion
-from ..records import SessionDoc, TombstoneDoc
+from ..records import EntryVersion, SessionDoc, TombstoneDoc
 from ..textclip import Label
 from .check import PUSH_KINDS, BatchRefused, check_items
 
