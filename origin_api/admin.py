@@ -12,7 +12,7 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import orjson
 
@@ -34,10 +34,13 @@ from origin_store.system.durable import write_whole
 from . import register
 from .errors import OriginError, not_found
 from .runtime import Origin, check_home, store_errors
+from .service.shapes import RestoreResult
 from .settings import DEMO_MARK, DEMO_SAMPLES, demo_environ
 
 if TYPE_CHECKING:
     from origin_search.catchup import CatchUp
+
+    from .doctor.archive import Status
 
 #: Told how many bytes were just ingested (a progress bar's step).
 Progress = Callable[[int], None]
@@ -204,7 +207,7 @@ def reindex(origin: Origin) -> CatchUp:
 # -- checks ----------------------------------------------------------------------------------
 
 
-def status(origin: Origin) -> dict[str, Any]:
+def status(origin: Origin) -> Status:
     """Counts per source and project, store and mirror sizes, skipped lines, the last ingest;
     its totals are the sums of its per-source lines, forgotten events counted apart."""
     from .doctor.archive import status as visible
@@ -309,13 +312,11 @@ def _write_secret(path: Path, secret: str) -> None:
 # -- restore ---------------------------------------------------------------------------------
 
 
-def restore(origin: Origin, tombstone: str) -> dict[str, Any]:
+def restore(origin: Origin, tombstone: str) -> RestoreResult:
     """Undo a forget: what the tombstone hid becomes visible and citable again."""
     store = origin.store
     try:
-        result: dict[str, Any] = store.write(
-            lambda txn: store_entries.restore(store, txn, tombstone), durable=True
-        )
+        result = store.write(lambda txn: store_entries.restore(store, txn, tombstone), durable=True)
     except NotFound:
         raise not_found(f"Unknown tombstone {tombstone}.") from None
     origin.searcher.catch_up()

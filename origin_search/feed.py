@@ -7,23 +7,38 @@ of the unindexed end; it reads the store and never the index.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from origin_store import Store
 from origin_store.care import damage
 from origin_store.entries.versions import get_entry, is_hidden, lineage
 from origin_store.reader import readable_event
+from origin_store.records import EntryVersion, EventDoc
 
 from .writer import Prepared, prepared
 
 #: Feed items read in one transaction.
 READ_BATCH = 5_000
 
-#: An index document: id, doc, kind, role, source, project, session, time, valid_to, text, seq.
-Doc = dict[str, Any]
+
+class Doc(TypedDict):
+    """An index document, of an event or of an entry's current version; `seq` is the feed item
+    that announced an event, when known (the tail's order)."""
+
+    id: str
+    doc: str  # "event" or "entry"
+    kind: str
+    role: str | None
+    source: str | None
+    project: str | None
+    session: str | None
+    time: int
+    valid_to: int | None
+    text: str
+    seq: NotRequired[int]
 
 
-def event_doc(event: dict[str, Any], seq: int = 0) -> Doc:
+def event_doc(event: EventDoc, seq: int = 0) -> Doc:
     """The index document of an event; `seq` is the feed item announcing it, if known."""
     return {
         "id": event["id"],
@@ -40,7 +55,7 @@ def event_doc(event: dict[str, Any], seq: int = 0) -> Doc:
     }
 
 
-def entry_doc(entry: dict[str, Any]) -> Doc:
+def entry_doc(entry: EntryVersion) -> Doc:
     return {
         "id": entry["id"],
         "doc": "entry",

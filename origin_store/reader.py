@@ -7,7 +7,7 @@ import os
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypedDict, cast
 
 import lmdb
 from zstandard import ZstdError
@@ -18,30 +18,30 @@ from .core.db import Store, loads
 from .core.lmdbio import cursor_key, cursor_value, pairs, raw_get
 from .mirrors import mirror as mirrors
 from .mirrors import spans
-from .records import Cursor, MirrorDoc, MirrorState
+from .records import Cursor, EventDoc, MirrorDoc, MirrorState, ProblemDoc, SessionDoc
 
 _STREAM_CHUNK = 1 << 20
 
 
-# Events and sessions go to callers as plain dicts (EventDoc, SessionDoc in shape): the search
-# and service layers take dict[str, Any] and add fields of their own.
+# Events and sessions go to callers as their records' TypedDicts: the layers above read them
+# and build their own views from them, never adding fields to a record.
 
 
-def get_event(store: Store, txn: lmdb.Transaction, event_id: str) -> dict[str, Any] | None:
-    """An event record as a dict (however it is kept: `codec`), or None; CodecError when its
-    record cannot be read."""
-    return store.event(txn, event_id)
+def get_event(store: Store, txn: lmdb.Transaction, event_id: str) -> EventDoc | None:
+    """An event record (however it is kept: `codec`), or None; CodecError when its record
+    cannot be read."""
+    return cast("EventDoc | None", store.event(txn, event_id))
 
 
 def readable_event(
     store: Store, txn: lmdb.Transaction, event_id: str, unreadable: list[str]
-) -> dict[str, Any] | None:
+) -> EventDoc | None:
     """`get_event` for readers of many events (a search's hits, a timeline, the index's feed):
     a record that cannot be read is None, its id added to `unreadable` for the caller to note
     (`damage.note`, after its read transaction), so that one damaged record never ends what
     reads the others."""
     try:
-        return store.event(txn, event_id)
+        return cast("EventDoc | None", store.event(txn, event_id))
     except CodecError:
         unreadable.append(event_id)
         return None
@@ -49,14 +49,15 @@ def readable_event(
 
 def get_session(
     store: Store, txn: lmdb.Transaction, source: str, session: str
-) -> dict[str, Any] | None:
-    found: dict[str, Any] | None = store.get(txn, "sessions", keys.session_key(source, session))
+) -> SessionDoc | None:
+    found: SessionDoc | None = store.get(txn, "sessions", keys.session_key(source, session))
     return found
 
 
-def iter_sessions(store: Store, txn: lmdb.Transaction) -> Iterator[dict[str, Any]]:
+def iter_sessions(store: Store, txn: lmdb.Transaction) -> Iterator[SessionDoc]:
     for _, value in pairs(txn.cursor(db=store.dbs["sessions"])):
-        yield loads(value)
+        found: SessionDoc = loads(value)
+        yield found
 
 
 def session_cwds(store: Store, txn: lmdb.Transaction) -> list[str]:
@@ -243,7 +244,7 @@ def _frame_for(
     return frame if first <= line < first + frame.lines else None
 
 
-def problems(store: Store, txn: lmdb.Transaction) -> Iterator[tuple[int, int, dict[str, Any]]]:
+def problems(store: Store, txn: lmdb.Transaction) -> Iterator[tuple[int, int, ProblemDoc]]:
     """Each line that could not be parsed, in key order: its mirror, its line in the mirror (the
     original's line), and the problem recorded (`reason`, `detail`)."""
     for key, value in pairs(txn.cursor(db=store.dbs["problems"])):
@@ -266,7 +267,30 @@ def last_ingest(store: Store, txn: lmdb.Transaction) -> dict[str, Any] | None:
     return found if isinstance(found, dict) else None
 
 
-def status(store: Store, home: Path) -> dict[str, Any]:
+class SourceCounts(TypedDict):
+    events: int
+    sessions: int
+
+
+class StoreStatus(TypedDict):
+    """The store's figures (`origin status --json`'s, before the layers above add theirs)."""
+
+    events: int
+    sessions: int
+    files: int
+    by_source: dict[str, SourceCounts]
+    by_project: dict[str, int]
+    skipped_lines: dict[str, int]  # by reason
+    damaged_records: int
+    redacted: dict[str, int]  # secrets masked, by kind
+    store_bytes: int
+    mirror_bytes: int
+    feed_seq: int
+    #: The last ingest's summary (`ingest.report`), as the version that wrote it wrote it.
+    last_ingest: dict[str, Any] | None
+
+
+def status(store: Store, home: Path) -> StoreStatus:
     """Counts per source and project, sizes, skipped lines by reason, the last ingest."""
     by_source: Counter[str] = Counter()
     by_project: Counter[str] = Counter()

@@ -30,6 +30,39 @@ class EventDoc(TypedDict):
     line: int  # line in that mirror
     text_chars: NotRequired[int]  # the whole text's length, when it was cut
     label: NotRequired[Label]
+    # An event a device pushed to its hub (m is 0): the device's file, line and raw line.
+    device: NotRequired[str | None]
+    original_file: NotRequired[str | None]
+    raw: NotRequired[str | None]
+    raw_chars: NotRequired[int]
+
+
+class Citation(TypedDict):
+    """One of an entry version's `sources` as stored: the event it cites, and the quote."""
+
+    event_id: str
+    quote: str | None
+
+
+class EntryVersion(TypedDict):
+    """An entry version as stored (`entries`); its fields are the tools' (origin_api). This
+    store writes every field; a version synced from elsewhere is kept as it came, and a hub's
+    may leave out those that are null or false (`replication.check` reads them with a default).
+    """
+
+    id: str
+    kind: str
+    text: str
+    confidence: float
+    project: NotRequired[str | None]
+    author: str
+    created: int
+    valid_from: NotRequired[int | None]
+    valid_to: NotRequired[int | None]
+    supersedes: NotRequired[str | None]
+    root: str
+    imported: NotRequired[bool]
+    sources: list[Citation]
 
 
 class SessionDoc(TypedDict):
@@ -102,6 +135,20 @@ class FeedItem(TypedDict):
     root: NotRequired[str]
     tombstone: NotRequired[str]
     ids: NotRequired[list[str]]
+
+
+class TombstoneDoc(TypedDict):
+    """A forget (`tombstones`): what it asked to hide and why, who asked and when, the entry
+    versions and events it hid, and when it was restored (None while in force)."""
+
+    id: str
+    target: str
+    reason: str
+    author: str
+    created: int
+    entries: list[str]
+    events: list[str]
+    restored: int | None
 
 
 class ProblemDoc(TypedDict):

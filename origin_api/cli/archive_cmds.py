@@ -6,7 +6,7 @@ from __future__ import annotations
 import socket
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -17,6 +17,17 @@ from ..runtime import Origin
 from ..service import pause as recording
 from ..settings import Settings
 from .output import console, edge, human_bytes, print_json, run_with_progress, text
+
+if TYPE_CHECKING:  # the shapes only: a command imports what it runs
+    from ..doctor.archive import Status
+    from ..service.shapes import PauseView
+
+    class Shown(Status):
+        """`origin status`: the archive's figures, this device's hub, a pause of recording."""
+
+        hub: dict[str, Any] | None
+        paused: PauseView | None
+
 
 demo_app = typer.Typer(
     help="The demo archive `origin run` shows where there are no agent logs (ORIGIN_HOME/demo).",
@@ -87,9 +98,11 @@ def ingest(json: bool = typer.Option(False, "--json", help="Print the summary as
 def status(json: bool = typer.Option(False, "--json", help="Print the status as JSON.")) -> None:
     """Counts per source and project, store and mirror sizes, the last ingest."""
     with edge(), Origin.open() as origin:
-        info = admin.status(origin)
-        info["hub"] = _hub(origin)
-        info["paused"] = recording.shown(recording.in_force(origin))
+        info: Shown = {
+            **admin.status(origin),
+            "hub": _hub(origin),
+            "paused": recording.shown(recording.in_force(origin)),
+        }
         if json:
             print_json(info)
             return
@@ -321,7 +334,7 @@ def demo_remove() -> None:
     )
 
 
-def _print_troubles(info: dict[str, Any]) -> None:
+def _print_troubles(info: Status) -> None:
     """What `origin status` says went wrong or was held back: lines skipped, records that
     cannot be read, secrets masked."""
     for reason, count in info["skipped_lines"].items():

@@ -14,6 +14,7 @@ import typer
 from ..lingering.lean import joined, plural
 from ..runtime import Origin
 from ..service import Caller, device_call
+from ..service.shapes import SessionEvents, SessionsResult, SessionView, SourceItem, SourcesResult
 from .output import console, edge, indented, print_json, text
 
 #: The most sessions or events one timeline call gives (the tool's limit).
@@ -71,12 +72,14 @@ def timeline(
     if json:
         print_json(result)
     elif session is None:
-        _print_sessions(result["sessions"], args)
+        listed: SessionsResult = result
+        _print_sessions(listed["sessions"], args)
     else:
-        _print_session(result, args)
+        one: SessionEvents = result
+        _print_session(one, args)
 
 
-def _session_head(session: dict[str, Any], times: str | None) -> None:
+def _session_head(session: SessionView, times: str | None) -> None:
     """A session's first lines; `times` is left out for a session none of whose events has a
     time (its lines had none)."""
     about = joined(
@@ -94,7 +97,7 @@ def _session_head(session: dict[str, Any], times: str | None) -> None:
         console.print("  [dim](no title and no prompt)[/dim]")
 
 
-def _print_sessions(sessions: list[dict[str, Any]], args: dict[str, Any]) -> None:
+def _print_sessions(sessions: list[SessionView], args: dict[str, Any]) -> None:
     for session in sessions:
         _session_head(session, session["ended"] and f"last active {session['ended']}")
     if not sessions:
@@ -115,7 +118,7 @@ def _print_sessions(sessions: list[dict[str, Any]], args: dict[str, Any]) -> Non
     console.print("[dim]a session's events: origin timeline --session ID[/dim]")
 
 
-def _print_session(result: dict[str, Any], args: dict[str, Any]) -> None:
+def _print_session(result: SessionEvents, args: dict[str, Any]) -> None:
     session, events = result["session"], result["events"]
     _session_head(session, session["started"] and f"{session['started']} → {session['ended']}")
     console.print()
@@ -139,7 +142,7 @@ def sources(
     json: bool = typer.Option(False, "--json", help="Print the tool's JSON result."),
 ) -> None:
     """The original log lines behind an event or an entry: file, line and the raw line."""
-    result = _call("sources", {"id": item_id})
+    result: SourcesResult = _call("sources", {"id": item_id})
     if json:
         print_json(result)
         return
@@ -155,7 +158,7 @@ def sources(
         console.print("[dim]no visible sources: every event it cites was forgotten[/dim]")
 
 
-def _where(item: dict[str, Any]) -> str:
+def _where(item: SourceItem) -> str:
     """Where the line is: a log's own line (file:line), or a database's row as it was read."""
     if (item["raw"] or "").startswith(ROW_LINE):
         return f"{item['original_file']} (a row as read: line {item['line']} of its row log)"

@@ -27,6 +27,7 @@ from ..lingering.lean import (
 )
 from ..runtime import Origin
 from ..service import Caller, device_call
+from ..service.shapes import ForgetResult, RestoreResult, SearchResult
 from .output import console, edge, print_json, text
 
 
@@ -71,7 +72,7 @@ def _highlight(snippet: str) -> str:
 def search(query: str, **given: Any) -> None:
     """Search entries and events, best match first."""
     args = {"query": query, **{o.key: given[o.key] for o in SEARCH_OPTIONS if o.key != JSON}}
-    result = _run("search", args)
+    result: SearchResult = _run("search", args)
     if given[JSON]:
         print_json(result)
         return
@@ -195,7 +196,7 @@ def reindex() -> None:
         console.print(f"indexed {result.docs:,} documents in {result.seconds:.1f} s")
 
 
-def forget_lines(target: str, result: dict[str, Any]) -> list[str]:
+def forget_lines(target: str, result: ForgetResult) -> list[str]:
     tombstone = result["tombstone"]
     if tombstone is None:
         return [f"{target} was already forgotten: nothing changed"]
@@ -206,7 +207,7 @@ def forget_lines(target: str, result: dict[str, Any]) -> list[str]:
     return [*lines, f"undo: origin restore {tombstone}"]
 
 
-def restore_lines(result: dict[str, Any]) -> list[str]:
+def restore_lines(result: RestoreResult) -> list[str]:
     tombstone = result["tombstone"]
     entries, count = result["restored_entries"], result["restored_events"]
     if not entries and not count:

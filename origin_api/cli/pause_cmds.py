@@ -6,6 +6,7 @@ import typer
 
 from ..runtime import Origin
 from ..service import pause as recording
+from ..service.shapes import PauseView
 from .output import console, edge, print_json, text
 
 
@@ -14,7 +15,7 @@ def register(app: typer.Typer) -> None:
     app.command()(resume)
 
 
-def _when(info: dict[str, str | None]) -> str:
+def _when(info: PauseView) -> str:
     until = f" until {info['until']}" if info["until"] else " until `origin resume`"
     reason = f" ({info['reason']})" if info["reason"] else ""
     return f"since {info['since']}{until}{reason}"

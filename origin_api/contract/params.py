@@ -9,9 +9,16 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from ..errors import invalid
+
+
+class SourceArg(TypedDict):
+    """A source as `remember` and `correct` take it: an event id, a quote, or both."""
+
+    event_id: str | None
+    quote: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +182,7 @@ def _check_number(p: Param, value: Any) -> int | float:
     return number
 
 
-def _check_sources(p: Param, value: Any) -> list[dict[str, Any]]:
+def _check_sources(p: Param, value: Any) -> list[SourceArg]:
     if not isinstance(value, list):
         raise invalid(f"{p.name} must be a list of {{event_id, quote}} objects.")
     if p.required and not value:
@@ -185,7 +192,7 @@ def _check_sources(p: Param, value: Any) -> list[dict[str, Any]]:
     return [_check_source(f"{p.name}[{i}]", item) for i, item in enumerate(value)]
 
 
-def _check_source(name: str, item: Any) -> dict[str, Any]:
+def _check_source(name: str, item: Any) -> SourceArg:
     if not isinstance(item, dict):
         raise invalid(f"{name} must be an object with event_id, quote or both.")
     extra = set(item) - {"event_id", "quote"}

@@ -7,12 +7,13 @@ annotations. The stdio server and the hub both list and call tools from this tab
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from origin_store.model import ENTRY_KINDS
 from origin_store.parsers.agents import AGENTS
 
 from ..errors import invalid
+from .args import ToolArgs
 from .params import Param, input_schema, validate
 
 TIME = "A time: 30m, 24h, 7d or 2w back from now, a date such as 2026-10-20, or ISO 8601."
@@ -97,17 +98,18 @@ class ToolSpec:
     def input_schema(self) -> dict[str, Any]:
         return input_schema(self.params)
 
-    def validate(self, args: Any) -> dict[str, Any]:
-        """Arguments checked against the parameters, defaults filled in; lists of strings
-        (`StringList`) are checked here, the rest by `params.validate`."""
+    def validate(self, args: Any) -> ToolArgs:
+        """Arguments checked against the parameters, defaults filled in, as the tool's shape
+        (`args.ARGS`: every parameter a key); lists of strings (`StringList`) are checked here,
+        the rest by `params.validate`."""
         lists = [p for p in self.params if isinstance(p, StringList)]
         if not lists or not isinstance(args, dict):
-            return validate(self.name, self.params, args)
+            return cast("ToolArgs", validate(self.name, self.params, args))
         rest = {k: v for k, v in args.items() if k not in {p.name for p in lists}}
         checked = validate(self.name, self.params, rest)
         for p in lists:
             checked[p.name] = p.check(args.get(p.name))
-        return checked
+        return cast("ToolArgs", checked)
 
     def annotations(self) -> dict[str, Any]:
         return {

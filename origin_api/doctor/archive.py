@@ -28,7 +28,13 @@ from origin_store.errors import HomeUnusable
 from origin_store.ingest import LogFile, discover, total_pending_bytes
 from origin_store.parsers.base import Source
 from origin_store.parsers.registry import SOURCES
-from origin_store.reader import disk_usage, iter_sessions, session_event_ids
+from origin_store.reader import (
+    SourceCounts,
+    StoreStatus,
+    disk_usage,
+    iter_sessions,
+    session_event_ids,
+)
 from origin_store.reader import status as store_status
 
 from ..contract.timeargs import render
@@ -84,7 +90,7 @@ class Counts:
     """The archive's events and sessions as a reader sees them: forgotten events are stored but
     counted apart, and a session whose every event is forgotten is not counted."""
 
-    by_source: dict[str, dict[str, int]]
+    by_source: dict[str, SourceCounts]
     by_project: dict[str, int]
     events: int
     sessions: int
@@ -129,19 +135,27 @@ def _any(ids: Iterator[str]) -> bool:
     return next(ids, None) is not None
 
 
-def status(origin: Origin) -> dict[str, Any]:
+class Status(StoreStatus):
+    """`origin status`'s figures: the store's, with its totals recounted and what was
+    forgotten counted apart."""
+
+    forgotten_events: int
+
+
+def status(origin: Origin) -> Status:
     """`origin status`'s figures with totals that are the sums of its per-source lines, and the
     forgotten events counted apart (`forgotten_events`); the store's own status otherwise."""
     info = store_status(origin.store, origin.home)
     found = counts(origin)
-    info.update(
-        events=found.events,
-        sessions=found.sessions,
-        by_source=found.by_source,
-        by_project=found.by_project,
-        forgotten_events=found.forgotten_events,
-    )
-    return info
+    # The recounted totals keep their places; forgotten_events comes last.
+    return {
+        **info,
+        "events": found.events,
+        "sessions": found.sessions,
+        "by_source": found.by_source,
+        "by_project": found.by_project,
+        "forgotten_events": found.forgotten_events,
+    }
 
 
 def archive(origin: Origin) -> Finding:
@@ -321,7 +335,8 @@ def _agent(
     own = Watched(settings.environ)
     roots = source.roots(own, settings.user_home)
     source.roots(watched, settings.user_home)
-    held = found.by_source.get(source.name, {}) if found is not None else {}
+    none: SourceCounts = {"events": 0, "sessions": 0}
+    held = found.by_source.get(source.name, none) if found is not None else none
     newest = found.newest.get(source.name) if found is not None else None
     pending = total_pending_bytes(origin.store, files) if origin is not None and files else 0
     details: dict[str, Any] = {

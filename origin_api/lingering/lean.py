@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from origin_store.model import ENTRY_KINDS
+
+if TYPE_CHECKING:  # the shapes only: a fresh command imports no more than it needs
+    from ..service.shapes import EntryView, EventView, GetResult
 
 #: The entry kinds as help text says them: "memory, knowledge or cognition".
 KINDS = (
@@ -188,12 +191,12 @@ def joined(*parts: str | None) -> str:
     return " · ".join(part for part in parts if part)
 
 
-def event_head(event: dict[str, Any]) -> str:
+def event_head(event: EventView) -> str:
     """An event's first line: its id, then when, who and what."""
     return f"{event['id']}  " + joined(event["time"], f"{event['role']} {event['kind']}")
 
 
-def entry_lines(entry: dict[str, Any]) -> list[str]:
+def entry_lines(entry: EntryView) -> list[str]:
     """An entry: id and standing, its statement, then where it stands in its history."""
     standing = "superseded (concurrent)" if entry.get("concurrent") else entry["status"]
     head = joined(entry["kind"], standing, f"confidence {entry['confidence']:g}")
@@ -210,7 +213,7 @@ def entry_lines(entry: dict[str, Any]) -> list[str]:
     return [f"{entry['id']}  {head}", *indent(entry["text"]), f"  {facts}"]
 
 
-def get_lines(result: dict[str, Any]) -> list[str]:
+def get_lines(result: GetResult) -> list[str]:
     """`get`'s answer: an entry with its sources and history, or an event with its whole text."""
     if "entry" not in result:
         context = joined(

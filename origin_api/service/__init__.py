@@ -7,7 +7,6 @@ the archive's care outside the tools (ingest, verify, tokens, restore) is `origi
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -18,24 +17,16 @@ from ..contract.tools import BY_NAME
 from ..errors import OriginError, not_found
 from ..runtime import Origin
 from .common import Caller, Noted, Relayed, Said, refresh
+from .handlers import HANDLERS
 from .pause import RECORDING, SUPPRESSED, in_force, refusal, shown
-from .reading import get, search, sources, timeline
-from .record import ingest
-from .writing import correct, forget, remember
+from .shapes import Payload
 
-HANDLERS: dict[str, Callable[..., Any]] = {
-    "search": search,
-    "timeline": timeline,
-    "get": get,
-    "sources": sources,
-    "remember": remember,
-    "correct": correct,
-    "forget": forget,
-    "ingest": ingest,
-}
+#: What `call` answers: a tool's payload, `ingest`'s words, a connected device's answer without
+#: its hub, or a relay's result from the hub.
+Answer = Payload | Said | Noted | Relayed
 
 
-def call(origin: Origin, tool: str, args: Any, caller: Caller, *, merged: bool = False) -> Any:
+def call(origin: Origin, tool: str, args: Any, caller: Caller, *, merged: bool = False) -> Answer:
     """Validate and run one tool; the single entry point of every front door.
 
     With `merged` (a device's own `origin mcp`, never the hub's `/mcp`), a device connected to a
@@ -48,7 +39,7 @@ def call(origin: Origin, tool: str, args: Any, caller: Caller, *, merged: bool =
         origin.footprint.check()
 
 
-def _call(origin: Origin, tool: str, args: Any, caller: Caller, merged: bool) -> Any:
+def _call(origin: Origin, tool: str, args: Any, caller: Caller, merged: bool) -> Answer:
     hub = origin.connection if merged else None
     if hub is not None and hub.relay:
         from .merge import relay
@@ -63,12 +54,13 @@ def _call(origin: Origin, tool: str, args: Any, caller: Caller, merged: bool) ->
     checked = spec.validate(args)
     if tool in RECORDING and (paused := in_force(origin)) is not None:
         return _paused(tool, paused)
-    handler: Callable[..., Any] = HANDLERS[tool]
+    handler = HANDLERS[tool]
     if hub is not None:
         from .merge import connected
 
-        return connected(origin, hub, tool, args, checked, caller, handler)
-    return handler(origin, caller=caller, **checked)
+        merged_answer: Answer = connected(origin, hub, tool, args, checked, caller, handler)
+        return merged_answer
+    return handler(origin, caller, checked, None)
 
 
 def _paused(tool: str, paused: Pause) -> Said:
@@ -94,4 +86,14 @@ def device_call(origin: Origin, tool: str, args: Any, caller: Caller) -> tuple[A
     return result, None
 
 
-__all__ = ["HANDLERS", "Caller", "Noted", "Relayed", "Said", "call", "device_call", "refresh"]
+__all__ = [
+    "HANDLERS",
+    "Answer",
+    "Caller",
+    "Noted",
+    "Relayed",
+    "Said",
+    "call",
+    "device_call",
+    "refresh",
+]

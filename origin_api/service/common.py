@@ -9,6 +9,7 @@ from typing import Any
 from origin_store.parsers.agents import agent_of_client
 
 from ..runtime import Origin
+from .shapes import IngestData, Payload
 
 SEARCH_TEXT = 400
 SNIPPET = 200
@@ -28,7 +29,7 @@ class Noted:
     """A connected device's answer given without its hub: the payload, then the Note item
     (the contract's words) saying why the hub was not consulted."""
 
-    payload: Any
+    payload: Payload
     reason: str
 
     @property
@@ -52,7 +53,7 @@ class Said:
     item, with `data` as the result's structured content."""
 
     text: str
-    data: dict[str, Any]
+    data: IngestData
 
 
 class Caller:

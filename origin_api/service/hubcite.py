@@ -9,7 +9,7 @@ pushed by the sync right after, like any other.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from origin_store.textclip import uncut
 
@@ -17,6 +17,7 @@ from ..errors import OriginError
 from ..sync import client as hubclient
 from ..sync.connection import Connection
 from .common import Caller
+from .shapes import EventDetail, EventView
 from .writing import cannot_cite, holds
 
 #: The hub's events a quote alone is looked for in: its best matches, as its `search` ranks them.
@@ -53,7 +54,7 @@ class HubEvents:
             self.connection, tool, arguments, agent=self.caller.agent, timeout_s=self.timeout_s
         )
 
-    def event(self, event_id: str) -> dict[str, Any] | None:
+    def event(self, event_id: str) -> EventDetail | None:
         """The hub's copy of the event as its `get` shows it (the cut's note taken off), or None
         when the hub does not know it either."""
         answer = self._call("get", {"id": event_id})
@@ -63,7 +64,7 @@ class HubEvents:
             raise cannot_cite(event_id)
         return _event_of(answer, event_id)
 
-    def quoted(self, quote: str) -> dict[str, Any] | None:
+    def quoted(self, quote: str) -> EventView | None:
         """The most recent of the hub's messages holding the quote, else of its tool results;
         None when none does (or the hub refuses the quote as a query)."""
         arguments = {
@@ -88,7 +89,10 @@ class HubEvents:
         for kind in QUOTED_KINDS:
             holding = [e for e in found if e.get("kind") == kind and self._holds(quote, e)]
             if holding:
-                return max(holding, key=lambda e: (_instant(e.get("time")), e["id"]))
+                # The hub's JSON: an event of its search, as the contract shows one.
+                return cast(
+                    "EventView", max(holding, key=lambda e: (_instant(e.get("time")), e["id"]))
+                )
         return None
 
     def _holds(self, quote: str, shown: dict[str, Any]) -> bool:
@@ -106,13 +110,14 @@ class HubEvents:
         return whole is not None and holds(quote, whole["text"])
 
 
-def _event_of(answer: hubclient.HubResult, event_id: str) -> dict[str, Any] | None:
+def _event_of(answer: hubclient.HubResult, event_id: str) -> EventDetail | None:
     """The event in the hub's answer to `get`, its cut's note taken off; None for an error (the
     hub does not know it either) or anything but that event."""
     event = None if answer.is_error else answer.payload()
     if not isinstance(event, dict) or event.get("id") != event_id or "text" not in event:
         return None
-    return {**event, "text": uncut(str(event["text"]))}
+    # The hub's JSON: its `get` of an event, as the contract shows one.
+    return cast("EventDetail", {**event, "text": uncut(str(event["text"]))})
 
 
 def _instant(stamp: Any) -> float:

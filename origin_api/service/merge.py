@@ -21,26 +21,28 @@ the hub's, and fails with a readable message when the hub cannot be reached. A `
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar, cast
 
+from ..contract.args import ToolArgs
 from ..errors import CATEGORIES, OriginError
 from ..runtime import Origin
 from ..sync import client as hubclient
 from ..sync.connection import Connection
 from .common import Caller, Noted, Relayed, ingest_if_due
+from .handlers import Handler
 from .hubcite import HubEvents, forgotten, not_here
+from .shapes import EntryView, GetResult, SearchResult, SourcesResult, TimelineResult
 
 LOCAL, HUB = "local", "hub"
 READS = frozenset({"search", "timeline", "get", "sources"})
+#: An item of a result: an entry, event, session or source (each shape's `origin` is optional).
+_Item = TypeVar("_Item", bound=Mapping[str, Any])
 #: Writes that act on the hub when this device does not know the id.
 ON_HUB_WHEN_UNKNOWN = frozenset({"correct", "forget"})
 #: Writes whose sources may cite an event only the hub has.
 CITING = frozenset({"remember", "correct"})
-
-
-Handler = Callable[..., Any]
 
 
 def relay(
@@ -62,7 +64,7 @@ def connected(
     connection: Connection,
     tool: str,
     arguments: Any,
-    checked: dict[str, Any],
+    checked: ToolArgs,
     caller: Caller,
     handler: Handler,
 ) -> Any:
@@ -80,7 +82,7 @@ def _read(
     connection: Connection,
     tool: str,
     arguments: Any,
-    checked: dict[str, Any],
+    checked: ToolArgs,
     caller: Caller,
     handler: Handler,
 ) -> Any:
@@ -93,7 +95,7 @@ def _read(
     local: Any = None
     failed: OriginError | None = None
     try:
-        local = handler(origin, caller=caller, **checked)
+        local = handler(origin, caller, checked, None)
     except OriginError as error:
         failed = error
     answer = hubclient.wait(pending, budget - (time.monotonic() - started), budget)
@@ -111,7 +113,7 @@ def _read(
 def _hubs_instead(
     connection: Connection,
     tool: str,
-    checked: dict[str, Any],
+    checked: Mapping[str, Any],
     failed: OriginError,
     answer: hubclient.HubAnswer,
 ) -> Any:
@@ -134,7 +136,7 @@ def _unknown_here(error: OriginError) -> bool:
     return error.category == "not_found" and not error.message.endswith("has been forgotten.")
 
 
-def merge(tool: str, checked: dict[str, Any], local: Any, hub: Any) -> Any:
+def merge(tool: str, checked: Mapping[str, Any], local: Any, hub: Any) -> Any:
     """The merged payload of `tool` from the device's and the hub's payloads (labels added)."""
     if tool == "search":
         return _merge_search(checked, local, hub)
@@ -145,17 +147,17 @@ def merge(tool: str, checked: dict[str, Any], local: Any, hub: Any) -> Any:
     return _merge_sources(local, hub)
 
 
-def _merge_sources(local: Any, hub: Any) -> list[dict[str, Any]]:
+def _merge_sources(local: SourcesResult, hub: Any) -> SourcesResult:
     """The device's lines, then those of the cited events only the hub has (an entry of this
-    device's citing another device's event, docs/sync.md)."""
-    out: list[dict[str, Any]] = [_with(item, LOCAL) for item in local]
+    device's citing another device's event, docs/sync.md). The hub's answer is its JSON."""
+    out = [_with(item, LOCAL) for item in local]
     if isinstance(hub, list):
         have = {item["event_id"] for item in local}
         out += [_with(item, HUB) for item in hub if item.get("event_id") not in have]
     return out
 
 
-def _merge_search(checked: dict[str, Any], local: Any, hub: Any) -> dict[str, Any]:
+def _merge_search(checked: Mapping[str, Any], local: SearchResult, hub: Any) -> SearchResult:
     limit = int(checked.get("limit") or 20)
     ranked = checked.get("query") is not None
     entries = _combine(local.get("entries", []), hub.get("entries", []), ranked, "created")
@@ -163,7 +165,7 @@ def _merge_search(checked: dict[str, Any], local: Any, hub: Any) -> dict[str, An
     return {"entries": current_only(entries)[:limit], "events": events[:limit]}
 
 
-def _merge_timeline(checked: dict[str, Any], local: Any, hub: Any) -> Any:
+def _merge_timeline(checked: Mapping[str, Any], local: TimelineResult, hub: Any) -> Any:
     if "sessions" not in local:  # one session's events: the device's, which has the session
         return label("timeline", local, LOCAL)
     limit = int(checked.get("limit") or 50)
@@ -175,7 +177,7 @@ def _merge_timeline(checked: dict[str, Any], local: Any, hub: Any) -> Any:
     return {"sessions": sessions[:limit]}
 
 
-def _merge_get(local: Any, hub: Any) -> Any:
+def _merge_get(local: GetResult, hub: Any) -> Any:
     """The device's item; an entry's history also lists the versions only the hub has (another
     device's correction), a version either store saw superseded being superseded."""
     out = label("get", local, LOCAL)
@@ -198,9 +200,7 @@ def _merge_get(local: Any, hub: Any) -> Any:
     return out
 
 
-def _combine(
-    local: list[dict[str, Any]], hub: list[dict[str, Any]], ranked: bool, time_field: str
-) -> list[dict[str, Any]]:
+def _combine(local: list[_Item], hub: list[Any], ranked: bool, time_field: str) -> list[_Item]:
     """Both lists, each id once (the device's copy), labelled; interleaved by rank when ranked,
     newest first otherwise."""
     mine = [_with(item, LOCAL) for item in local]
@@ -210,18 +210,18 @@ def _combine(
         both = mine + theirs
         both.sort(key=lambda item: (_when(item.get(time_field)), item["id"]), reverse=True)
         return both
-    out: list[dict[str, Any]] = []
+    out: list[_Item] = []
     for rank in range(max(len(mine), len(theirs))):
         out.extend(side[rank] for side in (mine, theirs) if rank < len(side))
     return out
 
 
-def current_only(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def current_only(entries: list[EntryView]) -> list[EntryView]:
     """Of each entry's versions listed, only the current one, where the first of them stood."""
-    groups: dict[str, list[dict[str, Any]]] = {}
+    groups: dict[str, list[EntryView]] = {}
     for entry in entries:
         groups.setdefault(entry.get("root") or entry["id"], []).append(entry)
-    out: list[dict[str, Any]] = []
+    out: list[EntryView] = []
     placed: set[str] = set()
     for entry in entries:
         root = entry.get("root") or entry["id"]
@@ -231,7 +231,7 @@ def current_only(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _winner(versions: list[dict[str, Any]]) -> dict[str, Any]:
+def _winner(versions: list[EntryView]) -> EntryView:
     corrected = {v.get("supersedes") for v in versions}
     open_ = [v for v in versions if v["id"] not in corrected] or versions
     return max(open_, key=lambda v: (_when(v.get("created")), v["id"]))
@@ -270,8 +270,9 @@ def _each(items: Iterable[Any], origin: str) -> list[Any]:
     return [_with(item, origin) if isinstance(item, dict) else item for item in items]
 
 
-def _with(item: dict[str, Any], origin: str) -> dict[str, Any]:
-    return {**item, "origin": origin}
+def _with(item: _Item, origin: str) -> _Item:
+    """A copy of the item labelled with the store it comes from."""
+    return cast("_Item", {**item, "origin": origin})
 
 
 def _when(stamp: Any) -> float:
@@ -292,15 +293,16 @@ def _write(
     connection: Connection,
     tool: str,
     arguments: Any,
-    checked: dict[str, Any],
+    checked: ToolArgs,
     caller: Caller,
     handler: Handler,
 ) -> Any:
+    elsewhere = None
     if tool in CITING:
         timeout = origin.settings.hub_request_timeout_ms / 1000
-        checked = {**checked, "elsewhere": HubEvents(connection, caller, timeout)}
+        elsewhere = HubEvents(connection, caller, timeout)
     try:
-        result = handler(origin, caller=caller, **checked)
+        result = handler(origin, caller, checked, elsewhere)
     except OriginError as error:
         if tool not in ON_HUB_WHEN_UNKNOWN or error.message != unknown(checked.get("id")):
             raise

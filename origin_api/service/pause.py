@@ -12,7 +12,7 @@ import re
 import sys
 import traceback
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from origin_store.pause import marks as marks
 from origin_store.pause import state as switch
@@ -21,6 +21,7 @@ from ..contract.timeargs import render
 from ..errors import OriginError, invalid
 from ..runtime import Origin
 from .common import ingest_journals
+from .shapes import PauseView
 
 if TYPE_CHECKING:
     from origin_store.ingest import IngestReport
@@ -50,7 +51,7 @@ def refusal(tool: str, found: switch.Pause) -> OriginError:
     )
 
 
-def shown(found: switch.Pause | None) -> dict[str, Any] | None:
+def shown(found: switch.Pause | None) -> PauseView | None:
     """A pause as `origin status --json`, `doctor` and the tools show it (local times)."""
     if found is None:
         return None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypeVar
 
 import lmdb
 
@@ -19,6 +19,7 @@ from origin_store.reader import (
     readable_event,
     session_event_ids,
 )
+from origin_store.records import Citation, EntryVersion, EventDoc, MirrorDoc, SessionDoc
 from origin_store.textclip import cut_counted
 
 from ..contract.timeargs import optional_time, render, render_event
@@ -37,7 +38,23 @@ from .common import (
     now_ms,
     refresh,
 )
+from .shapes import (
+    CitedEvent,
+    EntryView,
+    EventDetail,
+    EventView,
+    FoundEvent,
+    GetResult,
+    HistoryItem,
+    SearchResult,
+    SessionEvents,
+    SourceItem,
+    SourcesResult,
+    TimelineResult,
+)
 from .views import entry_view, event_view, session_view
+
+_Found = TypeVar("_Found")
 
 
 def search(
@@ -53,7 +70,7 @@ def search(
     project: str | None,
     include_tools: bool,
     limit: int,
-) -> dict[str, Any]:
+) -> SearchResult:
     now = now_ms()
     since_ms = optional_time(since, "since", now)
     until_ms = optional_time(until, "until", now)
@@ -65,7 +82,7 @@ def search(
         raise invalid(str(error)) from None
     ingest_if_due(origin)
     seen = origin.searcher.snapshot()  # catches the index up; one look at the feed for both
-    result: dict[str, list[dict[str, Any]]] = {"entries": [], "events": []}
+    result: SearchResult = {"entries": [], "events": []}
     if scope in ("all", "entries"):
         entries = Filters(
             doc="entry",
@@ -106,9 +123,9 @@ def source_filter(source: str | None) -> str | None:
     return folded
 
 
-def _entries_out(origin: Origin, ids: list[str], limit: int, now: int) -> list[dict[str, Any]]:
+def _entries_out(origin: Origin, ids: list[str], limit: int, now: int) -> list[EntryView]:
     """The current, visible, still valid entries among `ids` (`Searcher.find` names each once)."""
-    out: list[dict[str, Any]] = []
+    out: list[EntryView] = []
     with origin.store.read() as txn:
         for entry_id in ids:
             if len(out) >= limit:
@@ -119,7 +136,8 @@ def _entries_out(origin: Origin, ids: list[str], limit: int, now: int) -> list[d
             line = store_entries.lineage(origin.store, txn, version["root"])
             if line.current != entry_id:
                 continue
-            if version.get("valid_to") is not None and version["valid_to"] <= now:
+            valid_to = version.get("valid_to")
+            if valid_to is not None and valid_to <= now:
                 continue
             out.append(entry_view(version, line))
     return out
@@ -127,9 +145,9 @@ def _entries_out(origin: Origin, ids: list[str], limit: int, now: int) -> list[d
 
 def _events_out(
     origin: Origin, ids: list[str], limit: int, found: list[Clause] | None
-) -> list[dict[str, Any]]:
+) -> list[FoundEvent]:
     """The visible events among `ids` (`Searcher.find` names each once), with snippets."""
-    out: list[dict[str, Any]] = []
+    out: list[FoundEvent] = []
     unreadable: list[str] = []
     with origin.store.read() as txn:
         for event_id in ids:
@@ -138,10 +156,9 @@ def _events_out(
             event = readable_event(origin.store, txn, event_id, unreadable)
             if event is None or store_entries.is_hidden(origin.store, txn, event_id):
                 continue
-            view = event_view(event, SEARCH_TEXT)
             # The log's own words: what the search matched (Origin's label is never searched).
-            view["snippet"] = snippet(event["text"], found, width=SNIPPET) if found else None
-            out.append(view)
+            matched = snippet(event["text"], found, width=SNIPPET) if found else None
+            out.append({**event_view(event, SEARCH_TEXT), "snippet": matched})
     damage.note(origin.store, unreadable)
     return out
 
@@ -157,7 +174,7 @@ def timeline(
     session: str | None,
     include_tools: bool,
     limit: int,
-) -> dict[str, Any]:
+) -> TimelineResult:
     now = now_ms()
     since_ms = optional_time(since, "since", now)
     until_ms = optional_time(until, "until", now)
@@ -171,7 +188,7 @@ def timeline(
                 raise not_found(
                     f"Unknown session {session}." + (f" (source {source})" if source else "")
                 )
-            events: list[dict[str, Any]] = []
+            events: list[EventView] = []
             unreadable: list[str] = []
             for event_id in session_event_ids(store, txn, found["source"], session):
                 if len(events) >= limit:
@@ -182,13 +199,14 @@ def timeline(
                 if not include_tools and event["kind"] != "message":
                     continue
                 events.append(event_view(event, TIMELINE_TEXT))
-            shown = {"session": session_view(origin, txn, found), "events": events}
+            shown: SessionEvents = {"session": session_view(origin, txn, found), "events": events}
         damage.note(store, unreadable)
         return shown
     with store.read() as txn:
-        chosen = []
+        chosen: list[SessionDoc] = []
         for item in iter_sessions(store, txn):
-            if not item["events"] or item["ended"] is None:
+            # A session's first and last event times are set together, by its first event.
+            if not item["events"] or item["ended"] is None or item["started"] is None:
                 continue
             if source and item["source"] != source or project and item["project"] != project:
                 continue
@@ -203,7 +221,7 @@ def timeline(
 
 def find_session(
     origin: Origin, txn: lmdb.Transaction, session: str, source: str | None
-) -> dict[str, Any] | None:
+) -> SessionDoc | None:
     """A session by id: of `source`, else of the first agent that has it, else of a recorded
     source (whose names no list holds: a hub has those its devices recorded)."""
     store = origin.store
@@ -216,43 +234,46 @@ def find_session(
     return next((s for s in iter_sessions(store, txn) if s["session"] == session), None)
 
 
-def _lookup(origin: Origin, txn: lmdb.Transaction, item_id: str) -> tuple[str, dict[str, Any]]:
-    store = origin.store
-    if item_id.startswith("ent_"):
-        found = store_entries.get_entry(store, txn, item_id)
-        kind = "entry"
-    else:
-        found = get_event(store, txn, item_id)
-        kind = "event"
-    # Hidden first: a forget pulled from the hub hides ids this device never had (another
-    # device's events), and those are forgotten here too, not unknown.
-    if store_entries.is_hidden(store, txn, item_id):
+def _visible(origin: Origin, txn: lmdb.Transaction, item_id: str, found: _Found | None) -> _Found:
+    """What `item_id` names, or the contract's error. Hidden first: a forget pulled from the hub
+    hides ids this device never had (another device's events), and those are forgotten here
+    too, not unknown."""
+    if store_entries.is_hidden(origin.store, txn, item_id):
         raise not_found(f"{item_id} has been forgotten.")
     if found is None:
         raise not_found(f"Unknown entry or event {item_id}.")
-    return kind, found
+    return found
 
 
-def get(origin: Origin, *, caller: Caller, id: str) -> dict[str, Any]:
+def _entry(origin: Origin, txn: lmdb.Transaction, entry_id: str) -> EntryVersion:
+    return _visible(origin, txn, entry_id, store_entries.get_entry(origin.store, txn, entry_id))
+
+
+def _event(origin: Origin, txn: lmdb.Transaction, event_id: str) -> EventDoc:
+    return _visible(origin, txn, event_id, get_event(origin.store, txn, event_id))
+
+
+def get(origin: Origin, *, caller: Caller, id: str) -> GetResult:
     store = origin.store
     with store.read() as txn:
-        kind, found = _lookup(origin, txn, id)
-        if kind == "event":
-            view = event_view(found, GET_TEXT)
-            view.update(
-                cwd=found.get("cwd"),
-                git_branch=found.get("git_branch"),
-                agent_version=found.get("agent_version"),
-            )
-            return view
+        if not id.startswith("ent_"):
+            event = _event(origin, txn, id)
+            detail: EventDetail = {
+                **event_view(event, GET_TEXT),
+                "cwd": event.get("cwd"),
+                "git_branch": event.get("git_branch"),
+                "agent_version": event.get("agent_version"),
+            }
+            return detail
+        found = _entry(origin, txn, id)
         line = store_entries.lineage(store, txn, found["root"])
-        sources = []
+        sources: list[CitedEvent] = []
         for cited in found["sources"]:
-            event = get_event(store, txn, cited["event_id"])
-            if event is None or store_entries.is_hidden(store, txn, cited["event_id"]):
+            event_found = get_event(store, txn, cited["event_id"])
+            if event_found is None or store_entries.is_hidden(store, txn, cited["event_id"]):
                 continue
-            sources.append({"quote": cited.get("quote"), **event_view(event, SOURCE_TEXT)})
-        history = [
+            sources.append({"quote": cited.get("quote"), **event_view(event_found, SOURCE_TEXT)})
+        history: list[HistoryItem] = [
             {
                 "id": v["id"],
                 "supersedes": v.get("supersedes"),
@@ -265,37 +286,41 @@ def get(origin: Origin, *, caller: Caller, id: str) -> dict[str, Any]:
         return {"entry": entry_view(found, line), "sources": sources, "history": history}
 
 
-def sources(origin: Origin, *, caller: Caller, id: str) -> list[dict[str, Any]]:
+def sources(origin: Origin, *, caller: Caller, id: str) -> SourcesResult:
     store = origin.store
     with store.read() as txn:
-        kind, found = _lookup(origin, txn, id)
-        cited: list[dict[str, Any]] = (
-            [{"event_id": id, "quote": None}] if kind == "event" else found["sources"]
-        )
-        items = []
+        cited: list[Citation]
+        if id.startswith("ent_"):
+            cited = _entry(origin, txn, id)["sources"]
+        else:
+            _event(origin, txn, id)
+            cited = [{"event_id": id, "quote": None}]
+        items: list[tuple[Citation, EventDoc, MirrorDoc | None]] = []
         for citation in cited:
             event = get_event(store, txn, citation["event_id"])
             if event is None or store_entries.is_hidden(store, txn, citation["event_id"]):
                 continue
-            mirror: dict[str, Any] = dict(mirror_info(store, txn, event["m"]) or {})
-            items.append((citation, event, mirror))
-    out = []
-    for citation, event, mirror in items:
-        # The cut counts the characters of the whole line, which is streamed when it is huge.
-        raw = read_mirror_text(origin.store, origin.home, event["m"], event["line"], RAW_TEXT)
-        if not event["m"]:  # pushed by a device: its file and its line came with it
-            mirror = {"original_file": event.get("original_file")}
-            given = event.get("raw")
-            raw = (given, event.get("raw_chars") or len(given)) if given is not None else None
-        out.append(
-            {
-                "event_id": event["id"],
-                "time": render_event(event["time"]),
-                "quote": citation.get("quote"),
-                "original_file": mirror.get("original_file"),
-                "mirror_file": mirror.get("mirror_file"),
-                "line": event["line"],
-                "raw": cut_counted(raw[0], raw[1], RAW_TEXT) if raw is not None else None,
-            }
-        )
-    return out
+            items.append((citation, event, mirror_info(store, txn, event["m"])))
+    return [_source_item(origin, citation, event, mirror) for citation, event, mirror in items]
+
+
+def _source_item(
+    origin: Origin, citation: Citation, event: EventDoc, mirror: MirrorDoc | None
+) -> SourceItem:
+    # The cut counts the characters of the whole line, which is streamed when it is huge.
+    raw = read_mirror_text(origin.store, origin.home, event["m"], event["line"], RAW_TEXT)
+    original_file = mirror["original_file"] if mirror else None
+    mirror_file = mirror["mirror_file"] if mirror else None
+    if not event["m"]:  # pushed by a device: its file and its line came with it
+        original_file, mirror_file = event.get("original_file"), None
+        given = event.get("raw")
+        raw = (given, event.get("raw_chars") or len(given)) if given is not None else None
+    return {
+        "event_id": event["id"],
+        "time": render_event(event["time"]),
+        "quote": citation.get("quote"),
+        "original_file": original_file,
+        "mirror_file": mirror_file,
+        "line": event["line"],
+        "raw": cut_counted(raw[0], raw[1], RAW_TEXT) if raw is not None else None,
+    }

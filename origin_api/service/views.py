@@ -3,20 +3,20 @@ labelled and cut, and what a forget hides left out of what is derived from event
 
 from __future__ import annotations
 
-from typing import Any
-
 import lmdb
 
 from origin_store.entries import versions as store_entries
 from origin_store.reader import readable_event, session_event_ids
+from origin_store.records import EntryVersion, EventDoc, SessionDoc
 from origin_store.textclip import shown
 
 from ..contract.timeargs import render, render_event
 from ..runtime import Origin
 from .common import PROMPT
+from .shapes import EntryView, EventView, SessionView
 
 
-def event_view(event: dict[str, Any], limit: int) -> dict[str, Any]:
+def event_view(event: EventDoc, limit: int) -> EventView:
     """An event as the tools return it: its text labelled and cut to `limit` characters."""
     return {
         "id": event["id"],
@@ -30,7 +30,7 @@ def event_view(event: dict[str, Any], limit: int) -> dict[str, Any]:
     }
 
 
-def entry_view(version: dict[str, Any], line: store_entries.Lineage) -> dict[str, Any]:
+def entry_view(version: EntryVersion, line: store_entries.Lineage) -> EntryView:
     state = line.status_of(version)
     return {
         "id": version["id"],
@@ -51,7 +51,7 @@ def entry_view(version: dict[str, Any], line: store_entries.Lineage) -> dict[str
     }
 
 
-def session_view(origin: Origin, txn: lmdb.Transaction, session: dict[str, Any]) -> dict[str, Any]:
+def session_view(origin: Origin, txn: lmdb.Transaction, session: SessionDoc) -> SessionView:
     title = session.get("title")
     prompt = None if title else _visible_prompt(origin, txn, session)
     return {
@@ -77,7 +77,7 @@ def _prompt(text: str | None) -> str | None:
 _PROMPT_SCAN = 2_000
 
 
-def _visible_prompt(origin: Origin, txn: lmdb.Transaction, session: dict[str, Any]) -> str | None:
+def _visible_prompt(origin: Origin, txn: lmdb.Transaction, session: SessionDoc) -> str | None:
     """The session's first prompt as shown, unless that prompt's event was forgotten: then the
     first visible user message in its place, or None. A forget leaves the stored prompt alone
     (a restore brings it back), so this is decided when reading; it costs nothing until

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Protocol
+from typing import Protocol
 
 import lmdb
 
@@ -11,13 +11,19 @@ from origin_search import Filters, QueryError, clauses
 from origin_store.entries import versions as store_entries
 from origin_store.errors import NotFound
 from origin_store.reader import get_event
-from origin_store.textclip import with_label
+from origin_store.records import Citation, EntryVersion, EventDoc
+from origin_store.textclip import Label, with_label
 
+from ..contract.params import SourceArg
 from ..contract.timeargs import optional_time
 from ..errors import OriginError, conflict, invalid, not_found
 from ..runtime import Origin
 from .common import Caller, now_ms, refresh
+from .shapes import EntryResult, EventDetail, EventView, ForgetResult
 from .views import entry_view
+
+#: An event a source cites: this device's record, or the hub's copy as its tools show it.
+Cited = EventDoc | EventDetail | EventView
 
 _SPACE = re.compile(r"\s+")
 #: Events a quote is looked for in, per kind: the unindexed ones and the index's newest hits.
@@ -31,12 +37,12 @@ def _norm(text: str) -> str:
 class Elsewhere(Protocol):
     """Where a connected device sees the events only its hub has (`hubcite.HubEvents`)."""
 
-    def event(self, event_id: str) -> dict[str, Any] | None:
+    def event(self, event_id: str) -> EventDetail | None:
         """The hub's copy of the event, None when the hub does not know it either; raises
         `cannot_cite` for one forgotten there, and an error naming the hub when the hub cannot
         be reached."""
 
-    def quoted(self, quote: str) -> dict[str, Any] | None:
+    def quoted(self, quote: str) -> EventView | None:
         """The most recent of the hub's messages holding the quote, else of its tool results;
         None when none does. Raises an error naming the hub when the hub cannot be reached."""
 
@@ -46,35 +52,46 @@ def cannot_cite(event_id: str) -> OriginError:
 
 
 def _resolve_sources(
-    origin: Origin, cited: list[dict[str, Any]], elsewhere: Elsewhere | None
-) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
+    origin: Origin, cited: list[SourceArg], elsewhere: Elsewhere | None
+) -> tuple[list[Citation], dict[str, Cited]]:
     """The citations as stored, and the events they cite (this device's, or its hub's copy)."""
-    store = origin.store
-    resolved: list[dict[str, Any]] = []
-    events: dict[str, dict[str, Any]] = {}
+    resolved: list[Citation] = []
+    events: dict[str, Cited] = {}
     for item in cited:
         event_id, quote = item.get("event_id"), item.get("quote")
+        event: Cited
         if event_id is not None:
-            with store.read() as txn:
-                # A forget pulled from the hub hides ids this device never had: hidden first.
-                if store_entries.is_hidden(store, txn, event_id):
-                    raise cannot_cite(event_id)
-                event = get_event(store, txn, event_id)
-            if event is None and elsewhere is not None:
-                event = elsewhere.event(event_id)
-            if event is None:
-                raise not_found(f"Unknown entry or event {event_id}.")
-            if quote is not None and not _quoted(quote, event):
-                raise not_found(f'Quote not found in event {event_id}: "{quote}"')
+            event = _cited_by_id(origin, event_id, quote, elsewhere)
         else:
             event = _find_quote(origin, str(quote), elsewhere)
             event_id = event["id"]
         events[event_id] = event
         resolved.append({"event_id": event_id, "quote": quote})
-    unique: dict[tuple[str, str | None], dict[str, Any]] = {}
-    for item in resolved:
-        unique.setdefault((item["event_id"], item["quote"]), item)
+    unique: dict[tuple[str, str | None], Citation] = {}
+    for citation in resolved:
+        unique.setdefault((citation["event_id"], citation["quote"]), citation)
     return list(unique.values()), events
+
+
+def _cited_by_id(
+    origin: Origin, event_id: str, quote: str | None, elsewhere: Elsewhere | None
+) -> Cited:
+    """The event a source names by id (this device's, else its hub's copy), holding the quote."""
+    store = origin.store
+    with store.read() as txn:
+        # A forget pulled from the hub hides ids this device never had: hidden first.
+        if store_entries.is_hidden(store, txn, event_id):
+            raise cannot_cite(event_id)
+        local = get_event(store, txn, event_id)
+    event: Cited | None = local
+    if local is None and elsewhere is not None:
+        event = elsewhere.event(event_id)
+    if event is None:
+        raise not_found(f"Unknown entry or event {event_id}.")
+    label = local.get("label") if local is not None else None
+    if quote is not None and not _quoted(quote, event["text"], label):
+        raise not_found(f'Quote not found in event {event_id}: "{quote}"')
+    return event
 
 
 def holds(quote: str, text: str) -> bool:
@@ -82,19 +99,20 @@ def holds(quote: str, text: str) -> bool:
     return _norm(quote) in _norm(text)
 
 
-def _quoted(quote: str, event: dict[str, Any]) -> bool:
+def _quoted(quote: str, text: str, label: Label | None) -> bool:
     """Whether an event cited by id holds the quote: in the log's words, or in the event's
-    text as `get` shows it, label included (an agent may quote what it was shown)."""
-    if holds(quote, event["text"]):
+    text as `get` shows it, label included (an agent may quote what it was shown; the hub's
+    copy is already as `get` shows it)."""
+    if holds(quote, text):
         return True
-    return bool(event.get("label")) and holds(quote, with_label(event["text"], event["label"]))
+    return bool(label) and holds(quote, with_label(text, label))
 
 
-def _find_quote(origin: Origin, quote: str, elsewhere: Elsewhere | None) -> dict[str, Any]:
+def _find_quote(origin: Origin, quote: str, elsewhere: Elsewhere | None) -> Cited:
     """The most recent visible message containing the quote, else a tool result; never a tool
     call (the agent's own remember call holds the quote). This device's events first; on a
     connected device, when none holds it, the hub's (docs/sync.md)."""
-    found = _find_quote_here(origin, quote)
+    found: Cited | None = _find_quote_here(origin, quote)
     if found is None and elsewhere is not None:
         found = elsewhere.quoted(quote)
         if found is not None:
@@ -108,7 +126,7 @@ def _find_quote(origin: Origin, quote: str, elsewhere: Elsewhere | None) -> dict
     return found
 
 
-def _find_quote_here(origin: Origin, quote: str) -> dict[str, Any] | None:
+def _find_quote_here(origin: Origin, quote: str) -> EventDoc | None:
     wanted = _norm(quote)
     try:
         found = clauses(quote)
@@ -121,7 +139,7 @@ def _find_quote_here(origin: Origin, quote: str) -> dict[str, Any] | None:
             candidates = seen.find(
                 found, Filters(doc="event", kinds=kinds, newest_first=True), _QUOTE_CANDIDATES
             )
-            best: dict[str, Any] | None = None
+            best: EventDoc | None = None
             with store.read() as txn:
                 for candidate in candidates:
                     event = get_event(store, txn, candidate)
@@ -136,7 +154,7 @@ def _find_quote_here(origin: Origin, quote: str) -> dict[str, Any] | None:
     return None
 
 
-def _entry_project(events: dict[str, dict[str, Any]]) -> str | None:
+def _entry_project(events: dict[str, Cited]) -> str | None:
     """The project of the cited events, when they all have the same one."""
     projects = {event.get("project") for event in events.values()}
     return projects.pop() if len(projects) == 1 else None
@@ -148,13 +166,13 @@ def remember(
     caller: Caller,
     kind: str,
     text: str,
-    sources: list[dict[str, Any]],
+    sources: list[SourceArg],
     confidence: float,
     project: str | None,
     valid_from: str | None,
     valid_to: str | None,
     elsewhere: Elsewhere | None = None,
-) -> dict[str, Any]:
+) -> EntryResult:
     now = now_ms()
     valid_from_ms = optional_time(valid_from, "valid_from", now)
     valid_to_ms = optional_time(valid_to, "valid_to", now)
@@ -188,11 +206,11 @@ def correct(
     text: str,
     kind: str | None,
     confidence: float | None,
-    sources: list[dict[str, Any]] | None,
+    sources: list[SourceArg] | None,
     valid_from: str | None,
     valid_to: str | None,
     elsewhere: Elsewhere | None = None,
-) -> dict[str, Any]:
+) -> EntryResult:
     now = now_ms()
     valid_from_ms = optional_time(valid_from, "valid_from", now)
     valid_to_ms = optional_time(valid_to, "valid_to", now)
@@ -201,13 +219,13 @@ def correct(
     old = _correctable(origin, id)
     added = _resolve_sources(origin, sources, elsewhere)[0] if sources else []
 
-    def work(txn: lmdb.Transaction) -> dict[str, Any]:
+    def work(txn: lmdb.Transaction) -> EntryVersion:
         line = store_entries.lineage(store, txn, old["root"])
         if line.current != id:
             raise conflict(
                 f"Entry {id} was already corrected; its current version is {line.current}. Correct that one instead."
             )
-        carried = list(old["sources"])
+        carried: list[Citation] = list(old["sources"])
         for item in added:
             if item not in carried:
                 carried.append(item)
@@ -236,7 +254,7 @@ def correct(
     return {"entry": entry_view(version, line)}
 
 
-def _correctable(origin: Origin, entry_id: str) -> dict[str, Any]:
+def _correctable(origin: Origin, entry_id: str) -> EntryVersion:
     """The version `correct` was asked to correct, or the contract's error for an unknown, an
     event's or a forgotten id (whether it is still current is checked in the write)."""
     store = origin.store
@@ -254,7 +272,7 @@ def _correctable(origin: Origin, entry_id: str) -> dict[str, Any]:
         return old
 
 
-def forget(origin: Origin, *, caller: Caller, id: str, reason: str) -> dict[str, Any]:
+def forget(origin: Origin, *, caller: Caller, id: str, reason: str) -> ForgetResult:
     store = origin.store
     try:
         result = store.write(

@@ -9,7 +9,7 @@ left out) and the same event view, with the timeline's cut. Nothing here searche
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 import lmdb
 
@@ -22,16 +22,23 @@ from ..errors import not_found
 from ..runtime import Origin
 from ..service.common import TIMELINE_TEXT
 from ..service.reading import find_session
+from ..service.shapes import EventView, SessionView
 from ..service.views import event_view, session_view
 
 #: Events on one page of a session.
 PAGE_SIZE = 200
 
 
+class PageEvent(EventView):
+    """An event of the session view, with the entry versions citing it."""
+
+    cited_by: list[str]
+
+
 @dataclass(frozen=True)
 class SessionPage:
-    session: dict[str, Any]
-    events: list[dict[str, Any]]  # each with `cited_by`: the entries citing it
+    session: SessionView
+    events: list[PageEvent]
     page: int
     pages: int
     total: int
@@ -73,14 +80,13 @@ def session_page(
             ids = kept
         pages = max(1, -(-len(ids) // size))
         page = min(max(1, page), pages)
-        events = []
+        events: list[PageEvent] = []
         for event_id in ids[(page - 1) * size : page * size]:
             event = get_event(store, txn, event_id)
             if event is None:
                 continue
-            view = event_view(event, TIMELINE_TEXT)
-            view["cited_by"] = _citing(store, txn, event_id, hidden)
-            events.append(view)
+            citing = _citing(store, txn, event_id, hidden)
+            events.append({**event_view(event, TIMELINE_TEXT), "cited_by": citing})
         return SessionPage(session_view(origin, txn, found), events, page, pages, len(ids))
 
 
@@ -93,13 +99,24 @@ def _citing(store: Store, txn: lmdb.Transaction, event_id: str, hidden: bool) ->
     ]
 
 
-def cited_by(origin: Origin, event_id: str) -> list[dict[str, Any]]:
+class CitingVersion(TypedDict):
+    """An entry version citing an event, as its raw line page lists it."""
+
+    id: str
+    kind: str
+    text: str
+    author: str
+    created: str | None
+    current: bool
+
+
+def cited_by(origin: Origin, event_id: str) -> list[CitingVersion]:
     """The entries citing an event, for its raw line page: each version citing it (a correction
     keeps its sources, so an entry's versions usually all do), with its kind, its text, and
     whether it is still the entry's current version. What this store holds: on a device, an
     entry only the hub has is not listed."""
     store = origin.store
-    found: list[tuple[bool, int, dict[str, Any]]] = []
+    found: list[tuple[bool, int, CitingVersion]] = []
     with store.read() as txn:
         hidden = store_entries.anything_hidden(store, txn)
         for entry_id in _citing(store, txn, event_id, hidden):
@@ -107,7 +124,7 @@ def cited_by(origin: Origin, event_id: str) -> list[dict[str, Any]]:
             if version is None:
                 continue
             current = store_entries.lineage(store, txn, version["root"]).current == entry_id
-            view = {
+            view: CitingVersion = {
                 "id": entry_id,
                 "kind": version["kind"],
                 "text": version["text"],

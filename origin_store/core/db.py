@@ -11,14 +11,14 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import lmdb
 import orjson
 
 from ..errors import SchemaMismatch, StoreError
 from ..mirrors import spans
-from ..records import FeedItem
+from ..records import EventDoc, FeedItem
 from ..system import pages
 from . import storelock
 from .codec import CodecError, EventCodec
@@ -455,7 +455,7 @@ class Store:
 
     def feed_since_events(
         self, txn: lmdb.Transaction, after: int, limit: int | None = None
-    ) -> Iterator[tuple[int, FeedItem, dict[str, Any] | None]]:
+    ) -> Iterator[tuple[int, FeedItem, EventDoc | None]]:
         """`feed_since`, with the record of each new event the item names by its sequence
         number, read once (None for other items, or a record that cannot be read): naming the
         event reads its record for its id, and reading it by id then costs a hash, a lookup in
@@ -474,7 +474,7 @@ class Store:
                     event = None
             found = event.get("id") if event is not None else None
             if isinstance(found, str) and found:
-                yield seq, {"t": "event", "id": found}, event
+                yield seq, {"t": "event", "id": found}, cast("EventDoc", event)
             else:  # as feed_item names it (an id it cannot read is "")
                 yield seq, self.feed_item(txn, value), None
 

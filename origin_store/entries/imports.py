@@ -24,8 +24,8 @@ from ..core.db import Store
 from ..model import EventRecord
 from ..parsers.memory import memory_file
 from ..project import project_of
+from ..records import EntryVersion
 from . import versions as entries
-from .versions import EntryVersion
 
 #: What an imported version's confidence is: the file says it, as its agent reads it.
 IMPORTED_CONFIDENCE = 1.0
@@ -98,7 +98,7 @@ def _version(
         kind="memory",
         text=current["text"] if blank and current else event.text,
         confidence=IMPORTED_CONFIDENCE,
-        project=project if project is not None else (current or {}).get("project"),
+        project=project if project is not None or current is None else current.get("project"),
         author=entries.author_of(event.source, device),
         created=event.time if event.time > 0 else entries.now_ms(),
         sources=[{"event_id": event.id, "quote": None}],

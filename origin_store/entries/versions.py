@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 import lmdb
 
@@ -22,10 +22,32 @@ from ..core import keys
 from ..core.db import Store, loads
 from ..core.lmdbio import pairs, prefixed, raw_get
 from ..errors import NotFound
-from ..records import FeedItem
+from ..records import Citation, EntryVersion, FeedItem, TombstoneDoc
 
-#: An entry version as stored (`entries`); its fields are the tools' (origin_api).
-EntryVersion = dict[str, Any]
+
+class Restored(TypedDict):
+    """What `restore` did: the tombstone, and what became visible again."""
+
+    tombstone: str
+    restored_entries: list[str]
+    restored_events: int
+
+
+class Standing(TypedDict):
+    """Where a version stands in its lineage."""
+
+    status: str
+    concurrent: bool
+    superseded_by: str | None
+
+
+class Forgotten(TypedDict):
+    """What `forget` did: the tombstone (None when all was hidden already), the entry versions
+    it hid, and the number of events it hid (the contract's result of the tool)."""
+
+    tombstone: str | None
+    forgotten_entries: list[str]
+    excluded_events: int
 
 
 def new_entry_id() -> str:
@@ -52,7 +74,7 @@ class Lineage:
     current: str | None
     heads: frozenset[str]  # versions nobody corrects: the current one and concurrent losers
 
-    def status_of(self, version: EntryVersion) -> dict[str, Any]:
+    def status_of(self, version: EntryVersion) -> Standing:
         superseded = version["id"] != self.current
         return {
             "status": "superseded" if superseded else "active",
@@ -86,7 +108,7 @@ def new_version(
     project: str | None,
     author: str,
     created: int,
-    sources: list[dict[str, Any]],
+    sources: list[Citation],
     valid_from: int | None = None,
     valid_to: int | None = None,
     imported: bool = False,
@@ -132,13 +154,13 @@ def root_ids(store: Store, txn: lmdb.Transaction) -> Iterator[str]:
         yield key.decode()
 
 
-def tombstones(store: Store, txn: lmdb.Transaction) -> list[dict[str, Any]]:
+def tombstones(store: Store, txn: lmdb.Transaction) -> list[TombstoneDoc]:
     """Every tombstone as recorded, in key order; restored ones too (they say when)."""
     return [loads(value) for _, value in pairs(txn.cursor(db=store.dbs["tombstones"]))]
 
 
-def get_tombstone(store: Store, txn: lmdb.Transaction, tombstone_id: str) -> dict[str, Any] | None:
-    found: dict[str, Any] | None = store.get(txn, "tombstones", tombstone_id.encode())
+def get_tombstone(store: Store, txn: lmdb.Transaction, tombstone_id: str) -> TombstoneDoc | None:
+    found: TombstoneDoc | None = store.get(txn, "tombstones", tombstone_id.encode())
     return found
 
 
@@ -182,9 +204,7 @@ def citing_entries(store: Store, txn: lmdb.Transaction, event_id: str) -> list[s
     ]
 
 
-def forget(
-    store: Store, txn: lmdb.Transaction, target: str, reason: str, author: str
-) -> dict[str, Any]:
+def forget(store: Store, txn: lmdb.Transaction, target: str, reason: str, author: str) -> Forgotten:
     """Hide an entry (every version and the events it cites) or an event (and every entry
     citing it). Returns the contract's result; records nothing when all was hidden already,
     which an id this store never had but a synced forget hid (another device's event) is."""
@@ -235,12 +255,12 @@ def forget(
     }
 
 
-def _nothing_forgotten() -> dict[str, Any]:
+def _nothing_forgotten() -> Forgotten:
     """What `forget` returns when everything was hidden already."""
     return {"tombstone": None, "forgotten_entries": [], "excluded_events": 0}
 
 
-def _hidden_already(store: Store, txn: lmdb.Transaction, target: str) -> dict[str, Any]:
+def _hidden_already(store: Store, txn: lmdb.Transaction, target: str) -> Forgotten:
     """An id this store does not have: unknown, unless a forget synced from elsewhere hid it
     (another device's event), which leaves nothing more to hide."""
     if not is_hidden(store, txn, target):
@@ -257,7 +277,7 @@ def forget_more(
 ) -> None:
     """Hide more under a forget still in force: what an imported entry gains while forgotten
     (its memory file's later versions) stays hidden with it, and a restore brings it all back."""
-    record = store.get(txn, "tombstones", tombstone.encode())
+    record = get_tombstone(store, txn, tombstone)
     if record is None or record["restored"]:
         return
     new_entries = [e for e in dict.fromkeys(entry_ids) if not is_hidden(store, txn, e)]
@@ -280,8 +300,8 @@ def _hide(
     store.feed_append(txn, [change])
 
 
-def restore(store: Store, txn: lmdb.Transaction, tombstone: str) -> dict[str, Any]:
-    record = store.get(txn, "tombstones", tombstone.encode())
+def restore(store: Store, txn: lmdb.Transaction, tombstone: str) -> Restored:
+    record = get_tombstone(store, txn, tombstone)
     if record is None:
         raise NotFound(f"Unknown tombstone {tombstone}.")
     if record["restored"]:
@@ -297,13 +317,13 @@ def restore(store: Store, txn: lmdb.Transaction, tombstone: str) -> dict[str, An
     }
 
 
-def unhide(store: Store, txn: lmdb.Transaction, tombstone: dict[str, Any]) -> list[str]:
+def unhide(store: Store, txn: lmdb.Transaction, tombstone: TombstoneDoc) -> list[str]:
     """Lift a restored tombstone's marks; returns the ids visible again. An id another forget
     in force covers stays hidden, marked with that one, whichever of them this store happened
     to record first: so every store that has the same tombstones shows the same things, however
     they arrived (a restore made here, or one that came by sync)."""
     hidden = store.dbs["hidden"]
-    others = [
+    others: list[TombstoneDoc] = [
         loads(value)
         for _, value in pairs(txn.cursor(db=store.dbs["tombstones"]))
         if loads(value)["id"] != tombstone["id"]

@@ -22,7 +22,7 @@ from ..core.lmdbio import prefixed, raw_get
 from ..entries import versions as entries
 from ..entries.versions import get_entry, lineage, put_version
 from ..model import new_session, widen
-from ..records import FeedItem, SessionDoc
+from ..records import EntryVersion, FeedItem, SessionDoc, TombstoneDoc
 from .check import (
     PULL_KINDS,
     PUSH_KINDS,
@@ -159,7 +159,7 @@ class _Applier:
                 self.txn.put(sess["cwd"].encode(), b"", db=self.store.dbs["cwds"])
 
 
-def apply_version(store: Store, txn: lmdb.Transaction, version: dict[str, Any]) -> bool:
+def apply_version(store: Store, txn: lmdb.Transaction, version: EntryVersion) -> bool:
     """Keep a version (by id: once). A version of an entry forgotten here is forgotten with it,
     under the tombstone that hid its other versions, so a correction made elsewhere before the
     forget arrived does not bring the entry back."""
@@ -179,11 +179,11 @@ def apply_version(store: Store, txn: lmdb.Transaction, version: dict[str, Any]) 
     return True
 
 
-def apply_tombstone(store: Store, txn: lmdb.Transaction, doc: dict[str, Any]) -> bool:
+def apply_tombstone(store: Store, txn: lmdb.Transaction, doc: TombstoneDoc) -> bool:
     """Merge a tombstone into this store's: ids by union, `restored` once set stays set. An id
     is hidden while some tombstone that is not restored covers it."""
     key = doc["id"].encode()
-    mine = store.get(txn, "tombstones", key)
+    mine: TombstoneDoc | None = store.get(txn, "tombstones", key)
     fresh = mine is None
     if mine is None:
         mine = {**doc, "entries": [], "events": [], "restored": None}

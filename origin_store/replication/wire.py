@@ -13,11 +13,11 @@ serialized again to be cut.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal, NotRequired, TypedDict, cast
+from typing import Literal, NotRequired, TypedDict, cast
 
 import orjson
 
-from ..records import SessionDoc
+from ..records import EntryVersion, SessionDoc, TombstoneDoc
 from ..textclip import Label
 from .check import PUSH_KINDS, BatchRefused, check_items
 
@@ -60,13 +60,13 @@ class SessionItem(TypedDict):
 class EntryItem(TypedDict):
     seq: int
     kind: Literal["entry"]
-    version: dict[str, Any]  # `entries.EntryVersion`
+    version: EntryVersion
 
 
 class TombstoneItem(TypedDict):
     seq: int
     kind: Literal["tombstone"]
-    tombstone: dict[str, Any]
+    tombstone: TombstoneDoc
 
 
 #: One item of a push (any kind) or of a pull (entries and tombstones).

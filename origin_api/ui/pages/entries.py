@@ -18,6 +18,7 @@ from origin_store.model import ENTRY_KINDS
 
 from ...errors import OriginError
 from ...service import Caller
+from ...service.shapes import EntryDetail, EntryResult
 from ..errors import STATUS
 from ..guard import log_write, session_of, ui_of
 from ..render import entry_url, raw_url, render
@@ -78,7 +79,7 @@ def _entry(
     if not entry_id.startswith("ent_"):
         return Redirect(raw_url(entry_id), status_code=303)  # an event: its own page
     try:
-        found = ui.read("get", id=entry_id)
+        found: EntryDetail = ui.read("get", id=entry_id)
     except OriginError as failed:
         tombstone = (
             hiding_tombstone(ui.origin, entry_id) if failed.category == "not_found" else None
@@ -113,7 +114,9 @@ def correct(request: AnyRequest, entry_id: FromPath[str], data: Form) -> Respons
     (which names the current one), shown on that version's page with what was typed."""
     ui = ui_of(request)
     try:
-        out = ui.call("correct", correct_args(entry_id, data), Caller("user", ui.device))
+        out: EntryResult = ui.call(
+            "correct", correct_args(entry_id, data), Caller("user", ui.device)
+        )
     except OriginError as failed:
         if not entry_id.startswith("ent_"):
             raise  # an event's id: the tool's message, on the error page
@@ -161,7 +164,7 @@ def remember(request: AnyRequest, data: Form) -> Response[Any]:
     ui = ui_of(request)
     args = remember_args(data)
     try:
-        out = ui.call("remember", args, Caller("user", ui.device))
+        out: EntryResult = ui.call("remember", args, Caller("user", ui.device))
     except OriginError as failed:
         return _remember_form(
             request, draft_of(data), status=STATUS.get(failed.category, 400), error=failed.message

@@ -11,20 +11,26 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
 
 from origin_store.entries import versions as store_entries
 
 from ...runtime import Origin
+from ...service.shapes import EntryView, HistoryItem
 from ...service.views import entry_view
 
 #: Entries on one page of the list.
 PAGE_SIZE = 50
 
 
+class ListedEntry(EntryView):
+    """An entry of the list: whether its validity has ended (search leaves such out)."""
+
+    ended: bool
+
+
 @dataclass(frozen=True)
 class EntryPage:
-    entries: list[dict[str, Any]]  # entry views, newest first, each with `ended`
+    entries: list[ListedEntry]  # newest first
     page: int
     pages: int
     total: int
@@ -44,7 +50,7 @@ def entry_page(
     and this is where a person finds it again."""
     store = origin.store
     now = store_entries.now_ms()
-    found: list[tuple[int, str, dict[str, Any]]] = []
+    found: list[tuple[int, str, ListedEntry]] = []
     projects: Counter[str] = Counter()
     with store.read() as txn:
         hidden = store_entries.anything_hidden(store, txn)
@@ -55,13 +61,16 @@ def entry_page(
                 continue
             if hidden and store_entries.is_hidden(store, txn, current["id"]):
                 continue
-            if current.get("project"):
-                projects[current["project"]] += 1
+            named = current.get("project")
+            if named:
+                projects[named] += 1
             if kind and current["kind"] != kind or project and current.get("project") != project:
                 continue
-            view = entry_view(current, line)
             ended = current.get("valid_to")
-            view["ended"] = ended is not None and ended <= now
+            view: ListedEntry = {
+                **entry_view(current, line),
+                "ended": ended is not None and ended <= now,
+            }
             found.append((current["created"], current["id"], view))
     found.sort(key=lambda item: (item[0], item[1]), reverse=True)
     pages = max(1, -(-len(found) // size))
@@ -70,7 +79,15 @@ def entry_page(
     return EntryPage(shown, page, pages, len(found), sorted(projects))
 
 
-def marked_history(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
+class MarkedVersion(HistoryItem):
+    """A version of an entry's history as its page shows it."""
+
+    concurrent: bool
+    fork: bool
+    corrected_by: list[str]
+
+
+def marked_history(history: list[HistoryItem]) -> list[MarkedVersion]:
     """`get`'s history, oldest first, with what the page shows of each version: `concurrent`
     (superseded without anyone correcting it: it lost to a concurrent correction), `fork`
     (another version corrects the same one) and `corrected_by` (the versions correcting it).
@@ -78,9 +95,10 @@ def marked_history(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
     a head, and every head but the current version lost to a concurrent correction."""
     corrected_by: dict[str, list[str]] = {}
     for version in history:
-        if version.get("supersedes"):
-            corrected_by.setdefault(version["supersedes"], []).append(version["id"])
-    out = []
+        supersedes = version.get("supersedes")
+        if supersedes:
+            corrected_by.setdefault(supersedes, []).append(version["id"])
+    out: list[MarkedVersion] = []
     for version in history:
         parent: str = version.get("supersedes") or ""
         out.append(

@@ -21,6 +21,7 @@ from litestar.response import Redirect
 from ... import admin
 from ...errors import OriginError
 from ...service import Caller
+from ...service.shapes import ForgetResult
 from ..errors import STATUS
 from ..guard import log_write, session_of, ui_of
 from ..render import render
@@ -87,7 +88,9 @@ def forget(request: AnyRequest, data: Form) -> Response[Any]:
     if not reason:
         return _forget_form(request, item_id, status=400, error=NO_REASON)
     try:
-        out = ui.call("forget", {"id": item_id, "reason": reason}, Caller("user", ui.device))
+        out: ForgetResult = ui.call(
+            "forget", {"id": item_id, "reason": reason}, Caller("user", ui.device)
+        )
     except OriginError as failed:
         return _forget_form(
             request,

@@ -9,12 +9,13 @@ key), and its ids are enough to restore it and then open it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 import lmdb
 
 from origin_store import Store
 from origin_store.entries import versions as store_entries
+from origin_store.records import TombstoneDoc
 
 from ...contract.timeargs import render
 from ...runtime import Origin
@@ -25,15 +26,42 @@ PAGE_SIZE = 100
 MAX_IDS = 500
 
 
+class TombstoneView(TypedDict):
+    """A forget as the list shows it: times rendered, what it hid counted."""
+
+    id: str
+    target: str | None
+    reason: str
+    author: str
+    created: str | None
+    restored: str | None
+    entries: int
+    events: int
+
+
+class IdState(TypedDict):
+    """An id a forget hid, and the forget hiding it now (None: visible again)."""
+
+    id: str
+    hidden_by: str | None
+
+
+class TombstoneDetail(TombstoneView):
+    """A forget's own page: the ids it hid, each with what hides it now."""
+
+    entry_ids: list[IdState]
+    event_ids: list[IdState]
+
+
 @dataclass(frozen=True)
 class ForgetPage:
-    tombstones: list[dict[str, Any]]  # newest first, as `_view` shows them
+    tombstones: list[TombstoneView]  # newest first
     page: int
     pages: int
     total: int
 
 
-def _view(record: dict[str, Any]) -> dict[str, Any]:
+def _view(record: TombstoneDoc) -> TombstoneView:
     return {
         "id": record["id"],
         "target": record.get("target"),
@@ -58,7 +86,7 @@ def forget_page(origin: Origin, page: int = 1, size: int = PAGE_SIZE) -> ForgetP
     return ForgetPage(shown, page, pages, len(records))
 
 
-def tombstone(origin: Origin, tombstone_id: str) -> dict[str, Any] | None:
+def tombstone(origin: Origin, tombstone_id: str) -> TombstoneDetail | None:
     """One tombstone with the ids it hid, each with the forget hiding it now (None: visible
     again; another tombstone's id: still hidden by that one)."""
     store = origin.store
@@ -66,14 +94,15 @@ def tombstone(origin: Origin, tombstone_id: str) -> dict[str, Any] | None:
         record = store_entries.get_tombstone(store, txn, tombstone_id)
         if record is None:
             return None
-        view = _view(record)
 
-        def states(ids: list[str]) -> list[dict[str, Any]]:
+        def states(ids: list[str]) -> list[IdState]:
             return [{"id": i, "hidden_by": _mark(txn, store, i)} for i in ids[:MAX_IDS]]
 
-        view["entry_ids"] = states(record.get("entries") or [])
-        view["event_ids"] = states(record.get("events") or [])
-    return view
+        return {
+            **_view(record),
+            "entry_ids": states(record.get("entries") or []),
+            "event_ids": states(record.get("events") or []),
+        }
 
 
 def _mark(txn: lmdb.Transaction, store: Store, item_id: str) -> str | None:

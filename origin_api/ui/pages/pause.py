@@ -41,10 +41,11 @@ def pause(request: AnyRequest, data: Form) -> Redirect:
         if session is not None:
             session.flash(refused.message, "error")
         return Redirect(PAGE, status_code=303)
-    shown = recording.shown(found) or {}
-    log_write(request, "pause", f"until={shown.get('until')} reason={reason or '-'}")
+    shown = recording.shown(found)
+    until_at = shown["until"] if shown is not None else None
+    log_write(request, "pause", f"until={until_at} reason={reason or '-'}")
     if session is not None:
-        until = f" until {shown['until']}" if shown.get("until") else " until resumed"
+        until = f" until {until_at}" if until_at else " until resumed"
         session.flash(f"Recording is paused{until}: nothing new is recorded on this device.")
     return Redirect(PAGE, status_code=303)
 

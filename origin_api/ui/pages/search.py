@@ -15,6 +15,7 @@ from origin_store.model import ENTRY_KINDS
 from origin_store.parsers.agents import AGENTS
 
 from ...errors import OriginError
+from ...service.shapes import SearchResult
 from ..guard import ui_of
 from ..render import render
 
@@ -52,7 +53,7 @@ def _results(request: AnyRequest) -> dict[str, Any]:
     """The search's answer, or its error in the page's words; with the server time it took."""
     args = search_args(request.query_params)
     started = time.perf_counter()
-    result: dict[str, Any] = {"entries": [], "events": []}
+    result: SearchResult = {"entries": [], "events": []}
     error = ""
     if args.get("query") or args.get("scope") in ("entries", "events"):
         try:

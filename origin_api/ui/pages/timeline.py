@@ -14,6 +14,7 @@ from litestar import Request, Response, get
 from origin_store.parsers.agents import AGENTS
 
 from ...errors import OriginError
+from ...service.shapes import EventDetail, SessionsResult, SessionView, SourcesResult
 from ..guard import ui_of
 from ..reads import PAGE_SIZE, cited_by, session_page
 from ..render import render
@@ -43,9 +44,10 @@ def timeline(request: AnyRequest) -> Response[str]:
         if value := _param(request, name):
             args[name] = value
     error = ""
-    sessions: list[dict[str, Any]] = []
+    sessions: list[SessionView] = []
     try:
-        sessions = ui_of(request).read("timeline", **args)["sessions"]
+        listed: SessionsResult = ui_of(request).read("timeline", **args)
+        sessions = listed["sessions"]
     except OriginError as failed:
         error = failed.message
     return render(
@@ -98,8 +100,8 @@ def raw(request: AnyRequest) -> Response[str]:
     if not item_id:
         raise OriginError("Which event? /ui/raw?id=<event id>.")
     ui = ui_of(request)
-    event = None if item_id.startswith("ent_") else ui.read("get", id=item_id)
-    lines = ui.read("sources", id=item_id)
+    event: EventDetail | None = None if item_id.startswith("ent_") else ui.read("get", id=item_id)
+    lines: SourcesResult = ui.read("sources", id=item_id)
     cited = cited_by(ui.origin, item_id) if event is not None else []
     return render(request, "raw.html", item_id=item_id, event=event, lines=lines, cited=cited)
 
