@@ -188,6 +188,38 @@ def _translate(text: str) -> str:
     return out
 
 
+def _translated(text: str, sequences: list[tuple[int, int, int]] | None) -> str:
+    """``_translate`` of ``text`` (NFKC-normalised first where a character may join), its
+    operators replaced by their tokens first, so that the text is translated once: the
+    tokens are ASCII letters and digits between spaces, which the translation keeps. Only
+    text with an emoji sequence's piece (rare) takes the general way, :func:`_with_emoji`."""
+    ops = operators.find(text)
+    out = _translate(operators.replaced(text, ops) if ops else text)
+    if _JOINS in out:
+        if not unicodedata.is_normalized("NFKC", text):
+            text = unicodedata.normalize("NFKC", text)
+            ops = operators.find(text)
+            out = _translate(operators.replaced(text, ops) if ops else text)
+        out = out.replace(_JOINS, "")
+    if _SEQ in out:  # operators replace ASCII only: it is in the translation of text too
+        return _with_emoji(text, ops, sequences)
+    if ops and sequences is not None:
+        sequences.extend((a, b, 1) for a, b, _ in ops)
+    return out
+
+
+def _with_emoji(
+    text: str, ops: list[tuple[int, int, str]], sequences: list[tuple[int, int, int]] | None
+) -> str:
+    """The translation of (normalised) ``text`` holding a joiner, tag, flag half, tone or
+    keycap: a sequence needs a symbol or a keycap, and is read whole (sequences.py)."""
+    out = _translate(text).replace(_JOINS, "")
+    emoji = " " + _SYMBOL_PREFIX in out or "\u20e3" in text
+    if ops or emoji:
+        out = _translate(with_sequences(text, sequences, ops, emoji)).replace(_JOINS, "")
+    return out.replace(_SEQ, "")
+
+
 def _rewrite(
     text: str, gaps: bool = True, sequences: list[tuple[int, int, int]] | None = None
 ) -> str:
@@ -203,19 +235,7 @@ def _rewrite(
     read whole (sequences.py; their places go to ``sequences``), a Tibetan attached ending is
     split from its syllable.
     """
-    out = _translate(text)
-    if _JOINS in out:
-        if not unicodedata.is_normalized("NFKC", text):
-            text = unicodedata.normalize("NFKC", text)
-            out = _translate(text)
-        out = out.replace(_JOINS, "")
-    ops = operators.find(text)
-    if _SEQ in out or ops:
-        # A joiner, tag, flag half, tone or keycap: a sequence needs a symbol or a keycap.
-        emoji = _SEQ in out and (" " + _SYMBOL_PREFIX in out or "\u20e3" in text)
-        if ops or emoji:
-            out = _translate(with_sequences(text, sequences, ops, emoji)).replace(_JOINS, "")
-        out = out.replace(_SEQ, "")
+    out = _translated(text, sequences)
     if "\u0f60" in out:
         out = TIBETAN_ENDING_OUT_RE.sub(" ", out)
     if "\x1d" in out or _SIGN_START in out:  # every South-East Asian piece holds one of them

@@ -429,6 +429,33 @@ def test_the_ascii_operator_pass_equals_the_general_one(text: str) -> None:
     assert spans(text)[0] == tokens(text)
 
 
+CODE_BEYOND_ASCII = st.lists(
+    st.sampled_from(
+        ["C#", "i--", "->", "==", "<!--", "ｉ＋＋", "é", "é", "数据", "ก่", "\u200d", "🇺", "👍"]
+    )
+    | CODE,
+    max_size=12,
+).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(CODE_BEYOND_ASCII)
+def test_one_translation_with_operators_equals_two(text: str) -> None:
+    """Text beyond ASCII is translated once, its operators replaced first; the general way
+    translates it, then again with its operators (and emoji sequences) replaced."""
+    norm = text
+    out = analyzer._translate(text)
+    if analyzer._JOINS in out and not unicodedata.is_normalized("NFKC", text):
+        norm = unicodedata.normalize("NFKC", text)
+    ops = operators.find(norm)
+    general = analyzer._with_emoji(norm, ops, None)
+    found: list[tuple[int, int, int]] = []
+    assert analyzer._translated(text, found) == general
+    expected: list[tuple[int, int, int]] = []
+    analyzer._with_emoji(norm, ops, expected)
+    assert found == expected
+
+
 def test_the_operator_forms_are_all_known() -> None:
     ops = set("-+*/%=<>!&|^~:#")
     derived = {
