@@ -19,9 +19,13 @@ from model_server import McpCall, Script, Shell, serving
 
 from origin_store.textclip import cut_counted
 
-#: The large output: 30,000 lines (169 KB), the word on the eleventh line from the end; the
-#: command spells the word in two halves so that only the output holds it whole.
-BIG = "seq 1 30000 | sed \"s/^29990\\$/$(printf 'mari%s' gold)/\" # lanternfish"
+#: The large output: 30,000 lines (169 KB), a word on the eleventh line from the end and one on
+#: line 3,000 (which Codex keeps in its item's 64 KiB, not in the 10 KB the model reads); the
+#: command spells each word in two halves so that only the output holds it whole.
+BIG = (
+    "seq 1 30000 | sed \"s/^29990\\$/$(printf 'mari%s' gold)/;"
+    " s/^3000\\$/$(printf 'tama%s' risk)/\" # lanternfish"
+)
 #: The failure: a word on stderr, then exit status 3.
 FAIL = "echo \"$(printf 'gla%s' cier)\" >&2; exit 3 # pelican"
 #: A call to Origin's own MCP server, whose answer does not repeat the word (no entries yet).
@@ -52,6 +56,7 @@ WORDS = (
     Word("MCP call", "saxifrage", "assistant", "tool_use", mcp=True),
     Word("call", "lanternfish", "assistant", "tool_use"),
     Word("large output", "marigold", "system", "tool_result"),
+    Word("large output's middle", "tamarisk", "system", "tool_result"),
     Word("failing call", "pelican", "assistant", "tool_use"),
     Word("failure", "glacier", "system", "tool_result", failed=True),
     Word("answer", "kestrel", "assistant", "message"),

@@ -26,6 +26,7 @@ from ..base import (
     nonempty_str,
     safe_time,
 )
+from .fuller import item_output, result_words
 from .text import arguments_text, content_text, output_text, session_start, tool_name, turn_summary
 
 NAME = "codex"
@@ -293,6 +294,8 @@ def _response_item(
         return [("assistant", "tool_use", "image_generation" + (f" {prompt}" if prompt else ""))]
     if itype in ("function_call_output", "custom_tool_call_output", "tool_search_output"):
         marks, text = output_text(payload.get("output"))
+        header = result_words(payload.get("call_id"), payload.get("output"), state)
+        text = text if header is None else header
         if marks:  # a failure says so even without output
             return [("system", "tool_result", labelled(marks, text))]
         return [("system", "tool_result", text)] if text.strip() else []
@@ -312,6 +315,8 @@ def _event_msg(
         return []
     if not isinstance(etype, str) or etype in _MIRROR_OR_TELEMETRY:
         return []
+    if etype == "item_completed":
+        return item_output(payload, state)
     if etype == "thread_name_updated":
         name = nonempty_str(payload.get("thread_name"))
         if name is None:
