@@ -407,3 +407,27 @@ def scrub_data_urls(text: str) -> str:
     if "base64," not in text:
         return text
     return _DATA_URL.sub(lambda m: image_placeholder(m.group(1), len(m.group(2))), text)
+
+
+#: The longest part of a large tool output filed as several events (Claude Code's out-of-line
+#: outputs, Codex's fuller ones): with its label, well under the 20,000 characters kept.
+OUTPUT_PART_CHARS = 16_000
+#: A part is cut at the last line end (or space) of its second half, when it has one.
+_MIN_PART = OUTPUT_PART_CHARS // 2
+
+
+def split_output(text: str) -> list[str]:
+    """The parts of an output, in order, which joined give it back exactly."""
+    parts: list[str] = []
+    start_at = 0
+    size = len(text)
+    while size - start_at > OUTPUT_PART_CHARS:
+        window = text[start_at + _MIN_PART : start_at + OUTPUT_PART_CHARS]
+        cut = window.rfind("\n")
+        if cut < 0:
+            cut = max(window.rfind(" "), window.rfind("\t"))
+        end = start_at + (_MIN_PART + cut + 1 if cut >= 0 else OUTPUT_PART_CHARS)
+        parts.append(text[start_at:end])
+        start_at = end
+    parts.append(text[start_at:])
+    return parts

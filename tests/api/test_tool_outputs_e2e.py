@@ -15,7 +15,7 @@ import pytest
 from helpers import cut, fixture_env
 from mcp_client import ORIGIN, stdio_client, tool_json
 
-from origin_store.parsers.claude_code.outputs import split
+from origin_store.parsers.base import split_output as split
 from origin_store.textclip import STORED_CHARS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.anyio]

@@ -10,7 +10,7 @@ import pytest
 from parse_support import events, fixture_root, kind_lines
 
 from origin_store.model import EventRecord, ParseProblem, Record
-from origin_store.parsers.base import FileKind, file_line
+from origin_store.parsers.base import FileKind, file_line, split_output
 from origin_store.parsers.claude_code import (
     outputs as claude_code_outputs,
 )
@@ -150,7 +150,7 @@ SPLITS = [
 
 @pytest.mark.parametrize(("what", "text", "parts"), SPLITS, ids=[c[0] for c in SPLITS])
 def test_split(what: str, text: str, parts: list[str]) -> None:
-    assert claude_code_outputs.split(text) == parts
+    assert split_output(text) == parts
 
 
 def test_output_file_versions_and_bad_rows() -> None:

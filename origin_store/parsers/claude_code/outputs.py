@@ -8,7 +8,7 @@ The file is written once, before the line that names it, and deleted with its se
 So each file is read whole (`FileKind.whole`: a row log line per version of its text, which the
 mirror keeps after the agent deletes the file, and which `sources` shows with the file's path),
 and its text becomes tool_result events of the session its directory names, in parts of at most
-`PART_CHARS` characters: the store keeps and indexes 20,000 characters of an event, so a word at
+`base.OUTPUT_PART_CHARS` characters: the store keeps and indexes 20,000 characters of an event, so a word at
 the end of a 100 KB output is found, its snippet shown and its part given whole by `get` only
 when no part is longer. The parts end at a line's end where there is one, and never inside a
 word otherwise. The events have no cwd: they take their session's project (`settle_projects`).
@@ -20,13 +20,17 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from ...model import EventRecord, Record
-from ..base import FILE_TABLE, FileKind, labelled, nonempty_str, row_parser, safe_time
+from ..base import (
+    FILE_TABLE,
+    FileKind,
+    labelled,
+    nonempty_str,
+    row_parser,
+    safe_time,
+    split_output,
+)
 
 NAME = "claude-code"
-#: The longest part of an output: with its label, well under the 20,000 characters kept.
-PART_CHARS = 16_000
-#: A part is cut at the last line end (or space) of its second half, when it has one.
-_MIN_PART = PART_CHARS // 2
 DIRECTORY = "tool-results"
 
 
@@ -39,23 +43,6 @@ def start(relpath: str) -> dict[str, Any]:
     return {"sid": sid or "unknown", "name": stem or "output"}
 
 
-def split(text: str) -> list[str]:
-    """The parts of an output, in order, which joined give it back exactly."""
-    parts: list[str] = []
-    start_at = 0
-    size = len(text)
-    while size - start_at > PART_CHARS:
-        window = text[start_at + _MIN_PART : start_at + PART_CHARS]
-        cut = window.rfind("\n")
-        if cut < 0:
-            cut = max(window.rfind(" "), window.rfind("\t"))
-        end = start_at + (_MIN_PART + cut + 1 if cut >= 0 else PART_CHARS)
-        parts.append(text[start_at:end])
-        start_at = end
-    parts.append(text[start_at:])
-    return parts
-
-
 @row_parser
 def parse(table: str, key: str, row: dict[str, Any], state: dict[str, Any]) -> list[Record]:
     """One version of an output file: its parts, ids `claude-code:<session>:tool-results/<name>#<n>`
@@ -66,7 +53,7 @@ def parse(table: str, key: str, row: dict[str, Any], state: dict[str, Any]) -> l
     sid = nonempty_str(state.get("sid")) or "unknown"
     name = nonempty_str(state.get("name")) or "output"
     time = safe_time(row.get("mtime_ms")) or 0
-    parts = split(text)
+    parts = split_output(text)
     out: list[Record] = []
     for number, part in enumerate(parts):
         where = f"part {number + 1} of {len(parts)}, " if len(parts) > 1 else ""

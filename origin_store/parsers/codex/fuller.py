@@ -13,8 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..base import Labelled, labelled, nonempty_str
-from ..claude_code.outputs import split
+from ..base import Labelled, labelled, nonempty_str, split_output
 
 #: An item's output of this many UTF-8 bytes or more may be cut in the `function_call_output`
 #: (Codex keeps about 10 KB there), so it is filed from the item.
@@ -48,7 +47,7 @@ def item_output(payload: dict[str, Any], state: dict[str, Any]) -> list[_Event]:
     failed = isinstance(code, int) and not isinstance(code, bool) and code != 0
     return [
         ("system", "tool_result", labelled("[error] ", part) if failed else part)
-        for part in split(output)
+        for part in split_output(output)
     ]
 
 
