@@ -24,8 +24,8 @@ from typing import Any
 
 from mcp import Client, StdioServerParameters
 from mcp.types import Implementation
+from mcp_client import ORIGIN, run_origin
 
-ORIGIN = str(Path(sys.executable).with_name("origin"))
 SESSION = "5e55a000-0000-4000-8000-000000000001"
 WORDS = [
     "lexer",
@@ -249,9 +249,7 @@ async def run(
 
 
 def verify(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [ORIGIN, "verify"], env=env, capture_output=True, text=True, timeout=600, check=False
-    )
+    return run_origin(env, "verify", timeout=600)
 
 
 def main() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -12,6 +13,15 @@ from mcp import Client, StdioServerParameters
 from mcp.types import Implementation
 
 ORIGIN = str(Path(sys.executable).with_name("origin"))
+
+
+def run_origin(
+    env: dict[str, str], *args: str, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    """`origin ARGS` as a person runs it in that environment: its exit code and output, text."""
+    return subprocess.run(
+        [ORIGIN, *args], env=env, capture_output=True, text=True, timeout=timeout, check=False
+    )
 
 
 @asynccontextmanager

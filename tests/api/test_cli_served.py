@@ -8,20 +8,17 @@ import json
 import os
 import socket
 import stat
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from helpers import fixture_env
+from mcp_client import run_origin
 
 from origin_api import lingering
 from origin_api.lingering.server import CliServer
 from origin_api.runtime import Origin
 from origin_api.settings import Settings
-
-ORIGIN = str(Path(sys.executable).with_name("origin"))
 
 pytestmark = pytest.mark.e2e
 
@@ -29,7 +26,7 @@ pytestmark = pytest.mark.e2e
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:
     environ = {**fixture_env(tmp_path), "ORIGIN_WATCH_INTERVAL_MS": "0"}
-    _origin(environ, "ingest")
+    run_origin(environ, "ingest", timeout=60)
     return environ
 
 
@@ -44,14 +41,8 @@ def server(env: dict[str, str]) -> Iterator[CliServer]:
             running.stop()
 
 
-def _origin(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [ORIGIN, *args], env=env, capture_output=True, text=True, timeout=60, check=False
-    )
-
-
 def _an_event(env: dict[str, str]) -> str:
-    found = json.loads(_origin(env, "search", "--json", "migration").stdout)
+    found = json.loads(run_origin(env, "search", "--json", "migration", timeout=60).stdout)
     return str(found["events"][0]["id"])
 
 
@@ -63,12 +54,12 @@ def test_answers_are_the_same_bytes_served_or_alone(env: dict[str, str]) -> None
         ("get", event),
         ("get", event, "--json"),
     ]
-    alone = [_origin(env, *c) for c in commands]
+    alone = [run_origin(env, *c, timeout=60) for c in commands]
     with Origin.open(Settings.from_env(env)) as origin:
         running = CliServer(origin)
         assert running.start()
         try:
-            served_now = [_origin(env, *c) for c in commands]
+            served_now = [run_origin(env, *c, timeout=60) for c in commands]
             assert running.answered == len(commands)
         finally:
             running.stop()
@@ -81,9 +72,11 @@ def test_answers_are_the_same_bytes_served_or_alone(env: dict[str, str]) -> None
 def test_what_the_server_cannot_answer_is_answered_alone(
     env: dict[str, str], server: CliServer
 ) -> None:
-    unknown = _origin(env, "get", "claude-code:no-such-event")
+    unknown = run_origin(env, "get", "claude-code:no-such-event", timeout=60)
     assert unknown.returncode == 2 and "no-such-event" in unknown.stderr
-    wrong = _origin(env, "search", "--json", "--limit", "0", "x")  # typer's own message
+    wrong = run_origin(
+        env, "search", "--json", "--limit", "0", "x", timeout=60
+    )  # typer's own message
     assert wrong.returncode == 2 and "limit" in wrong.stderr.lower()
     assert server.answered == 0
 
@@ -99,7 +92,7 @@ def test_a_second_process_leaves_a_live_server_alone(
     second = CliServer(server.origin)  # as another process over the same home would
     assert not second.start()
     second.stop()
-    assert _origin(env, "search", "--json", "migration").returncode == 0
+    assert run_origin(env, "search", "--json", "migration", timeout=60).returncode == 0
     assert server.answered == 1  # the first one still serves
 
 
@@ -107,13 +100,15 @@ def test_a_dead_servers_socket_is_answered_alone_then_taken_over(env: dict[str, 
     path = Path(env["ORIGIN_HOME"], lingering.SOCKET)
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as dead:
         dead.bind(str(path))  # bound and never listening: as a killed server leaves it
-    alone = _origin(env, "search", "--json", "migration")
+    alone = run_origin(env, "search", "--json", "migration", timeout=60)
     assert alone.returncode == 0 and json.loads(alone.stdout)["events"]
     with Origin.open(Settings.from_env(env)) as origin:
         running = CliServer(origin)
         assert running.start()
         try:
-            assert _origin(env, "search", "--json", "migration").stdout == alone.stdout
+            assert (
+                run_origin(env, "search", "--json", "migration", timeout=60).stdout == alone.stdout
+            )
             assert running.answered == 1
         finally:
             running.stop()
@@ -175,5 +170,5 @@ def test_garbage_on_the_socket_is_dropped_and_the_server_keeps_serving(
         except ConnectionResetError:  # closed with what it would not read still unread
             answer = b""
     assert answer in (b"", b"2\nno")  # dropped, or refused as no request of ours
-    assert _origin(env, "search", "--json", "migration").returncode == 0
+    assert run_origin(env, "search", "--json", "migration", timeout=60).returncode == 0
     assert server.answered == 1

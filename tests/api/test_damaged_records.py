@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 from helpers import fixture_env
-from mcp_client import ORIGIN, stdio_client, tool_error, tool_json
+from mcp_client import run_origin, stdio_client, tool_error, tool_json
 
 from origin_store import Ingester, Settings, Store
 from origin_store.core.codec import ZSTD_ID
@@ -50,12 +49,6 @@ def _damage_one(env: dict[str, str]) -> tuple[str, str]:
     return event_id, session["session"]
 
 
-def _origin(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [ORIGIN, *args], env=env, capture_output=True, text=True, timeout=120, check=False
-    )
-
-
 @pytest.mark.e2e
 def test_a_damaged_record_is_reported_and_never_ends_the_server(tmp_path: Path):
     env = fixture_env(tmp_path)
@@ -82,10 +75,10 @@ def test_a_damaged_record_is_reported_and_never_ends_the_server(tmp_path: Path):
 
     asyncio.run(scenario())
 
-    status = json.loads(_origin(env, "status", "--json").stdout)
+    status = json.loads(run_origin(env, "status", "--json", timeout=120).stdout)
     assert status["damaged_records"] == 1
-    doctor = _origin(env, "doctor")
+    doctor = run_origin(env, "doctor", timeout=120)
     assert "1 stored records cannot be read" in doctor.stdout, doctor.stdout
-    verified = _origin(env, "verify")
+    verified = run_origin(env, "verify", timeout=120)
     assert verified.returncode == 1
     assert "does not decode" in verified.stdout and "unknown dictionary 4242" in verified.stdout

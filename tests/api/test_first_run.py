@@ -8,7 +8,6 @@ import os
 import re
 import socket
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -18,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from helpers import fixture_env
+from mcp_client import ORIGIN, run_origin
 
 from origin_api import admin
 from origin_api.errors import OriginError
@@ -25,9 +25,6 @@ from origin_api.hub.server import bind
 from origin_api.runtime import Origin
 from origin_api.settings import Settings
 from origin_store.replication import tokens as store_tokens
-
-ORIGIN = str(Path(sys.executable).with_name("origin"))
-
 
 # -- the demo archive ------------------------------------------------------------------------
 
@@ -165,14 +162,8 @@ def _scratch_env(tmp_path: Path, **more: str) -> dict[str, str]:
     return {**env, "HOME": str(tmp_path / "home"), "ORIGIN_HOME": str(tmp_path / "origin"), **more}
 
 
-def _origin(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [ORIGIN, *args], env=env, capture_output=True, text=True, timeout=300, check=False
-    )
-
-
 def _events(env: dict[str, str]) -> dict[str, int]:
-    done = _origin(env, "status", "--json")
+    done = run_origin(env, "status", "--json")
     assert done.returncode == 0, done.stderr
     return {k: v["events"] for k, v in json.loads(done.stdout)["by_source"].items()}
 
@@ -183,7 +174,7 @@ def test_origin_run_without_logs_shows_a_demo_that_never_mixes_with_the_archive(
     tmp_path: Path, fixtures_dir: Path
 ):
     env = _scratch_env(tmp_path)
-    shown = _origin(env, "run", "--no-hub")
+    shown = run_origin(env, "run", "--no-hub")
     assert shown.returncode == 0, shown.stderr
     assert "No agent logs found on this machine: showing the demo" in shown.stdout
     assert re.search(r"^Demo archive: 20,000 events in [\d,]+ sessions", shown.stdout, re.M)
@@ -196,26 +187,28 @@ def test_origin_run_without_logs_shows_a_demo_that_never_mixes_with_the_archive(
         **admin.demo_of(Settings.from_env(env)).settings(Settings.from_env(env)).environ,
     }
     assert sum(_events(demo_env).values()) == 20_000
-    assert "the demo archive is apart" in _origin(env, "status").stdout
+    assert "the demo archive is apart" in run_origin(env, "status").stdout
 
     # The first real ingest goes to the real archive and sees none of the samples.
     real = {**env, **fixture_env(tmp_path / "real"), "ORIGIN_HOME": env["ORIGIN_HOME"]}
     alone = {**real, "ORIGIN_HOME": str(tmp_path / "alone")}
-    assert _origin(real, "ingest").returncode == 0 and _origin(alone, "ingest").returncode == 0
+    assert (
+        run_origin(real, "ingest").returncode == 0 and run_origin(alone, "ingest").returncode == 0
+    )
     assert _events(real) == _events(alone) and sum(_events(real).values()) < 20_000
-    again = _origin(real, "run", "--no-hub")
+    again = run_origin(real, "run", "--no-hub")
     assert again.returncode == 0, again.stderr
     assert re.search(r"^Found [\d,]+ agent log files", again.stdout, re.M)
     assert "demo" in again.stdout and "Demo archive" not in again.stdout
     assert sum(_events(demo_env).values()) == 20_000  # and the demo holds no real log
-    forced = _origin(real, "run", "--no-hub", "--samples")
+    forced = run_origin(real, "run", "--no-hub", "--samples")
     assert "As asked (--samples): showing the demo" in forced.stdout
     assert re.search(r"^Demo archive: 20,000 events", forced.stdout, re.M)
 
-    removed = _origin(env, "demo", "remove")
+    removed = run_origin(env, "demo", "remove")
     assert removed.returncode == 0 and "Removed the demo archive" in removed.stdout
     assert not demo.exists() and _events(real) == _events(alone)
-    assert "no demo archive" in _origin(env, "demo", "remove").stdout
+    assert "no demo archive" in run_origin(env, "demo", "remove").stdout
 
 
 def _post(port: int, token: str) -> int:
@@ -304,7 +297,7 @@ def test_a_port_in_use_stops_run_and_hub_before_anything_happens(
 ):
     env = _scratch_env(tmp_path)
     with taken_port() as port:
-        done = _origin({**env, "ORIGIN_HUB_PORT": str(port)}, *command)
+        done = run_origin({**env, "ORIGIN_HUB_PORT": str(port)}, *command)
     assert done.returncode == 2
     assert done.stdout == ""  # no banner, no ingest, no token
     lines = done.stderr.strip().splitlines()

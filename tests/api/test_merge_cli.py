@@ -5,16 +5,14 @@ stderr when the hub was not consulted."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hub_support import PROMPT_ID, Hub, running_hub
+from mcp_client import run_origin
 from test_merge import connect, dead_url, device_env
 
-ORIGIN = str(Path(sys.executable).with_name("origin"))
 NOTE_END = "); these results come from this device only."
 
 pytestmark = pytest.mark.e2e
@@ -26,26 +24,20 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hub]:
         yield running
 
 
-def _origin(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [ORIGIN, *args], env=env, capture_output=True, text=True, timeout=60, check=False
-    )
-
-
 def test_search_get_and_timeline_merge_the_hubs_answer(tmp_path: Path, hub: Hub) -> None:
     """A device with no logs of its own: what it finds is the hub's, labelled so."""
     env = device_env(tmp_path, samples=False)
     connect(env, hub.url, hub.tokens["laptop"])
-    lean = _origin(env, "search", "--json", "token bucket")  # the lean path
+    lean = run_origin(env, "search", "--json", "token bucket", timeout=60)  # the lean path
     assert lean.returncode == 0, lean.stderr
     found = {e["id"]: e["origin"] for e in json.loads(lean.stdout)["events"]}
     assert found and set(found.values()) == {"hub"}, found
-    typed = _origin(env, "search", "token bucket")  # typer's, for people
+    typed = run_origin(env, "search", "token bucket", timeout=60)  # typer's, for people
     assert typed.returncode == 0 and next(iter(found)) in typed.stdout
-    got = _origin(env, "get", PROMPT_ID, "--json")
+    got = run_origin(env, "get", PROMPT_ID, "--json", timeout=60)
     assert got.returncode == 0, got.stderr
     assert json.loads(got.stdout)["origin"] == "hub"
-    timeline = _origin(env, "timeline", "--since", "3650d", "--json")
+    timeline = run_origin(env, "timeline", "--since", "3650d", "--json", timeout=60)
     assert timeline.returncode == 0, timeline.stderr
     sessions = json.loads(timeline.stdout)["sessions"]
     assert sessions and {s["origin"] for s in sessions} == {"hub"}
@@ -56,10 +48,13 @@ def test_a_hub_down_gives_this_devices_answer_and_the_note(tmp_path: Path, hub: 
     env = device_env(tmp_path)
     connect(env, dead_url(), hub.tokens["laptop"])
     for args in (("search", "--json", "token bucket"), ("timeline", "--since", "3650d")):
-        done = _origin(env, *args)
+        done = run_origin(env, *args, timeout=60)
         assert done.returncode == 0, done.stderr
         note = done.stderr.strip().splitlines()[-1]  # after the failed sync's own line
         assert note.startswith("Note: the Origin hub was not consulted (") and note.endswith(
             NOTE_END
         )
-    assert '"origin": "local"' in _origin(env, "search", "--json", "token bucket").stdout
+    assert (
+        '"origin": "local"'
+        in run_origin(env, "search", "--json", "token bucket", timeout=60).stdout
+    )

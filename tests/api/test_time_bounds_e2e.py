@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 from helpers import fixture_env
 from hub_support import running_hub
-from mcp_client import ORIGIN, stdio_client, tool_error, tool_json
+from mcp_client import run_origin, stdio_client, tool_error, tool_json
 
 from origin_api.sync import connection
 from origin_store import Settings, Store, bounds
@@ -88,12 +87,6 @@ def _device_env(tmp: Path, url: str, token: str) -> dict[str, str]:
     return env
 
 
-def _origin(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [ORIGIN, *args], env=env, capture_output=True, text=True, timeout=300, check=False
-    )
-
-
 @pytest.mark.parametrize(
     "hostile",
     [
@@ -114,20 +107,20 @@ def test_a_device_passes_over_a_pulled_time_it_could_not_show(
         # As an earlier version of the hub stored them, unchecked.
         store.write(lambda txn: [E.put_version(store, txn, v) for v in (bad, good)])
         env = _device_env(tmp_path / "beta", hub.url, hub.token("beta"))
-        done = _origin(env, "sync", "--json")
+        done = run_origin(env, "sync", "--json")
         assert done.returncode == 0, done.stderr[-2000:]
         report = json.loads(done.stdout)
         assert (report["error"], report["refused"], report["pulled"]) == (None, 1, 1), report
         assert "must be times between" in report["refusal"], report
-        again = json.loads(_origin(env, "sync", "--json").stdout)
+        again = json.loads(run_origin(env, "sync", "--json").stdout)
         assert (again["error"], again["refused"], again["pulled"]) == (None, 0, 0), again
     # The hub gone, the device answers from its own store: the good entry, and no error.
-    found = _origin(env, "search", "release branch Thursdays", "--json")
+    found = run_origin(env, "search", "release branch Thursdays", "--json")
     assert found.returncode == 0, found.stderr[-2000:]
     assert good["id"] in found.stdout and bad["id"] not in found.stdout
-    timeline = _origin(env, "timeline", "--json")
+    timeline = run_origin(env, "timeline", "--json")
     assert timeline.returncode == 0 and "Traceback" not in timeline.stderr, timeline.stderr
-    shown = _origin(env, "get", good["id"], "--json")
+    shown = run_origin(env, "get", good["id"], "--json")
     assert shown.returncode == 0, shown.stderr[-2000:]
 
 
@@ -139,14 +132,14 @@ def test_a_device_leaves_out_of_its_push_what_the_hub_would_refuse(tmp_path: Pat
         env = _device_env(tmp_path / "beta", hub.url, hub.token("beta"))
         bad = _version("Kept before times were bounded.", valid_from=bounds.TIME_MAX_MS + 1)
         good = _version("The staging database is rebuilt on Sundays.")
-        made = _origin(env, "status", "--json")  # creates the device's store
+        made = run_origin(env, "status", "--json")  # creates the device's store
         assert made.returncode == 0, made.stderr[-2000:]
         device = Store.open(Settings.from_env(env).home)
         try:
             device.write(lambda txn: [E.put_version(device, txn, v) for v in (bad, good)])
         finally:
             device.close()
-        done = _origin(env, "sync", "--json")
+        done = run_origin(env, "sync", "--json")
         assert done.returncode == 0, done.stderr[-2000:]
         report = json.loads(done.stdout)
         assert (report["error"], report["refused"]) == (None, 1), report
@@ -156,5 +149,5 @@ def test_a_device_leaves_out_of_its_push_what_the_hub_would_refuse(tmp_path: Pat
         refused = hub.call("get", {"id": bad["id"]})
         assert refused["isError"] is True
         assert refused["content"][0]["text"].startswith(f"Unknown entry or event {bad['id']}.")
-        again = json.loads(_origin(env, "sync", "--json").stdout)
+        again = json.loads(run_origin(env, "sync", "--json").stdout)
         assert (again["error"], again["refused"], again["pushed"]) == (None, 0, 0), again
