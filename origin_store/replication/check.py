@@ -214,14 +214,10 @@ def _check_item(kind: str, item: dict[str, Any], sources: frozenset[str]) -> str
 def check_items(items: Any, kinds: frozenset[str]) -> list[Item]:
     """The batch's items, typed as the wire's (`replication.wire`), if every one is well
     formed; raises `BatchRefused` naming the first that is not."""
-    if not isinstance(items, list):
-        raise BatchRefused("items must be a list.")
-    sources = _known_sources() if "event" in kinds else frozenset()
-    for number, item in enumerate(items):
-        problem = _item_problem(number, item, kinds, sources)
-        if problem:
-            raise BatchRefused(problem)
-    return cast("list[Item]", items)
+    kept, refused = usable_items(items, kinds)
+    if refused:
+        raise BatchRefused(refused[0])
+    return kept
 
 
 def usable_items(items: Any, kinds: frozenset[str]) -> tuple[list[Item], list[str]]:
