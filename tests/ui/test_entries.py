@@ -15,7 +15,7 @@ from test_entries_support import (
     remember,
     say,
 )
-from ui_support import HOSTILE_EVENT, IMG, SCRIPT, Client
+from ui_support import HOSTILE_EVENT, IMG, OWN_SCRIPTS, SCRIPT, Client
 
 from origin_api.runtime import Origin
 from origin_api.ui.pages.entries_read import entry_page
@@ -196,7 +196,7 @@ def test_hostile_text_on_the_entry_pages_is_text(signed_in: Client):
     ):
         assert SCRIPT not in body and "<img" not in body and "onerror=alert(1)>" not in body
         assert hostile in html.unescape(body)
-        assert re.findall(r"<script[^>]*>", body) == ['<script src="/ui/static/ui.js" defer>']
+        assert re.findall(r"<script[^>]*>", body) == OWN_SCRIPTS
 
 
 @pytest.mark.parametrize(

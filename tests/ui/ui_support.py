@@ -133,3 +133,7 @@ def sign_in_page(page: Any, base: str, secret: str = PASSWORD) -> None:
     page.fill("#secret", secret)
     page.click("button[type=submit]")
     page.wait_for_url("**/ui/search**")
+
+
+#: The only scripts a page may have: the UI's own files (the theme's, before paint; the rest).
+OWN_SCRIPTS = ['<script src="/ui/static/theme.js">', '<script src="/ui/static/ui.js" defer>']

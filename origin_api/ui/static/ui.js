@@ -93,11 +93,126 @@
     });
   }
 
+  // -- look: the theme button, the header's menu, j/k/Enter between hits and events, ? for keys --
+
+  // The theme button flips between light and dark and keeps the choice (theme.js applies it
+  // before paint on the next page); without a choice the system's preference rules.
+  function themeToggle() {
+    var button = document.querySelector("[data-theme-toggle]");
+    if (!button) return;
+    var root = document.documentElement;
+    var system = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
+    function dark() {
+      var chosen = root.getAttribute("data-theme");
+      return chosen ? chosen === "dark" : !!(system && system.matches);
+    }
+    function show() {
+      var on = dark();
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+      button.title = on ? "Dark mode (on): switch to light" : "Dark mode (off): switch to dark";
+    }
+    button.hidden = false;
+    show();
+    if (system && system.addEventListener) system.addEventListener("change", show);
+    button.addEventListener("click", function () {
+      var next = dark() ? "light" : "dark";
+      root.setAttribute("data-theme", next);
+      try { window.localStorage.setItem("origin-theme", next); } catch (error) { /* kept for this page only */ }
+      show();
+    });
+  }
+
+  // The narrow header's menu (a <details>, which opens and closes without script) also closes
+  // with Escape, a click elsewhere, or a link followed.
+  function menuCloses() {
+    var menu = document.querySelector("details.menu");
+    if (!menu) return;
+    document.addEventListener("click", function (event) {
+      if (menu.open && !menu.contains(event.target)) menu.open = false;
+    });
+    document.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && menu.open) {
+        menu.open = false;
+        menu.querySelector("summary").focus();
+      }
+    });
+  }
+
+  function typing(target) {
+    return !!target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+  }
+
+  // j and k move a selection among the page's [data-nav-item]s (search hits, a session's
+  // events), looked up at each key so hits added later (as you type, "show more") count; Enter
+  // opens the selected item's [data-nav-open] link (or its first link). The selection is focus
+  // too, so a screen reader reads the item and Tab continues from it.
+  function keyboardNavigation() {
+    var help = document.getElementById("keys");
+    if (help) {
+      help.querySelectorAll("[data-close]").forEach(function (button) {
+        button.addEventListener("click", function () { help.close(); });
+      });
+    }
+    function items() {
+      return Array.prototype.filter.call(document.querySelectorAll("[data-nav-item]"), function (el) {
+        return el.getClientRects().length > 0;
+      });
+    }
+    function firstInView(list) {
+      for (var i = 0; i < list.length; i++) {
+        if (list[i].getBoundingClientRect().bottom > 0) return i;
+      }
+      return list.length - 1;
+    }
+    function select(list, index) {
+      list.forEach(function (el) {
+        el.classList.remove("nav-selected");
+        el.removeAttribute("aria-current");
+      });
+      var chosen = list[index];
+      chosen.classList.add("nav-selected");
+      chosen.setAttribute("aria-current", "true");
+      if (!chosen.hasAttribute("tabindex")) chosen.setAttribute("tabindex", "-1");
+      chosen.focus({ preventScroll: true });
+      chosen.scrollIntoView({ block: "nearest" });
+    }
+    function move(step) {
+      var list = items();
+      if (!list.length) return false;
+      var at = list.findIndex(function (el) { return el.classList.contains("nav-selected"); });
+      var next = at < 0 ? firstInView(list) : Math.min(list.length - 1, Math.max(0, at + step));
+      select(list, next);
+      return true;
+    }
+    function open(event) {
+      var chosen = document.activeElement;
+      if (!chosen || !chosen.matches("[data-nav-item].nav-selected")) return false;
+      var link = chosen.querySelector("[data-nav-open]") || chosen.querySelector("a[href]");
+      if (!link) return false;
+      if (event.shiftKey || event.ctrlKey || event.metaKey) return false;
+      link.click();
+      return true;
+    }
+    document.addEventListener("keydown", function (event) {
+      if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
+      if (typing(event.target) || (help && help.open)) return;
+      var done = false;
+      if (event.key === "j") done = move(1);
+      else if (event.key === "k") done = move(-1);
+      else if (event.key === "Enter") done = open(event);
+      else if (event.key === "?" && help && help.showModal) { help.showModal(); done = true; }
+      if (done) event.preventDefault();
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     localTimes(document);
     searchAsYouType();
     slashFocusesSearch();
     confirmations();
     copyButtons();
+    themeToggle();
+    menuCloses();
+    keyboardNavigation();
   });
 })();
