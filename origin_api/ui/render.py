@@ -9,6 +9,7 @@ script, nothing from another site), no framing, no sniffing, no referrer to othe
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -163,3 +164,19 @@ def bare(template: str, *, status: int, **context: Any) -> Response[str]:
     return Response(
         html, status_code=status, media_type="text/html; charset=utf-8", headers=HEADERS
     )
+
+
+#: Where a long run without spaces (a JSON line, a path, an id) may wrap: after these.
+_SOFT_BREAK = re.compile(r"(?<=[,:;/\\{}\[\]=&?|])(?=\S)")
+
+
+def breakable(text: str | None) -> Markup:
+    """`text` escaped, with `<wbr>` after the separators of JSON, paths and URLs, so that a long
+    raw line wraps between its fields rather than mid-word (`overflow-wrap` breaks anywhere only
+    when a run is wider than the line); `<wbr>` is not text, so copying gives the line back."""
+    if not text:
+        return Markup("")
+    return Markup("<wbr>").join(escape(part) for part in _SOFT_BREAK.split(text))
+
+
+_ENV.filters["breakable"] = breakable

@@ -13,6 +13,7 @@ from ui_support import (
     HOSTILE_SESSION,
     LONG_EVENTS,
     LONG_SESSION,
+    OWN_SCRIPTS,
     SCRIPT,
     Client,
 )
@@ -36,10 +37,10 @@ def test_hostile_text_is_escaped_everywhere_it_shows(signed_in: Client, path: st
     assert response.status_code == 200
     body = response.text
     assert SCRIPT not in body and "<img" not in body and "onerror=alert(1)>" not in body
-    shown = html.unescape(body)
+    shown = html.unescape(body.replace("<wbr>", ""))  # a place to wrap, not text
     assert SCRIPT in shown or SCRIPT[:30] in shown  # the text itself is there, as text
-    # The only scripts a page has are the UI's own file.
-    assert re.findall(r"<script[^>]*>", body) in ([], ['<script src="/ui/static/ui.js" defer>'])
+    # The only scripts a page has are the UI's own files.
+    assert re.findall(r"<script[^>]*>", body) in ([], OWN_SCRIPTS)
 
 
 def test_every_page_forbids_inline_script_and_framing(signed_in: Client):
@@ -117,7 +118,7 @@ def test_a_session_folds_tool_calls_and_links_each_event_to_its_raw_line(signed_
 
 def test_the_raw_line_is_the_sources_tools_answer(signed_in: Client, ui_origin: Origin):
     (source,) = call(ui_origin, "sources", {"id": HOSTILE_EVENT}, Caller("t", "d"))
-    page = html.unescape(signed_in.get(f"/ui/raw?id={HOSTILE_EVENT}").text)
+    page = html.unescape(signed_in.get(f"/ui/raw?id={HOSTILE_EVENT}").text.replace("<wbr>", ""))
     assert source["original_file"] in page and source["raw"] in page
     assert f"Line {source['line']} of the log" in page
 

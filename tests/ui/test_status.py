@@ -41,7 +41,7 @@ def test_unparsed_lines_are_listed_by_file_and_reason_as_text(signed_in: Client,
     response = signed_in.get("/ui/status")
     body = response.text
     assert "<img" not in body and "onerror=alert(1)>" not in body
-    shown = html.unescape(body)
+    shown = html.unescape(body.replace("<wbr>", ""))  # places to wrap a path, not text
     path = str(folder / name)
     rows = [row for row in shown.split("<tr>") if path in row]
     assert len(rows) == 2  # one per reason
