@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import html
+
 import pytest
 
-from origin_api.ui.render import marked, session_url, when
+from origin_api.ui.render import breakable, marked, session_url, when
 
 
 @pytest.mark.parametrize(
@@ -49,3 +51,19 @@ def test_session_urls_quote_every_id():
         "/ui/session?source=codex&id=a%2Fb+c%26d&page=2&messages=1"
     )
     assert session_url("codex", "x", messages=False) == "/ui/session?source=codex&id=x"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('{"a":1,"b":"c"}', "{<wbr>&#34;a&#34;:<wbr>1,<wbr>&#34;b&#34;:<wbr>&#34;c&#34;}"),
+        ("/home/dev/app.py", "/<wbr>home/<wbr>dev/<wbr>app.py"),
+        ("a, b: c", "a, b: c"),  # a space is a place to wrap already
+        ("</script>&<img>", "&lt;/<wbr>script&gt;&amp;<wbr>&lt;img&gt;"),
+        ("", ""),
+    ],
+)
+def test_breakable_escapes_and_marks_where_a_long_run_may_wrap(text: str, expected: str):
+    shown = str(breakable(text))
+    assert shown == expected
+    assert html.unescape(shown.replace("<wbr>", "")) == text  # nothing added but places to wrap
