@@ -6,11 +6,14 @@
 Over the tests' archive (the sample logs, a hostile session, a long one) served by a real hub on
 loopback, in Debian's chromium, after `scene` has written what the pages of entries, forgets and
 tokens show: an entry citing the hostile event, corrected once; a forgotten event; a forget
-undone; tokens made and one revoked. A page that does not answer 200 stops the run.
+undone; tokens made and one revoked. The pages in `DARK` are also shot in the dark theme
+(`<name>-dark.png`, `<name>-narrow-dark.png`). A page is one line in `pages`; one that does not
+answer 200 (not there yet: 404), or that redirects elsewhere, is skipped with a note.
 """
 
 from __future__ import annotations
 
+import itertools
 import sys
 import tempfile
 from pathlib import Path
@@ -40,6 +43,9 @@ from origin_store import Settings  # noqa: E402
 
 OUT = ROOT / "docs" / "ui"
 SIZES = {"": (1280, 800), "-narrow": (390, 844)}
+#: The colour schemes, by file name suffix, and the pages shot in the dark one too.
+THEMES = {"": "light", "-dark": "dark"}
+DARK = {"home", "search", "timeline", "session", "raw", "entry", "activity", "status"}
 #: Pages shot whole (up to this height), where what matters is below the fold.
 FULL = {"entry": 1400, "tombstone": 1200, "status": 1800, "raw": 1400}
 #: Events of `ui_support`'s sessions the scene uses: the hostile reply, and one of the long
@@ -111,6 +117,7 @@ def scene(origin: Origin) -> dict[str, str]:
 def pages(made: dict[str, str]) -> list[tuple[str, str]]:
     """(file name, path): each page as a person first sees it."""
     return [
+        ("home", "/ui/"),
         ("search", "/ui/search?q=release"),
         ("search-chinese", "/ui/search?q=导出"),
         ("timeline", "/ui/timeline?since=all"),
@@ -123,6 +130,7 @@ def pages(made: dict[str, str]) -> list[tuple[str, str]]:
         ("forgets", "/ui/forgets"),
         ("tombstone", f"/ui/forgets/{made['tombstone']}"),
         ("tokens", "/ui/tokens"),
+        ("activity", "/ui/activity"),
         ("status", "/ui/status"),
         ("recording", "/ui/recording"),
     ]
@@ -130,29 +138,51 @@ def pages(made: dict[str, str]) -> list[tuple[str, str]]:
 
 def shoot(browser: Any, base: str, made: dict[str, str]) -> list[Path]:
     written = []
-    for suffix, (width, height) in SIZES.items():
+    for (suffix, (width, height)), (shade, scheme) in itertools.product(
+        SIZES.items(), THEMES.items()
+    ):
         context = browser.new_context(
-            viewport={"width": width, "height": height}, locale="en-US", timezone_id="UTC"
+            viewport={"width": width, "height": height},
+            locale="en-US",
+            timezone_id="UTC",
+            color_scheme=scheme,
         )
         page = context.new_page()
         page.goto(base + "/ui/login")
-        target = OUT / f"login{suffix}.png"
-        page.screenshot(path=str(target))
-        written.append(target)
+        if not shade:
+            target = OUT / f"login{suffix}.png"
+            page.screenshot(path=str(target))
+            written.append(target)
         sign_in_page(page, base, PASSWORD)
         for name, path in pages(made):
-            response = page.goto(base + path)
-            if response is None or response.status != 200:
-                raise SystemExit(f"{path} answered {response and response.status}")
-            page.wait_for_load_state("networkidle")
-            page.evaluate("document.activeElement && document.activeElement.blur()")
-            target = OUT / f"{name}{suffix}.png"
-            tall = min(FULL.get(name, height), page.evaluate("document.body.scrollHeight"))
-            clip = {"x": 0, "y": 0, "width": width, "height": max(height, tall)}
-            page.screenshot(path=str(target), full_page=name in FULL, clip=clip)
-            written.append(target)
+            if shade and name not in DARK:
+                continue
+            target = OUT / f"{name}{suffix}{shade}.png"
+            if shot(page, base + path, target, full=FULL.get(name)):
+                written.append(target)
         context.close()
     return written
+
+
+def shot(page: Any, url: str, target: Path, *, full: int | None) -> bool:
+    """`url` as `target`, up to `full` pixels tall when given; False (and a note) when the page
+    is not there (yet) or leads elsewhere."""
+    response = page.goto(url)
+    if response is None or response.status != 200 or response.request.redirected_from:
+        status = response and response.status
+        moved = response is not None and response.request.redirected_from is not None
+        print(
+            f"skipped {target.name}: {url} "
+            + (f"led to {page.url}" if moved else f"answered {status}")
+        )
+        return False
+    page.wait_for_load_state("networkidle")
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
+    tall = min(full or height, page.evaluate("document.body.scrollHeight"))
+    clip = {"x": 0, "y": 0, "width": width, "height": max(height, tall)}
+    page.screenshot(path=str(target), full_page=full is not None, clip=clip)
+    return True
 
 
 def main() -> None:
