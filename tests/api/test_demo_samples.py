@@ -78,7 +78,7 @@ def _titles() -> set[str]:
     for p in PROJECTS:
         for part in p.parts:
             for kind in part.kinds:
-                for lang, templates in TITLES[kind].items():
+                for templates in TITLES[kind].values():
                     for template in templates:
                         for head in (
                             "TypeError",

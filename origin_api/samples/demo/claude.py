@@ -184,70 +184,46 @@ class DemoClaude(ClaudeSession):
         head = {**self.env_head, "isSidechain": True, "agentId": agent}
         lines: list[bytes] = []
         parent: str | None = None
-        tool_id = "toolu_01" + b62(self.rng, 22)
         at = start
+        for body, text, kind, role in self._sub_bodies(prompt, step.text, answer):
+            at = min(at + 1000 + self.rng.randrange(4000), step.done)
+            uid = uuid4(self.rng)
+            line = {**head, "parentUuid": parent, **body, "uuid": uid, "timestamp": iso(at)}
+            lines.append(dump(line))
+            parent = uid
+            name = self.project.name
+            row = ("claude-code:" + uid, text, "claude-code", name, session, kind, role, at)
+            self.rows.append(dump(row))
+        path = (
+            f"claude/projects/{self.project.slug}/{self.session_id}/subagents/agent-{agent}.jsonl"
+        )
+        self.files[path] = b"\n".join(lines) + b"\n"
+
+    def _sub_bodies(
+        self, prompt: str, found: str, answer: str
+    ) -> list[tuple[dict[str, Any], str, str, str]]:
+        """The sub-agent's lines (without their common fields), each with its event's text,
+        kind and role: the task it was given, its search and what it found, its answer."""
+        tool_id = "toolu_01" + b62(self.rng, 22)
         grep = {"pattern": self.task.part.func, "output_mode": "content", "-n": True}
-        bodies: list[tuple[dict[str, Any], str, str, str]] = [
+        result = {"tool_use_id": tool_id, "type": "tool_result", "content": found}
+        use = {"type": "tool_use", "id": tool_id, "name": "Grep", "input": grep}
+        return [
             (
                 {"type": "user", "message": {"role": "user", "content": prompt}},
                 prompt,
                 "message",
                 "user",
             ),
+            (self._sub_message(use), f"Grep {dump(grep).decode()}", "tool_use", "assistant"),
             (
-                self._sub_message(
-                    {"type": "tool_use", "id": tool_id, "name": "Grep", "input": grep}
-                ),
-                f"Grep {dump(grep).decode()}",
-                "tool_use",
-                "assistant",
-            ),
-            (
-                {
-                    "type": "user",
-                    "message": {
-                        "role": "user",
-                        "content": [
-                            {"tool_use_id": tool_id, "type": "tool_result", "content": step.text}
-                        ],
-                    },
-                },
-                step.text,
+                {"type": "user", "message": {"role": "user", "content": [result]}},
+                found,
                 "tool_result",
                 "system",
             ),
             (self._sub_message({"type": "text", "text": answer}), answer, "message", "assistant"),
         ]
-        for body, text, kind, role in bodies:
-            at += 1000 + self.rng.randrange(4000)
-            uid = uuid4(self.rng)
-            line = {
-                **head,
-                "parentUuid": parent,
-                **body,
-                "uuid": uid,
-                "timestamp": iso(min(at, step.done)),
-            }
-            lines.append(dump(line))
-            parent = uid
-            self.rows.append(
-                dump(
-                    (
-                        "claude-code:" + uid,
-                        text,
-                        "claude-code",
-                        self.project.name,
-                        session,
-                        kind,
-                        role,
-                        min(at, step.done),
-                    )
-                )
-            )
-        path = (
-            f"claude/projects/{self.project.slug}/{self.session_id}/subagents/agent-{agent}.jsonl"
-        )
-        self.files[path] = b"\n".join(lines) + b"\n"
 
     def _sub_message(self, block: dict[str, Any]) -> dict[str, Any]:
         mid, req = self.new_msg()
