@@ -154,7 +154,7 @@ def demo_of(settings: StoreSettings) -> Demo:
 def write_demo(demo: Demo) -> None:
     """Mark the demo's home, then generate its samples (a few seconds; an interrupted run is
     finished by the next one, and `remove_demo` can delete it meanwhile)."""
-    from .samples import write_samples
+    from .samples.demo import write_demo_samples
 
     demo.home.mkdir(parents=True, exist_ok=True)
     mark = {
@@ -163,7 +163,7 @@ def write_demo(demo: Demo) -> None:
         "remove": "origin demo remove",
     }
     (demo.home / DEMO_MARK).write_bytes(orjson.dumps(mark, option=orjson.OPT_INDENT_2))
-    write_samples(demo.samples)
+    write_demo_samples(demo.samples)
 
 
 def remove_demo(demo: Demo) -> int | None:

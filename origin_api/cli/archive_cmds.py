@@ -228,7 +228,9 @@ def _choose_archive(settings: Settings, samples: bool) -> tuple[Settings, bool]:
         "`origin demo remove` deletes the demo."
     )
     if not demo.written:
-        console.print("Generating the sample logs (20,000 events, a few seconds)…")
+        console.print(
+            "Generating the sample logs (about 350 coding sessions of five agents, a few seconds)…"
+        )
         admin.write_demo(demo)
     return demo.settings(settings), True
 

@@ -108,7 +108,6 @@ class CodexSession(Session):
 
     def _start(self) -> None:
         p = self.project
-        t = self.text
         meta = {
             "id": self.session_id,
             "timestamp": iso(self.now),
@@ -126,7 +125,7 @@ class CodexSession(Session):
         }
         text = f"session start: codex_cli_rs, {self.version}, source cli, cwd {p.cwd}"
         self.event("session_meta", meta, text, "meta", "system", False)
-        agents_md = " ".join(t.en_sentence() for _ in range(2 + int(self.rng.random() * 6)))
+        agents_md = self.agents_md()
         injected = (
             PERMISSIONS,
             f"# AGENTS.md instructions for {p.cwd}\n\n<INSTRUCTIONS>\n{agents_md}\n</INSTRUCTIONS>",
@@ -135,6 +134,11 @@ class CodexSession(Session):
         for i, text in enumerate(injected):
             if self.budget > 0:
                 self.message("developer" if i == 0 else "user", text, "system", False)
+
+    def agents_md(self) -> str:
+        """The project's AGENTS.md, as Codex injects it at the start of a session."""
+        t = self.text
+        return " ".join(t.en_sentence() for _ in range(2 + int(self.rng.random() * 6)))
 
     def _turn(self, first: bool) -> None:
         rng = self.rng

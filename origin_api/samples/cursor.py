@@ -82,9 +82,13 @@ class CursorIdeSession(Session):
         self.kv: list[tuple[str, str]] = []
         self.ended = plan.start_ms
 
+    def conversation_turns(self, budget: int) -> list[Turn]:
+        """The chat's turns: the generator's, or a demo's script in a subclass."""
+        return conversation(self, budget)
+
     def generate(self) -> None:
         headers: list[dict[str, Any]] = []
-        for turn in conversation(self, self.budget):
+        for turn in self.conversation_turns(self.budget):
             for step in turn.steps:
                 bubble = uuid4(self.rng)
                 data = self._bubble(bubble, step)
@@ -239,6 +243,10 @@ class CursorCliSession(Session):
         self._ids: set[str] = set()
         self._messages: list[bytes] = []
 
+    def conversation_turns(self, budget: int) -> list[Turn]:
+        """The chat's turns: the generator's, or a demo's script in a subclass."""
+        return conversation(self, budget)
+
     def relpath(self) -> str:
         folder = hashlib.md5(self.project.cwd.encode()).hexdigest()
         return f".cursor/chats/{folder}/{self.session_id}/store.db"
@@ -271,7 +279,7 @@ class CursorCliSession(Session):
             f" CLI, in the workspace {cwd}."
         )
         self._message({"role": "system", "content": system}, [("system", "system", system, False)])
-        turns = conversation(self, self.budget)
+        turns = self.conversation_turns(self.budget)
         root = ""
         for turn in turns:
             self._turn(turn, cwd)

@@ -129,7 +129,7 @@ def generate_formats(
             started = time.perf_counter()
             planned = plan(source, events_per_source, seed, ctx)
             sessions = [writer(ctx, p, seed) for p, writer in planned]
-            events, cjk = _WRITE[source](home, _generated(sessions, table))
+            events, cjk = WRITE[source](home, _generated(sessions, table))
             files, size = _measure(home, PLACES[source])
             seconds = round(time.perf_counter() - started, 2)
             infos[source] = FormatInfo(source, events, len(sessions), files, size, cjk, seconds)
@@ -309,7 +309,7 @@ def _write_logs(home: Path, sessions: Iterator[Session]) -> tuple[int, int]:
     return totals[0], totals[1]
 
 
-_WRITE = {
+WRITE = {
     "claude-code": _write_logs,
     "codex": _write_logs,
     "cursor": _write_cursor,

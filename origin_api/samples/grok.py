@@ -51,6 +51,10 @@ class GrokBuildSession(Session):
         self.title = self.text.description()[:80]
         self.summary = b""
 
+    def conversation_turns(self, budget: int) -> list[Turn]:
+        """The chat's turns: the generator's, or a demo's script in a subclass."""
+        return conversation(self, budget)
+
     def relpath(self) -> str:
         return f".grok/sessions/{quote(self.project.cwd, safe='')}/{self.session_id}"
 
@@ -71,7 +75,7 @@ class GrokBuildSession(Session):
         commands = [{"name": name, "description": about} for name, about in _COMMANDS]
         update = {"sessionUpdate": "available_commands_update", "availableCommands": commands}
         self._add(start, update)
-        turns = conversation(self, self.budget - 1)  # the title is one more event
+        turns = self.conversation_turns(self.budget - 1)  # the title is one more event
         for turn in turns:
             self._turn(turn)
             if turn.index == 0:
@@ -251,6 +255,14 @@ class GrokCliSession(Session):
         self.messages: list[tuple[Any, ...]] = []
         self.tools: list[tuple[tuple[Any, ...], tuple[Any, ...]]] = []
 
+    def conversation_turns(self, budget: int) -> list[Turn]:
+        """The chat's turns: the generator's, or a demo's script in a subclass."""
+        return conversation(self, budget)
+
+    def recap(self) -> str:
+        """The session's recap (grok-cli writes one for some sessions)."""
+        return " ".join(self.text.en_sentence() for _ in range(2))
+
     def _message(self, role: str, content: object, at: int) -> int:
         seq = len(self.messages) + 1
         message = dump({"role": role, "content": content}).decode()
@@ -268,13 +280,13 @@ class GrokCliSession(Session):
     def generate(self) -> None:
         p, start = self.project, self.plan.start_ms
         recap = self.rng.random() < 0.5
-        turns = conversation(self, self.budget - recap)
+        turns = self.conversation_turns(self.budget - recap)
         for turn in turns:
             self._turn(turn)
         ended = turns[-1].ended if turns else start
         summary = None
         if recap:
-            summary = " ".join(self.text.en_sentence() for _ in range(2))
+            summary = self.recap()
             eid = f"grok:{self.session_id}:recap"
             self.row(eid, f"recap: {summary}", "meta", "system", False, at=ended)
         self.session = (

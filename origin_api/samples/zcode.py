@@ -66,6 +66,10 @@ class ZcodeSession(Session):
         self.parts: list[tuple[Any, ...]] = []
         self._sequence: dict[str, int] = {}
 
+    def conversation_turns(self, budget: int) -> list[Turn]:
+        """The chat's turns: the generator's, or a demo's script in a subclass."""
+        return conversation(self, budget)
+
     def generate(self) -> None:
         p = self.project
         started = self.now
@@ -77,7 +81,7 @@ class ZcodeSession(Session):
         )
         words = "session start: " + ", ".join(name + value for name, value in fields)
         self.row(f"zcode:{self.session_id}", words, "meta", "system", False, at=started)
-        turns = conversation(self, self.budget)
+        turns = self.conversation_turns(self.budget)
         for turn in turns:
             self._turn(turn)
         files = self.rng.randrange(1, 12)

@@ -23,6 +23,8 @@ from origin_api import admin
 from origin_api.errors import OriginError
 from origin_api.hub.server import bind
 from origin_api.runtime import Origin
+from origin_api.samples import INFO_FILE
+from origin_api.samples.demo.memory import memory_files
 from origin_api.settings import Settings
 from origin_store.replication import tokens as store_tokens
 
@@ -65,7 +67,6 @@ def test_an_archive_that_took_in_samples_earlier_says_so(tmp_path: Path, fixture
     from typer.testing import CliRunner
 
     from origin_api.cli.commands import app
-    from origin_api.samples import INFO_FILE
 
     env = fixture_env(tmp_path)
     old = Path(env["ORIGIN_HOME"]) / "samples"
@@ -177,16 +178,18 @@ def test_origin_run_without_logs_shows_a_demo_that_never_mixes_with_the_archive(
     shown = run_origin(env, "run", "--no-hub")
     assert shown.returncode == 0, shown.stderr
     assert "No agent logs found on this machine: showing the demo" in shown.stdout
-    assert re.search(r"^Demo archive: 20,000 events in [\d,]+ sessions", shown.stdout, re.M)
-    assert "Indexed 20,000 documents" in shown.stdout
+    demo = Settings.from_env(env).home / "demo"
+    made = json.loads((demo / "samples" / INFO_FILE).read_bytes())["events"]
+    assert re.search(rf"^Demo archive: {made:,} events in [\d,]+ sessions", shown.stdout, re.M)
+    entries = len(memory_files(0))  # each memory file is also an imported entry
+    assert f"Indexed {made + entries:,} documents" in shown.stdout
     assert "already in the store" not in shown.stdout  # records an agent wrote twice: not news
     assert _events(env) == {}  # the user's own archive: untouched
-    demo = Settings.from_env(env).home / "demo"
     demo_env = {
         **env,
         **admin.demo_of(Settings.from_env(env)).settings(Settings.from_env(env)).environ,
     }
-    assert sum(_events(demo_env).values()) == 20_000
+    assert sum(_events(demo_env).values()) == made
     assert "the demo archive is apart" in run_origin(env, "status").stdout
 
     # The first real ingest goes to the real archive and sees none of the samples.
@@ -195,15 +198,15 @@ def test_origin_run_without_logs_shows_a_demo_that_never_mixes_with_the_archive(
     assert (
         run_origin(real, "ingest").returncode == 0 and run_origin(alone, "ingest").returncode == 0
     )
-    assert _events(real) == _events(alone) and sum(_events(real).values()) < 20_000
+    assert _events(real) == _events(alone) and sum(_events(real).values()) < made
     again = run_origin(real, "run", "--no-hub")
     assert again.returncode == 0, again.stderr
     assert re.search(r"^Found [\d,]+ agent log files", again.stdout, re.M)
     assert "demo" in again.stdout and "Demo archive" not in again.stdout
-    assert sum(_events(demo_env).values()) == 20_000  # and the demo holds no real log
+    assert sum(_events(demo_env).values()) == made  # and the demo holds no real log
     forced = run_origin(real, "run", "--no-hub", "--samples")
     assert "As asked (--samples): showing the demo" in forced.stdout
-    assert re.search(r"^Demo archive: 20,000 events", forced.stdout, re.M)
+    assert re.search(rf"^Demo archive: {made:,} events", forced.stdout, re.M)
 
     removed = run_origin(env, "demo", "remove")
     assert removed.returncode == 0 and "Removed the demo archive" in removed.stdout
