@@ -1,0 +1,116 @@
+"""What the home page and the browse filters read that no tool lists: counts, recent sessions,
+the projects and agents that exist.
+
+Everything here is one pass over the session records (a few thousand at a million events:
+each holds its visible event count, its first and last times), never over events; entries are
+counted from the roots table's own size. Memory files (`memory:<path>` sessions, one per
+imported MEMORY.md or CLAUDE.md) are counted and listed apart: they are not conversations.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import Counter
+from dataclasses import dataclass, field
+
+from origin_store.parsers.memory import SESSION_PREFIX
+from origin_store.reader import get_session, iter_sessions
+from origin_store.records import SessionDoc
+
+from ...runtime import Origin
+from ...service.shapes import SessionView
+from ...service.views import session_view
+from ...settings import DEMO_MARK
+
+#: Sessions the home page lists.
+RECENT = 10
+
+
+@dataclass(frozen=True)
+class AgentCount:
+    agent: str
+    sessions: int
+    events: int
+
+
+@dataclass(frozen=True)
+class Overview:
+    """The home page's figures: what the archive holds, and its latest sessions."""
+
+    events: int
+    sessions: int  # conversations, memory files left out
+    memory_files: int
+    entries: int  # entries (lineages), forgotten ones included: the roots table's size
+    agents: list[AgentCount]
+    recent: list[SessionView]
+    demo: bool
+
+
+@dataclass(frozen=True)
+class Facets:
+    """The projects and agents that have sessions, for filters a person clicks on."""
+
+    projects: list[str] = field(default_factory=list)
+    agents: list[str] = field(default_factory=list)
+
+
+def is_memory(session: SessionDoc | SessionView) -> bool:
+    """A memory file's session (`memory:<path>`), not a conversation."""
+    return session["session"].startswith(SESSION_PREFIX)
+
+
+def overview(origin: Origin, recent: int = RECENT) -> Overview:
+    """Counts by agent and the `recent` conversations with the latest activity (one pass over
+    the sessions, a heap for the newest)."""
+    store = origin.store
+    by_agent: Counter[str] = Counter()
+    events_by_agent: Counter[str] = Counter()
+    memory = 0
+    newest: list[tuple[int, str, str]] = []
+    with store.read() as txn:
+        for item in iter_sessions(store, txn):
+            if is_memory(item):
+                memory += 1
+                continue
+            by_agent[item["source"]] += 1
+            events_by_agent[item["source"]] += item["events"]
+            if not item["events"] or item["ended"] is None:
+                continue
+            key = (item["ended"], item["source"], item["session"])
+            if len(newest) < recent:
+                heapq.heappush(newest, key)
+            elif key > newest[0]:
+                heapq.heapreplace(newest, key)
+        shown: list[SessionView] = []
+        for _, source, session in sorted(newest, reverse=True):
+            found = get_session(store, txn, source, session)
+            if found is not None:
+                shown.append(session_view(origin, txn, found))
+        events = store.event_count(txn)
+        entries = int(txn.stat(store.dbs["roots"])["entries"])
+    agents = [
+        AgentCount(agent, by_agent[agent], events_by_agent[agent])
+        for agent in sorted(by_agent, key=lambda a: (-events_by_agent[a], a))
+    ]
+    return Overview(
+        events=events,
+        sessions=sum(by_agent.values()),
+        memory_files=memory,
+        entries=entries,
+        agents=agents,
+        recent=shown,
+        demo=(origin.home / DEMO_MARK).is_file(),
+    )
+
+
+def facets(origin: Origin) -> Facets:
+    """Every project and agent with a session (memory files' too: they belong to projects)."""
+    store = origin.store
+    projects: set[str] = set()
+    agents: set[str] = set()
+    with store.read() as txn:
+        for item in iter_sessions(store, txn):
+            agents.add(item["source"])
+            if item["project"]:
+                projects.add(item["project"])
+    return Facets(sorted(projects, key=str.casefold), sorted(agents))
