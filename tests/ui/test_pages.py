@@ -61,7 +61,8 @@ def test_search_highlights_matches_in_english_and_chinese(signed_in: Client):
 def test_search_is_the_search_tools_answer(signed_in: Client, ui_origin: Origin):
     expected = call(ui_origin, "search", {"query": "rate limiter"}, Caller("t", "d"))
     page = signed_in.get("/ui/search/hits?q=rate+limiter").text
-    assert f"{len(expected['events'])} events" in page
+    n = len(expected["events"])
+    assert f"{n} {'event' if n == 1 else 'events'} ·" in page
     for event in expected["events"]:
         assert f'href="/ui/raw?id={quote(event["id"], safe="")}"' in page
 

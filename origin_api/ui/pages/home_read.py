@@ -13,6 +13,8 @@ import heapq
 from collections import Counter
 from dataclasses import dataclass, field
 
+import lmdb
+
 from origin_store.parsers.memory import SESSION_PREFIX
 from origin_store.reader import get_session, iter_sessions
 from origin_store.records import SessionDoc
@@ -103,14 +105,48 @@ def overview(origin: Origin, recent: int = RECENT) -> Overview:
     )
 
 
+#: The last facets read, by store and change-feed position: nothing changed, nothing is read.
+_FACETS: dict[str, tuple[int, Facets]] = {}
+
+
 def facets(origin: Origin) -> Facets:
-    """Every project and agent with a session (memory files' too: they belong to projects)."""
+    """Every project and agent with a session (memory files' too: they belong to projects).
+    Kept until the change feed moves (every ingest, remember and forget moves it), so the
+    search and timeline pages pay the pass over the sessions once per change, not per view."""
+    store = origin.store
+    with store.read() as txn:
+        seq = store.feed_last(txn)
+        kept = _FACETS.get(str(store.path))
+        if kept is not None and kept[0] == seq:
+            return kept[1]
+        found = _facets(origin, txn)
+    _FACETS[str(store.path)] = (seq, found)
+    return found
+
+
+def _facets(origin: Origin, txn: lmdb.Transaction) -> Facets:
     store = origin.store
     projects: set[str] = set()
     agents: set[str] = set()
-    with store.read() as txn:
-        for item in iter_sessions(store, txn):
-            agents.add(item["source"])
-            if item["project"]:
-                projects.add(item["project"])
+    for item in iter_sessions(store, txn):
+        agents.add(item["source"])
+        if item["project"]:
+            projects.add(item["project"])
     return Facets(sorted(projects, key=str.casefold), sorted(agents))
+
+
+def session_titles(origin: Origin, keys: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
+    """The title (or first prompt) of each session named by (source, session id), for search
+    hits: point reads of the sessions named, none for a session this store does not have (a
+    hub's, on a device)."""
+    store = origin.store
+    found: dict[tuple[str, str], str] = {}
+    with store.read() as txn:
+        for source, session in dict.fromkeys(keys):
+            item = get_session(store, txn, source, session)
+            if item is None:
+                continue
+            view = session_view(origin, txn, item)
+            if shown := view["title"] or view["prompt"]:
+                found[(source, session)] = shown
+    return found
