@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import lmdb
 
+from origin_store.entries import versions as store_entries
 from origin_store.parsers.memory import SESSION_PREFIX
 from origin_store.reader import get_session, iter_sessions
 from origin_store.records import SessionDoc
@@ -89,7 +90,7 @@ def overview(origin: Origin, recent: int = RECENT) -> Overview:
             if found is not None:
                 shown.append(session_view(origin, txn, found))
         events = store.event_count(txn)
-        entries = int(txn.stat(store.dbs["roots"])["entries"])
+        entries = store_entries.entry_count(store, txn)
     agents = [
         AgentCount(agent, by_agent[agent], events_by_agent[agent])
         for agent in sorted(by_agent, key=lambda a: (-events_by_agent[a], a))
