@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -14,6 +15,7 @@ import typer
 from origin_store.model import ENTRY_KINDS
 
 from .. import admin
+from ..errors import OriginError
 from ..lingering.lean import (
     JSON,
     JSON_HELP,
@@ -27,7 +29,8 @@ from ..lingering.lean import (
 )
 from ..runtime import Origin
 from ..service import Caller, device_call
-from ..service.shapes import ForgetResult, RestoreResult, SearchResult
+from ..service.shapes import ForgetResult, ReachItem, RestoreResult, SearchResult
+from ..service.writing import forget_reach
 from .output import console, edge, print_json, text
 
 
@@ -172,11 +175,58 @@ def forget(
     reason: str = typer.Option(
         ..., "--reason", help="Why it should be forgotten (kept with the record)."
     ),
+    yes: bool = typer.Option(
+        False, "--yes", "-y", help="Forget without asking (scripts; needed off a terminal)."
+    ),
     json: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
-    """Hide an entry and the events it cites, or an event and the entries citing it."""
+    """Hide an entry and the events it cites, or an event and the entries citing it.
+
+    Lists what it will hide and asks first; --yes skips the question."""
+    if not yes:
+        _confirm_forget(item_id)
     result = _run("forget", {"id": item_id, "reason": reason})
     _answer(result, json, lambda r: forget_lines(item_id, r))
+
+
+def _confirm_forget(item_id: str) -> None:
+    """What the forget would hide, on stderr, and a question a person answers at a terminal;
+    off a terminal, a refusal that names --yes (a script never hangs on a question). Nothing
+    to hide (forgotten already) needs no question."""
+    with edge(), Origin.open() as origin:
+        try:
+            reach: list[ReachItem] | None = forget_reach(origin, item_id)
+        except OriginError as failed:
+            if failed.category != "not_found" or origin.connection is None:
+                raise
+            reach = None  # a device's forget of what only its hub holds: the hub applies it
+    if reach == []:
+        return
+    typer.echo("\n".join(reach_lines(item_id, reach)), err=True)
+    if not sys.stdin.isatty():
+        typer.echo(
+            "error: origin forget asks before it hides anything; pass --yes to forget "
+            "without asking.",
+            err=True,
+        )
+        raise typer.Exit(2)
+    if not typer.confirm("Forget all of this?", default=False, err=True):
+        typer.echo("nothing forgotten", err=True)
+        raise typer.Exit(1)
+
+
+def reach_lines(target: str, reach: list[ReachItem] | None) -> list[str]:
+    """What a forget will hide, one line each, as the UI's forget page lists it."""
+    if reach is None:
+        return [f"{target} is not in this device's archive: its hub will forget it there."]
+    entries = sum(1 for r in reach if r["kind"] == "entry")
+    events = len(reach) - entries
+    head = f"forget {target} hides {plural(entries, 'entry', 'entries')} and "
+    lines = [head + f"{plural(events, 'event', 'events')}:"]
+    for item in reach:
+        shown = item["text"] or "(not in this archive)"
+        lines.append(f"  {item['kind']:<5}  {item['id']}  {shown}")
+    return lines
 
 
 def restore(

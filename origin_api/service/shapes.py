@@ -178,6 +178,21 @@ class NotRecorded(TypedDict):
 IngestData = Recorded | NotRecorded
 #: `forget`'s result, as the store's forget gives it.
 ForgetResult = Forgotten
+
+
+class ReachItem(TypedDict):
+    """One entry version or event a forget would hide, as a person checks it before: its
+    text cut short; an event's source and session (None for an entry, or for a cited event
+    this store does not have); `target` for the id the forget names."""
+
+    id: str
+    kind: str  # "entry" or "event"
+    text: str
+    source: str | None
+    session: str | None
+    target: bool
+
+
 #: `origin restore`'s result (no tool restores: only a person undoes a forget).
 RestoreResult = Restored
 

@@ -19,8 +19,8 @@ from ..contract.timeargs import optional_time
 from ..errors import OriginError, conflict, invalid, not_found
 from ..runtime import Origin
 from .common import Caller, now_ms, refresh
-from .shapes import EntryResult, EventDetail, EventView, ForgetResult
-from .views import entry_view
+from .shapes import EntryResult, EventDetail, EventView, ForgetResult, ReachItem
+from .views import entry_view, event_view
 
 #: An event a source cites: this device's record, or the hub's copy as its tools show it.
 Cited = EventDoc | EventDetail | EventView
@@ -283,3 +283,53 @@ def forget(origin: Origin, *, caller: Caller, id: str, reason: str) -> ForgetRes
         raise not_found(f"Unknown entry or event {id}.") from None
     origin.searcher.catch_up()
     return result
+
+
+#: How much of each text a forget's reach shows: enough to recognise it.
+REACH_TEXT = 160
+
+
+def forget_reach(origin: Origin, id: str) -> list[ReachItem]:
+    """What `forget` of `id` would hide now, each with a short text, for a person to read
+    before confirming (the admin UI's forget page, `origin forget`): the store's own rule
+    (`store_entries.reach`), the entry versions first, then the events. Empty when everything
+    is hidden already; the contract's not-found error for an unknown id. This store's view:
+    a device's forget also reaches what only its hub holds, which the hub applies."""
+    store = origin.store
+    with store.read() as txn:
+        try:
+            found = store_entries.reach(store, txn, id)
+        except NotFound:
+            raise not_found(f"Unknown entry or event {id}.") from None
+        items: list[ReachItem] = []
+        for entry_id in found.entries:
+            version = store_entries.get_entry(store, txn, entry_id)
+            text = version["text"] if version is not None else ""
+            items.append(_reach_item(entry_id, "entry", text, None, None, entry_id == id))
+        for event_id in found.events:
+            event = get_event(store, txn, event_id)
+            if event is None:
+                items.append(_reach_item(event_id, "event", "", None, None, event_id == id))
+                continue
+            view = event_view(event, REACH_TEXT)
+            items.append(
+                _reach_item(
+                    event_id, "event", view["text"], view["source"], view["session"], event_id == id
+                )
+            )
+    return items
+
+
+def _reach_item(
+    item_id: str, kind: str, text: str, source: str | None, session: str | None, target: bool
+) -> ReachItem:
+    flat = " ".join(text.split())  # an event's text comes cut, with the contract's count
+    short = flat if kind == "event" or len(flat) <= REACH_TEXT else flat[: REACH_TEXT - 1] + "…"
+    return {
+        "id": item_id,
+        "kind": kind,
+        "text": short,
+        "source": source,
+        "session": session,
+        "target": target,
+    }

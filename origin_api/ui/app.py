@@ -41,11 +41,6 @@ def _pages() -> list[ModuleType]:
 PAGES: list[ModuleType] = _pages()
 
 
-@get("/", opt={"public": True}, sync_to_thread=False)
-def index() -> Redirect:
-    return Redirect("/ui/search", status_code=303)
-
-
 @get("/static/{name:str}", opt={"public": True}, sync_to_thread=False)
 def static(name: FromPath[str]) -> Response[bytes]:
     """`ui.css` and `ui.js`, from the package (a wheel ships them): no CDN, nothing fetched."""
@@ -66,7 +61,7 @@ def create_router(ui: Ui, hosts: frozenset[str]) -> Router:
     """Every page under `/ui`, behind the guard, with errors as pages. `hosts` are the Host
     names the UI answers to (the hub's; `*` for any)."""
     log_to_stderr()
-    handlers: list[Any] = [index, static]
+    handlers: list[Any] = [static]
     for module in PAGES:
         handlers.extend(getattr(module, "ROUTES", []))
     return Router(

@@ -23,6 +23,7 @@ from .guard import session_of, ui_of
 
 #: The pages in the navigation, in order: (label, path). Each path is a page module's.
 NAV = (
+    ("Home", "/ui/"),
     ("Search", "/ui/search"),
     ("Timeline", "/ui/timeline"),
     ("Entries", "/ui/entries"),

@@ -148,6 +148,11 @@ def anything_hidden(store: Store, txn: lmdb.Transaction) -> bool:
     return txn.stat(store.dbs["hidden"])["entries"] > 0
 
 
+def entry_count(store: Store, txn: lmdb.Transaction) -> int:
+    """How many entries there are (lineages, forgotten ones too): the roots table's size."""
+    return int(txn.stat(store.dbs["roots"])["entries"])
+
+
 def root_ids(store: Store, txn: lmdb.Transaction) -> Iterator[str]:
     """Every entry's root, in key order: one per entry, whatever its versions (the UI's list)."""
     for key, _ in pairs(txn.cursor(db=store.dbs["roots"])):
@@ -204,22 +209,34 @@ def citing_entries(store: Store, txn: lmdb.Transaction, event_id: str) -> list[s
     ]
 
 
-def forget(store: Store, txn: lmdb.Transaction, target: str, reason: str, author: str) -> Forgotten:
-    """Hide an entry (every version and the events it cites) or an event (and every entry
-    citing it). Returns the contract's result; records nothing when all was hidden already,
-    which an id this store never had but a synced forget hid (another device's event) is."""
+@dataclass(frozen=True)
+class Reach:
+    """What a forget of `target` would hide now: the entry versions and events not hidden
+    already, in the order the forget records them (an entry's versions, then its sources; an
+    event, then the versions of every entry citing it)."""
+
+    entries: list[str]
+    events: list[str]
+
+
+def reach(store: Store, txn: lmdb.Transaction, target: str) -> Reach:
+    """The rule of `forget`, without the forget: an entry hides every version of it and the
+    events they cite; an event hides itself and every version of each entry citing it. Raises
+    `NotFound` for an id this store never had that no forget hides."""
     entry_ids: list[str] = []
     event_ids: list[str] = []
     if target.startswith("ent_"):
         version = get_entry(store, txn, target)
         if version is None:
-            return _hidden_already(store, txn, target)
+            _hidden_already(store, txn, target)
+            return Reach([], [])
         for v in lineage(store, txn, version["root"]).versions:
             entry_ids.append(v["id"])
             event_ids.extend(s["event_id"] for s in v["sources"])
     else:
         if store.event(txn, target) is None:
-            return _hidden_already(store, txn, target)
+            _hidden_already(store, txn, target)
+            return Reach([], [])
         event_ids.append(target)
         roots: set[str] = set()
         for entry_id in citing_entries(store, txn, target):
@@ -227,8 +244,19 @@ def forget(store: Store, txn: lmdb.Transaction, target: str, reason: str, author
             if version and version["root"] not in roots:
                 roots.add(version["root"])
                 entry_ids.extend(v["id"] for v in lineage(store, txn, version["root"]).versions)
-    new_entries = [e for e in dict.fromkeys(entry_ids) if not is_hidden(store, txn, e)]
-    new_events = [e for e in dict.fromkeys(event_ids) if not is_hidden(store, txn, e)]
+    return Reach(
+        [e for e in dict.fromkeys(entry_ids) if not is_hidden(store, txn, e)],
+        [e for e in dict.fromkeys(event_ids) if not is_hidden(store, txn, e)],
+    )
+
+
+def forget(store: Store, txn: lmdb.Transaction, target: str, reason: str, author: str) -> Forgotten:
+    """Hide an entry (every version and the events it cites) or an event (and every entry
+    citing it), as `reach` says. Returns the contract's result; records nothing when all was
+    hidden already, which an id this store never had but a synced forget hid (another
+    device's event) is."""
+    found = reach(store, txn, target)
+    new_entries, new_events = found.entries, found.events
     if not new_entries and not new_events:
         return _nothing_forgotten()
     tombstone = new_tombstone_id()

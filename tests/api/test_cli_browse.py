@@ -174,7 +174,7 @@ def test_the_memory_commands_print_text_and_the_tools_json(env: dict[str, str]) 
     assert f'    quote "{PROMPT_WORDS}"\n' in shown
     assert "\nhistory (2 versions, oldest first):\n" in shown
     assert f"  {entry_id}  superseded · by user@testbox · " in shown
-    gone = ok(env, "forget", current, "--reason", "the user asked")
+    gone = ok(env, "forget", current, "--reason", "the user asked", "--yes")
     tombstone = re.findall(r"\((tmb_\w+)\)$", gone.splitlines()[0])[0]
     assert gone.splitlines()[0].startswith(f"forgot {current}: 2 entries and 1 event hidden")
     assert gone.splitlines()[-1] == f"undo: origin restore {tombstone}"

@@ -148,7 +148,7 @@ def test_an_entry_and_a_forget_reach_the_other_device(
     with _store_of(b) as store, store.read() as txn:
         found = E.get_entry(store, txn, entry_id)
         assert found is not None and found["text"] == "Releases are cut on Fridays."
-    _run(b, "forget", entry_id, "--reason", "not any more")
+    _run(b, "forget", entry_id, "--reason", "not any more", "--yes")
     _run(b, "sync")
     _run(a, "sync")
     with _store_of(a) as store, store.read() as txn:

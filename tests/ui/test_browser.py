@@ -17,14 +17,14 @@ pytestmark = pytest.mark.browser
 
 def test_a_wrong_password_is_refused_and_the_right_one_signs_in(page: Any, ui_hub: RunningHub):
     page.goto(ui_hub.base + "/")
-    assert page.url.endswith("/ui/login?next=%2Fui%2Fsearch")
+    assert page.url.endswith("/ui/login?next=%2Fui")
     page.fill("#secret", "not it at all")
     page.click("button[type=submit]")
     assert page.get_by_role("alert").inner_text() == "That password or token is not right."
     assert "/ui/login" in page.url
     page.fill("#secret", PASSWORD)
     page.click("button[type=submit]")
-    page.wait_for_url("**/ui/search")
+    page.wait_for_url("**/ui/")
     assert page.get_by_role("status").inner_text() == "Signed in."
     assert page.get_by_role("link", name="Timeline").is_visible()
 

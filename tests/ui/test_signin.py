@@ -17,6 +17,7 @@ from origin_api.ui.guard import log_write, write_author
 from origin_api.ui.password import check_password, has_password, set_password
 
 PAGES = [
+    "/ui/",
     "/ui/search",
     "/ui/search?q=release",
     "/ui/search/hits?q=x",
@@ -31,7 +32,8 @@ def test_every_page_needs_a_session_and_a_browser_is_sent_to_sign_in(client: Cli
     response = client.get(path, follow_redirects=False)
     assert response.status_code == 303
     assert response.headers["location"].startswith("/ui/login?next=")
-    assert "next=" + path.split("?")[0].replace("/", "%2F") in response.headers["location"]
+    target = path.split("?")[0].rstrip("/")  # the router names the home page `/ui`
+    assert "next=" + target.replace("/", "%2F") in response.headers["location"]
 
 
 def test_a_scripts_request_without_a_session_is_401_not_a_redirect(client: Client):
@@ -41,7 +43,8 @@ def test_a_scripts_request_without_a_session_is_401_not_a_redirect(client: Clien
 
 def test_root_and_ui_lead_to_the_pages(client: Client):
     assert client.get("/", follow_redirects=False).headers["location"] == "/ui/"
-    assert client.get("/ui/", follow_redirects=False).headers["location"] == "/ui/search"
+    home = client.get("/ui/", follow_redirects=False)
+    assert home.status_code == 303 and home.headers["location"] == "/ui/login?next=%2Fui"
     assert client.post("/", follow_redirects=False).status_code == 404
 
 

@@ -100,7 +100,9 @@ def test_refused_names_are_explained(signed_in: Client):
     name = "twice-" + secrets.token_hex(3)
     create(signed_in, name)
     taken = signed_in.post("/ui/tokens", data={"_csrf": signed_in.csrf, "name": name})
-    assert taken.status_code == 400 and f"A token named {name} exists already" in taken.text
+    assert taken.status_code == 400 and f"The name {name} is in use: a write token" in taken.text
+    assert "origin token" not in taken.text  # an answer on the page, not a command to run
+    assert f'name="name" value="{name}"' in taken.text  # what was typed, to change it
     hostile = signed_in.post("/ui/tokens", data={"_csrf": signed_in.csrf, "name": SCRIPT + IMG})
     assert hostile.status_code == 400
     assert SCRIPT not in hostile.text and "<img" not in hostile.text

@@ -129,7 +129,7 @@ class Client(TestClient[Any]):
 
 
 def sign_in_page(page: Any, base: str, secret: str = PASSWORD) -> None:
-    page.goto(base + "/ui/")
+    page.goto(base + "/ui/login?next=%2Fui%2Fsearch")
     page.fill("#secret", secret)
     page.click("button[type=submit]")
     page.wait_for_url("**/ui/search**")

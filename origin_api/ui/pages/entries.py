@@ -8,7 +8,7 @@ GET), so reloading never writes twice.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from litestar import Request, Response, get, post
 from litestar.params import FromPath, URLEncodedBody
@@ -18,14 +18,17 @@ from origin_store.model import ENTRY_KINDS
 
 from ...errors import OriginError
 from ...service import Caller
-from ...service.shapes import EntryDetail, EntryResult
+from ...service.shapes import EntryDetail, EntryResult, EventDetail
+from ..core import Ui
 from ..errors import STATUS
 from ..guard import log_write, session_of, ui_of
 from ..render import entry_url, raw_url, render
 from .entries_forms import (
     CORRECT_ROWS,
     DEFAULT_CONFIDENCE,
+    NOTHING_CHANGED,
     REMEMBER_ROWS,
+    changes_nothing,
     correct_args,
     draft_of,
     remember_args,
@@ -35,6 +38,17 @@ from .forgets_read import hiding_tombstone
 
 AnyRequest = Request[Any, Any, Any]
 Form = URLEncodedBody[dict[str, str]]
+#: How much of a cited event's text the remember form shows.
+CITED_TEXT = 1_000
+
+
+class CitedShown(TypedDict):
+    """A source row's event as the remember form shows it."""
+
+    id: str
+    event: EventDetail | None
+    text: str
+    error: str
 
 
 def _param(request: AnyRequest, name: str) -> str:
@@ -113,10 +127,11 @@ def correct(request: AnyRequest, entry_id: FromPath[str], data: Form) -> Respons
     """A new version of the entry's current version; another version gets the tool's message
     (which names the current one), shown on that version's page with what was typed."""
     ui = ui_of(request)
+    args = correct_args(entry_id, data)
+    if entry_id.startswith("ent_") and _unchanged(ui, entry_id, args):
+        return _entry(request, entry_id, status=400, error=NOTHING_CHANGED, draft=draft_of(data))
     try:
-        out: EntryResult = ui.call(
-            "correct", correct_args(entry_id, data), Caller("user", ui.device)
-        )
+        out: EntryResult = ui.call("correct", args, Caller("user", ui.device))
     except OriginError as failed:
         if not entry_id.startswith("ent_"):
             raise  # an event's id: the tool's message, on the error page
@@ -133,6 +148,35 @@ def correct(request: AnyRequest, entry_id: FromPath[str], data: Form) -> Respons
     return Redirect(entry_url(new["id"]), status_code=303)
 
 
+def _unchanged(ui: Ui, entry_id: str, args: dict[str, Any]) -> bool:
+    """Whether a correction would write what the version already says (an unknown or
+    forgotten id is left to the tool, which names it)."""
+    try:
+        found: EntryDetail = ui.read("get", id=entry_id)
+    except OriginError:
+        return False
+    return changes_nothing(args, found["entry"])
+
+
+def _cited(ui: Ui, draft: dict[str, str]) -> dict[int, CitedShown]:
+    """The events the form's rows name, as `get` gives them, so a person sees what they cite
+    (the text, cut, and the full id); an id `get` does not know gets its message instead."""
+    shown: dict[int, CitedShown] = {}
+    for n in range(1, REMEMBER_ROWS + 1):
+        event_id = draft.get(f"event_{n}", "").strip()
+        if not event_id:
+            continue
+        try:
+            event: EventDetail = ui.read("get", id=event_id)
+        except OriginError as failed:
+            shown[n] = {"id": event_id, "event": None, "text": "", "error": failed.message}
+            continue
+        text = event["text"]
+        cut = text if len(text) <= CITED_TEXT else text[: CITED_TEXT - 1] + "…"
+        shown[n] = {"id": event_id, "event": event, "text": cut, "error": ""}
+    return shown
+
+
 def _remember_form(
     request: AnyRequest, draft: dict[str, str], *, status: int = 200, error: str = ""
 ) -> Response[str]:
@@ -144,6 +188,7 @@ def _remember_form(
         error=error,
         kinds=ENTRY_KINDS,
         rows=REMEMBER_ROWS,
+        cited=_cited(ui_of(request), draft),
     )
 
 

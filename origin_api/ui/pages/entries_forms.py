@@ -76,3 +76,24 @@ def draft_of(form: Mapping[str, Any]) -> dict[str, str]:
     """What a person typed, to fill the form again when the tool refused it (never the
     CSRF token: the page brings its own)."""
     return {k: v for k, v in form.items() if isinstance(v, str) and k != "_csrf"}
+
+
+#: What a correction that changes nothing is told, on the entry's page.
+NOTHING_CHANGED = (
+    "Nothing to correct: the text, kind and confidence are this version's already, and no "
+    "validity or source was added. Change something, or leave the entry as it is."
+)
+
+
+def changes_nothing(args: Mapping[str, Any], current: Mapping[str, Any]) -> bool:
+    """Whether `correct_args` would write a version equal to `current` (the version it
+    corrects): same text, kind and confidence, no validity, no source added. A confidence
+    that is no number is a change: the tool answers it in its own words."""
+    if args.get("text") != current.get("text") or any(
+        name in args for name in ("valid_from", "valid_to", "sources")
+    ):
+        return False
+    if args.get("kind", current.get("kind")) != current.get("kind"):
+        return False
+    confidence = args.get("confidence", current.get("confidence"))
+    return isinstance(confidence, float | int) and float(confidence) == current.get("confidence")

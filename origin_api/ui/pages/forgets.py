@@ -21,7 +21,8 @@ from litestar.response import Redirect
 from ... import admin
 from ...errors import OriginError
 from ...service import Caller
-from ...service.shapes import ForgetResult
+from ...service.shapes import ForgetResult, ReachItem
+from ...service.writing import forget_reach
 from ..errors import STATUS
 from ..guard import log_write, session_of, ui_of
 from ..render import render
@@ -52,11 +53,14 @@ def _flash(request: AnyRequest, message: str, level: str = "info") -> None:
 def _forget_form(
     request: AnyRequest, item_id: str, *, reason: str = "", status: int = 200, error: str = ""
 ) -> Response[str]:
-    """The form, with what it would forget shown as `get` shows it (None once it is gone)."""
+    """The form, with what it would forget shown as `get` shows it (None once it is gone), and
+    everything the forget would hide (`forget_reach`, the rule the forget itself follows)."""
     item = None
+    reach: list[ReachItem] = []
     if item_id:
         try:
             item = ui_of(request).read("get", id=item_id)
+            reach = forget_reach(ui_of(request).origin, item_id)
         except OriginError as failed:
             error = error or failed.message
             status = status if status != 200 else STATUS.get(failed.category, 400)
@@ -66,6 +70,10 @@ def _forget_form(
         status=status,
         item_id=item_id,
         item=item,
+        reach=reach,
+        reach_entries=sum(1 for r in reach if r["kind"] == "entry"),
+        reach_events=sum(1 for r in reach if r["kind"] == "event"),
+        counted=counted,
         reason=reason,
         error=error,
         is_entry=item_id.startswith("ent_"),

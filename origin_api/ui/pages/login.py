@@ -38,7 +38,10 @@ AnyRequest = Request[Any, Any, Any]
 
 
 def _next(target: str | None) -> str:
-    """Where to go after signing in: a UI path only (never another site: `//evil`, `/\\evil`)."""
+    """Where to go after signing in: a UI path only (never another site: `//evil`, `/\\evil`);
+    `/ui`, as the router names the home page's path, is the home page."""
+    if target == "/ui":
+        return "/ui/"
     if (
         target
         and target.startswith("/ui/")

@@ -1,23 +1,26 @@
 """The timeline, a session's events page by page, and the raw line behind an event.
 
-The timeline is the `timeline` tool's answer; a session's page is read a page at a time
-(`ui.reads`), since the tool lists only a session's first events; the raw line is the
-`sources` tool's answer, beside the event as `get` gives it and the entries citing it.
+The timeline is the sessions the `timeline` tool lists, read with its filters
+(`timeline_read`) so that memory files stand apart and the sessions older than the window are
+counted; a session's page is read a page at a time (`ui.reads`), since the tool lists only a
+session's first events; the raw line is the `sources` tool's answer, beside the event as `get`
+gives it and the entries citing it.
 """
 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from litestar import Request, Response, get
 
-from origin_store.parsers.agents import AGENTS
-
 from ...errors import OriginError
-from ...service.shapes import EventDetail, SessionsResult, SessionView, SourcesResult
+from ...service.shapes import EventDetail, SourcesResult
 from ..guard import ui_of
 from ..reads import PAGE_SIZE, cited_by, session_page
 from ..render import render
+from .home_read import facets
+from .timeline_read import Window, sessions_in
 
 AnyRequest = Request[Any, Any, Any]
 #: The timeline's ranges: (value of `since`, label). "all" is every session there is.
@@ -33,36 +36,45 @@ def _param(request: AnyRequest, name: str) -> str:
     return str(request.query_params.get(name) or "").strip()
 
 
+def _timeline_url(current: dict[str, str], **changes: str) -> str:
+    """This timeline with some filters changed (a blank value drops that filter)."""
+    args = {k: v for k, v in {**current, **changes}.items() if v}
+    return "/ui/timeline" + ("?" + urlencode(args) if args else "")
+
+
 @get("/timeline", sync_to_thread=True)
 def timeline(request: AnyRequest) -> Response[str]:
+    """`/ui/timeline?since=30d|…|all&from=YYYY-MM-DD&until=YYYY-MM-DD&source=…&project=…`:
+    conversations by day, memory files apart, and the older ones a click away. A `from` date
+    is the window's start in place of the range."""
     since = _param(request, "since") or DEFAULT_RANGE
-    args: dict[str, Any] = {
-        "since": "1970-01-01" if since == "all" else since,
-        "limit": TIMELINE_LIMIT,
-    }
-    for name in ("source", "project", "until"):
-        if value := _param(request, name):
-            args[name] = value
+    current = {n: _param(request, n) for n in ("since", "from", "until", "source", "project")}
+    start = current["from"] or ("1970-01-01" if since == "all" else since)
     error = ""
-    sessions: list[SessionView] = []
+    found = Window()
     try:
-        listed: SessionsResult = ui_of(request).read("timeline", **args)
-        sessions = listed["sessions"]
+        found = sessions_in(
+            ui_of(request).origin,
+            since=start,
+            until=current["until"] or None,
+            source=current["source"] or None,
+            project=current["project"] or None,
+            limit=TIMELINE_LIMIT,
+        )
     except OriginError as failed:
         error = failed.message
     return render(
         request,
         "timeline.html",
         status=400 if error else 200,
-        sessions=sessions,
+        found=found,
         error=error,
         since=since,
         ranges=RANGES,
-        sources=AGENTS,
-        source=args.get("source", ""),
-        project=args.get("project", ""),
-        until=args.get("until", ""),
-        projects=sorted({s["project"] for s in sessions if s.get("project")}),
+        current=current,
+        listed=facets(ui_of(request).origin),
+        url=lambda **changes: _timeline_url(current, **changes),
+        widen=_timeline_url(current, since="all", **{"from": ""}),
         limit=TIMELINE_LIMIT,
     )
 

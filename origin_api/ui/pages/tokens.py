@@ -93,6 +93,19 @@ def _tokens(
     )
 
 
+def _in_use(request: AnyRequest, name: str) -> str:
+    """The page's answer for a name an active token has (the store's names a CLI command),
+    or "" when the name is free (a revoked token's name is reused)."""
+    for token in admin.list_tokens(ui_of(request).origin):
+        if token.name == name and token.revoked is None:
+            return (
+                f"The name {name} is in use: a {token.scope} token made {iso(token.created)} "
+                f"has it. Pick another name, or revoke {name} in the list below and create "
+                f"it again."
+            )
+    return ""
+
+
 @get("/tokens", sync_to_thread=True)
 def tokens(request: AnyRequest) -> Response[str]:
     return _tokens(request)
@@ -102,6 +115,8 @@ def tokens(request: AnyRequest) -> Response[str]:
 def create(request: AnyRequest, data: Form) -> Response[Any]:
     name = (data.get("name") or "").strip()
     scope = (data.get("scope") or "write").strip()
+    if in_use := _in_use(request, name):
+        return _tokens(request, status=400, error=in_use, draft={"name": name, "scope": scope})
     try:
         secret = admin.create_token(ui_of(request).origin, name, scope)
     except StoreError as failed:

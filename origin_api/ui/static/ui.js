@@ -205,6 +205,42 @@
     });
   }
 
+  /* browse: "Show more" in place. The link loads the whole page with a larger limit without
+     the script; with it, the hits fragment replaces the list, the page stays where it was, and
+     the first new hit takes the focus (so a keyboard or a screen reader goes on from there). */
+  function showMore() {
+    var hits = document.getElementById("hits");
+    if (!hits) return;
+    hits.addEventListener("click", function (event) {
+      var link = event.target && event.target.closest ? event.target.closest("a[data-more]") : null;
+      if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+      event.preventDefault();
+      var kind = hits.querySelector("li.hit.event") ? "li.hit.event" : "li.hit.entry";
+      var before = hits.querySelectorAll(kind).length;
+      link.setAttribute("aria-busy", "true");
+      fetch(link.dataset.more, {
+        credentials: "same-origin",
+        headers: { "X-Requested-With": "origin-ui" }
+      }).then(function (response) {
+        if (response.redirected || response.status === 401) { window.location.reload(); return null; }
+        return response.text();
+      }).then(function (html) {
+        if (html === null) return;
+        hits.innerHTML = html; // the server's HTML: every text in it is escaped there
+        localTimes(hits);
+        history.replaceState(null, "", link.getAttribute("href"));
+        var next = hits.querySelectorAll(kind)[before];
+        if (next) {
+          next.setAttribute("tabindex", "-1");
+          next.focus({ preventScroll: true });
+        }
+      }).catch(function (error) {
+        link.removeAttribute("aria-busy");
+        link.textContent = "Show more failed: " + error.message;
+      });
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     localTimes(document);
     searchAsYouType();
@@ -214,5 +250,6 @@
     themeToggle();
     menuCloses();
     keyboardNavigation();
+    showMore();
   });
 })();
