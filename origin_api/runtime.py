@@ -41,10 +41,13 @@ MIN_FREE_BYTES = 16 << 20
 
 
 class Origin:
-    def __init__(self, settings: StoreSettings) -> None:
-        """Given only the store's settings, the front doors' are read from the same environment."""
+    def __init__(self, settings: StoreSettings, *, existing: bool = False) -> None:
+        """Given only the store's settings, the front doors' are read from the same environment.
+        `existing`: a read, which opens an archive that is there and creates none (`NoArchive`)."""
         self.settings: Settings = Settings.of(settings)
         self.home: Path = self.settings.home
+        if existing:
+            require_archive(self.home)
         check_home(self.home)
         #: This device's hub (hub.json), or None: a relay opens no store at all.
         self.connection = hub_connection.load(self.home)
@@ -68,8 +71,10 @@ class Origin:
         self.started: threading.Event | None = None
 
     @classmethod
-    def open(cls, settings: StoreSettings | None = None) -> Origin:
-        return cls(settings or Settings.from_env())
+    def open(cls, settings: StoreSettings | None = None, *, existing: bool = False) -> Origin:
+        """Origin over `settings` (the environment's by default). A command that only reads
+        passes `existing`: a mistyped ORIGIN_HOME is then named, not made into an empty archive."""
+        return cls(settings or Settings.from_env(), existing=existing)
 
     @property
     def relay(self) -> bool:
@@ -263,6 +268,45 @@ def boot_id() -> str | None:
         return BOOT_ID.read_text().strip() or None
     except OSError:
         return None
+
+
+#: Under the home: the store's data file, which only an archive has.
+STORE_FILE = Path("store", "data.mdb")
+
+
+def has_archive(home: Path) -> bool:
+    return (home / STORE_FILE).is_file()
+
+
+def require_archive(home: Path) -> None:
+    """For a read: an archive at `home`, or an error saying there is none, having created
+    nothing. A home Origin could not use is left to `check_home` to name, which cannot create
+    anything there either."""
+    if has_archive(home) or unusable(home) is not None:
+        return
+    connection = hub_connection.load(home) if home.is_dir() else None
+    if connection is not None and connection.relay:
+        return  # a relay keeps no archive: the hub answers
+    raise OriginError(
+        f"No archive at {home}: `origin ingest` or `origin run` makes one "
+        "(ORIGIN_HOME chooses where it is).",
+        "not_found",
+    )
+
+
+def unusable(home: Path) -> HomeUnusable | None:
+    """Why a home that does not hold an archive yet could not, judged without creating it: the
+    first part of its path that exists must be a directory this user may write."""
+    there = next((p for p in (home, *home.parents) if os.path.lexists(p)), None)
+    if there is None:
+        return None
+    if not there.is_dir():
+        return HomeUnusable(str(home), f"{there} is a file, not a directory")
+    if not os.access(there, os.W_OK | os.X_OK):
+        return HomeUnusable(
+            str(home), "permission denied" + (f" ({there})" if there != home else "")
+        )
+    return None
 
 
 def check_home(home: Path, *, min_free: int = MIN_FREE_BYTES) -> None:

@@ -97,7 +97,7 @@ def ingest(json: bool = typer.Option(False, "--json", help="Print the summary as
 
 def status(json: bool = typer.Option(False, "--json", help="Print the status as JSON.")) -> None:
     """Counts per source and project, store and mirror sizes, the last ingest."""
-    with edge(), Origin.open() as origin:
+    with edge(), Origin.open(existing=True) as origin:
         info: Shown = {
             **admin.status(origin),
             "hub": _hub(origin),
@@ -278,7 +278,7 @@ def _serve_hub(origin: Origin, sock: socket.socket, token_file: Path, *, demo: b
 
 def verify() -> None:
     """Check that the store and the mirrors on disk agree (reads everything; repairs nothing)."""
-    with edge(), Origin.open() as origin:
+    with edge(), Origin.open(existing=True) as origin:
         report = admin.verify(origin)
     console.print(
         f"{report.files:,} files, {report.frames:,} frames, {report.lines:,} mirrored lines, {report.events:,} events"
