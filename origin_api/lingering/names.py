@@ -41,7 +41,7 @@ def known(origin: Origin) -> tuple[list[str], list[str]]:
     from origin_store.entries.versions import get_entry, root_ids
     from origin_store.reader import iter_sessions
 
-    sources, projects = set(AGENTS), set()
+    sources, projects = set(AGENTS), set[str]()
     store = origin.store
     with store.read() as txn:
         for session in iter_sessions(store, txn):
@@ -50,8 +50,9 @@ def known(origin: Origin) -> tuple[list[str], list[str]]:
                 projects.add(session["project"])
         for root in root_ids(store, txn):
             entry = get_entry(store, txn, root)
-            if entry is not None and entry.get("project"):
-                projects.add(entry["project"])
+            project = entry.get("project") if entry is not None else None
+            if project:
+                projects.add(project)
     return sorted(sources), sorted(projects)
 
 
