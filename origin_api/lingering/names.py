@@ -62,10 +62,16 @@ def check_filters(origin: Origin, source: str | None, project: str | None) -> No
     if source is None and project is None:
         return
     sources, projects = known(origin)
-    if source is not None and source not in sources:
+    if source is not None and not _among(source, sources):
         raise OriginError(_unknown("source", source, sources, "Sources"))
-    if project is not None and project not in projects:
+    if project is not None and not _among(project, projects):
         raise OriginError(_unknown("project", project, projects, "Projects"))
+
+
+def _among(name: str, names: list[str]) -> bool:
+    """Whether `name` is one of `names`, in any case (some tools read a filter so): a name that
+    exists is never reported missing."""
+    return name.casefold() in {n.casefold() for n in names}
 
 
 def _unknown(what: str, name: str, names: list[str], heading: str) -> str:

@@ -145,6 +145,7 @@ def test_a_fresh_process_imports_neither_typer_nor_rich(env: dict[str, str]) -> 
         "with redirect_stdout(found):\n"
         "    main(['search', '--json', 'limiter'])\n"
         "item = json.loads(found.getvalue())['events'][0]['id']\n"
+        "main(['search', 'rate', 'limiter', '--limit', '1'])\n"
         "main(['get', item])\n"
         "main(['get', item, '--json'])\n"
         "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('typer', 'rich', 'click'))\n"
@@ -161,6 +162,8 @@ def test_a_fresh_process_imports_neither_typer_nor_rich(env: dict[str, str]) -> 
     assert done.returncode == 0, done.stderr
     text, _, whole = done.stdout.partition("\n{\n")
     event = json.loads("{\n" + whole)
+    hit, _, text = text.partition("a session's events: origin timeline --session SESSION\n")
+    assert "[rate] [limiter]" in hit and "\n  session " in hit, hit
     assert text.startswith(f"{event['id']}  {event['time']} · ")
 
 
