@@ -25,7 +25,7 @@ from origin_store.settings import Settings as StoreSettings
 
 from .errors import OriginError
 from .footprint import Footprint
-from .settings import Settings
+from .settings import DEMO_MARK, Settings
 from .sync import connection as hub_connection
 
 if TYPE_CHECKING:
@@ -281,16 +281,20 @@ def has_archive(home: Path) -> bool:
 def require_archive(home: Path) -> None:
     """For a read: an archive at `home`, or an error saying there is none, having created
     nothing. A home Origin could not use is left to `check_home` to name, which cannot create
-    anything there either."""
+    anything there either; a home connected to a hub is Origin's even with nothing of its own
+    yet (the hub answers)."""
     if has_archive(home) or unusable(home) is not None:
         return
-    connection = hub_connection.load(home) if home.is_dir() else None
-    if connection is not None and connection.relay:
-        return  # a relay keeps no archive: the hub answers
+    if home.is_dir() and hub_connection.load(home) is not None:
+        return
+    demo = home / "demo"  # admin.DEMO_DIR, where `origin run` keeps the demo apart
+    shown = (
+        f"; the demo `origin run` shows is {demo} (ORIGIN_HOME={demo} reads it)"
+        if (demo / DEMO_MARK).is_file()
+        else " (ORIGIN_HOME chooses where it is)"
+    )
     raise OriginError(
-        f"No archive at {home}: `origin ingest` or `origin run` makes one "
-        "(ORIGIN_HOME chooses where it is).",
-        "not_found",
+        f"No archive at {home}: `origin ingest` or `origin run` makes one{shown}.", "not_found"
     )
 
 

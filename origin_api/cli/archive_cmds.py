@@ -269,11 +269,26 @@ def _serve_hub(origin: Origin, sock: socket.socket, token_file: Path, *, demo: b
         f"  token: [bold]{token.secret}[/bold] ({how}; kept in {token_file}, readable by you "
         f"alone, for the next runs; `origin token revoke {admin.LOCAL_TOKEN}` ends it)"
     )
+    console.print(f"  {admin_ui_line(origin, url, demo=demo)}")
     console.print(
         "\nRegister Origin with an agent (origin: your archive over stdio; origin-hub: this hub):\n"
     )
     console.print(text(reg.instructions(hub_url=url, token=token.secret)))
     serve(origin, origin.settings, sock)
+
+
+def admin_ui_line(origin: Origin, url: str, *, demo: bool) -> str:
+    """Where the hub's admin UI is and what signs in there: the token just printed, or the
+    admin password kept in the served home (`origin ui password` sets one in ORIGIN_HOME, which
+    the demo's home is not)."""
+    from ..ui.password import has_password
+
+    where = f"Admin UI: {url.removesuffix('/mcp')}/ui/ — sign in with the token above"
+    if has_password(origin.home):
+        return f"{where} or the admin password (`origin ui password` changes it)"
+    if demo:
+        return where
+    return f"{where} (or set an admin password: `origin ui password`)"
 
 
 def verify() -> None:

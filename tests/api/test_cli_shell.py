@@ -178,3 +178,24 @@ def test_a_write_still_makes_the_archive(tmp_path: Path, monkeypatch: pytest.Mon
     assert done.exit_code == 0, done.output
     assert (home / "store" / "data.mdb").is_file()
     assert CliRunner().invoke(app, ["status"]).exit_code == 0
+
+
+def test_no_archive_beside_the_demo_names_the_demo(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """After `origin run` showed the demo, ORIGIN_HOME holds only the demo: a read says where
+    the demo is rather than only that there is no archive."""
+    from origin_api.settings import DEMO_MARK
+
+    home = tmp_path / "origin"
+    (home / "demo").mkdir(parents=True)
+    (home / "demo" / DEMO_MARK).write_text("{}")
+    for name, value in {**fixture_env(tmp_path), "ORIGIN_HOME": str(home)}.items():
+        monkeypatch.setenv(name, value)
+    with pytest.raises(SystemExit):
+        main(["search", "limiter"])
+    assert capsys.readouterr().err == (
+        f"error: No archive at {home}: `origin ingest` or `origin run` makes one; the demo "
+        f"`origin run` shows is {home / 'demo'} (ORIGIN_HOME={home / 'demo'} reads it).\n"
+    )
+    assert sorted(p.name for p in home.iterdir()) == ["demo"]

@@ -278,6 +278,7 @@ def test_origin_run_keeps_its_token_so_a_registration_survives(tmp_path: Path):
         assert "serving the demo archive" in said and "new: none was kept yet" in said
         assert f"origin-hub http://127.0.0.1:{port}/mcp" in said
         assert f"Authorization: Bearer {first}" in said
+        assert f"Admin UI: http://127.0.0.1:{port}/ui/ — sign in with the token above" in said
         assert _post(port, first) == 200
     with _serving(env, port) as (said, second):
         assert second == first and "the same as last time" in said
