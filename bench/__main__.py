@@ -293,6 +293,12 @@ def report_search_latency(
     ours["fresh_search"] = origin_run.fresh_search(corpus_dir, home, fresh)
     ours["fresh_search_alone"] = origin_run.fresh_search(corpus_dir, home, fresh, linger=False)
     ours["fresh_search_served"] = origin_run.fresh_search_served(corpus_dir, home, fresh)
+    ours["human_search_alone"] = origin_run.fresh_search(
+        corpus_dir, home, fresh, linger=False, human=True
+    )
+    ours["human_search_served"] = origin_run.fresh_search_served(
+        corpus_dir, home, fresh, human=True
+    )
     print(
         f"  Origin           {fmt(ours['latency_all'])}  (target p50 <= 2, p95 <= 10, p99 <= 20 ms)"
     )
@@ -313,6 +319,13 @@ def report_search_latency(
         f"{fmt(ours['fresh_search_alone'])}"
     )
     print(f"    while an `origin mcp` runs (it answers them): {fmt(ours['fresh_search_served'])}")
+    print(
+        f"  a person's `origin search` (no --json, plain text): nothing running "
+        f"{fmt(ours['human_search_alone'])} (target: no slower than --json alone)"
+    )
+    print(
+        f"    while an `origin mcp` runs: {fmt(ours['human_search_served'])} (target p50 <= 50 ms)"
+    )
     _print_versus_baselines(ours, baselines)
     for category, lat in ours["per_category"].items():
         print(f"    {category:8} {fmt(lat)}")

@@ -216,16 +216,19 @@ def fresh_process(corpus_dir: Path, home: Path, query: str, runs: int = 5) -> fl
     return median(times[1:])
 
 
-def cli_args(query: Any) -> list[str]:
-    """`origin search` as a user types it, the query's filters as options."""
-    args = [ORIGIN, "search", "--json", "--include-tools"]
+def cli_args(query: Any, *, human: bool = False) -> list[str]:
+    """`origin search` as a user types it, the query's filters as options; `human`: a
+    person's, without --json (plain text, each hit with its session)."""
+    args = [ORIGIN, "search", *([] if human else ["--json"]), "--include-tools"]
     for key in ("source", "project", "since"):
         if query.filters.get(key):
             args += [f"--{key}", str(query.filters[key])]
     return [*args, query.text]
 
 
-def fresh_search(corpus_dir: Path, home: Path, queries: list, *, linger: bool = True) -> dict:
+def fresh_search(
+    corpus_dir: Path, home: Path, queries: list, *, linger: bool = True, human: bool = False
+) -> dict:
     """Wall times of `origin search --json` in a new process per query, start to exit, as a
     user runs it: the freshness check over every log file included, page cache warm (one
     untimed run first), modules byte-compiled as installed.
@@ -233,19 +236,20 @@ def fresh_search(corpus_dir: Path, home: Path, queries: list, *, linger: bool = 
     With `linger` (as installed), the first command answers alone and leaves a search server
     (origin_api/lingering/process.py) that answers the timed ones; `first_ms` is that first
     command's time.
-    Without, nothing is running and each command answers alone: the floor of a fresh process."""
+    Without, nothing is running and each command answers alone: the floor of a fresh process.
+    `human`: the command a person types, without --json (`cli_args`)."""
     byte_compile()
     linger_s = lingering.LINGER_DEFAULT if linger else 0
     env = {**corpus_env(corpus_dir, home), lingering.LINGER_SETTING: str(linger_s)}
     pid_file = home / lingering.PID_FILE
     lingering.stop_lingering(home)
     if linger:
-        subprocess.run(cli_args(queries[0]), env=env, check=True, capture_output=True)
+        subprocess.run(cli_args(queries[0], human=human), env=env, check=True, capture_output=True)
         lingering.stop_lingering(
             home
         )  # that run warmed the page cache; the timed first starts afresh
     started = time.perf_counter()
-    subprocess.run(cli_args(queries[0]), env=env, check=True, capture_output=True)
+    subprocess.run(cli_args(queries[0], human=human), env=env, check=True, capture_output=True)
     first_ms = (time.perf_counter() - started) * 1000
     if linger:
         deadline = time.monotonic() + 60
@@ -257,14 +261,16 @@ def fresh_search(corpus_dir: Path, home: Path, queries: list, *, linger: bool = 
     try:
         for query in queries:
             started = time.perf_counter()
-            subprocess.run(cli_args(query), env=env, check=True, capture_output=True)
+            subprocess.run(cli_args(query, human=human), env=env, check=True, capture_output=True)
             samples.append((time.perf_counter() - started) * 1000)
     finally:
         lingering.stop_lingering(home)
     return {**asdict(summarize(samples)), "first_ms": first_ms}
 
 
-def fresh_search_served(corpus_dir: Path, home: Path, queries: list) -> dict:
+def fresh_search_served(
+    corpus_dir: Path, home: Path, queries: list, *, human: bool = False
+) -> dict:
     """`fresh_search` while an `origin mcp` runs over the same home, as it does wherever an
     agent is at work: the new process hands the command to it (origin_api/lingering/server.py)."""
     env = corpus_env(corpus_dir, home)
@@ -283,7 +289,7 @@ def fresh_search_served(corpus_dir: Path, home: Path, queries: list) -> dict:
                 raise RuntimeError("origin mcp did not start serving fresh commands")
             time.sleep(0.05)
         time.sleep(2)  # its start-up pass over the logs settles
-        return fresh_search(corpus_dir, home, queries, linger=False)
+        return fresh_search(corpus_dir, home, queries, linger=False, human=human)
     finally:
         assert server.stdin is not None
         server.stdin.close()  # end of input: the server exits

@@ -25,7 +25,7 @@ from origin_store.settings import Settings as StoreSettings
 
 from .errors import OriginError
 from .footprint import Footprint
-from .settings import Settings
+from .settings import DEMO_MARK, Settings
 from .sync import connection as hub_connection
 
 if TYPE_CHECKING:
@@ -41,10 +41,13 @@ MIN_FREE_BYTES = 16 << 20
 
 
 class Origin:
-    def __init__(self, settings: StoreSettings) -> None:
-        """Given only the store's settings, the front doors' are read from the same environment."""
+    def __init__(self, settings: StoreSettings, *, existing: bool = False) -> None:
+        """Given only the store's settings, the front doors' are read from the same environment.
+        `existing`: a read, which opens an archive that is there and creates none (`NoArchive`)."""
         self.settings: Settings = Settings.of(settings)
         self.home: Path = self.settings.home
+        if existing:
+            require_archive(self.home)
         check_home(self.home)
         #: This device's hub (hub.json), or None: a relay opens no store at all.
         self.connection = hub_connection.load(self.home)
@@ -68,8 +71,10 @@ class Origin:
         self.started: threading.Event | None = None
 
     @classmethod
-    def open(cls, settings: StoreSettings | None = None) -> Origin:
-        return cls(settings or Settings.from_env())
+    def open(cls, settings: StoreSettings | None = None, *, existing: bool = False) -> Origin:
+        """Origin over `settings` (the environment's by default). A command that only reads
+        passes `existing`: a mistyped ORIGIN_HOME is then named, not made into an empty archive."""
+        return cls(settings or Settings.from_env(), existing=existing)
 
     @property
     def relay(self) -> bool:
@@ -263,6 +268,49 @@ def boot_id() -> str | None:
         return BOOT_ID.read_text().strip() or None
     except OSError:
         return None
+
+
+#: Under the home: the store's data file, which only an archive has.
+STORE_FILE = Path("store", "data.mdb")
+
+
+def has_archive(home: Path) -> bool:
+    return (home / STORE_FILE).is_file()
+
+
+def require_archive(home: Path) -> None:
+    """For a read: an archive at `home`, or an error saying there is none, having created
+    nothing. A home Origin could not use is left to `check_home` to name, which cannot create
+    anything there either; a home connected to a hub is Origin's even with nothing of its own
+    yet (the hub answers)."""
+    if has_archive(home) or unusable(home) is not None:
+        return
+    if home.is_dir() and hub_connection.load(home) is not None:
+        return
+    demo = home / "demo"  # admin.DEMO_DIR, where `origin run` keeps the demo apart
+    shown = (
+        f"; the demo `origin run` shows is {demo} (ORIGIN_HOME={demo} reads it)"
+        if (demo / DEMO_MARK).is_file()
+        else " (ORIGIN_HOME chooses where it is)"
+    )
+    raise OriginError(
+        f"No archive at {home}: `origin ingest` or `origin run` makes one{shown}.", "not_found"
+    )
+
+
+def unusable(home: Path) -> HomeUnusable | None:
+    """Why a home that does not hold an archive yet could not, judged without creating it: the
+    first part of its path that exists must be a directory this user may write."""
+    there = next((p for p in (home, *home.parents) if os.path.lexists(p)), None)
+    if there is None:
+        return None
+    if not there.is_dir():
+        return HomeUnusable(str(home), f"{there} is a file, not a directory")
+    if not os.access(there, os.W_OK | os.X_OK):
+        return HomeUnusable(
+            str(home), "permission denied" + (f" ({there})" if there != home else "")
+        )
+    return None
 
 
 def check_home(home: Path, *, min_free: int = MIN_FREE_BYTES) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -51,31 +52,52 @@ def shared_fixtures() -> Path:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def no_search_server_outlives_the_suite(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> Iterator[None]:
-    """Tests whose environment is built whole (without ORIGIN_CLI_LINGER_S=0) may leave a
-    search server in a temporary home; each is ended with the suite rather than idling on."""
+def no_search_server_outlives_the_suite() -> Iterator[None]:
+    """A test whose commands leave a search server (a fresh `origin search` in an environment
+    built whole, without ORIGIN_CLI_LINGER_S=0) would leave it idling for ten minutes after the
+    suite. Every server of this installation (another checkout's suite may run beside this one)
+    started while the suite ran, whatever home it serves, is ended with the suite, and named on
+    stderr: the test that left it should end it (or start none)."""
     yield
-    base = str(tmp_path_factory.getbasetemp())
-    for pid, home in _lingering_servers():
-        if home.startswith(base):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGTERM)
+    left = [(pid, home) for pid, home, started in _lingering_servers() if started >= _STARTED]
+    for pid, _ in left:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
+    if left:
+        homes = ", ".join(sorted({home for _, home in left}))
+        sys.stderr.write(f"\nsearch servers left running by tests, now ended: {homes}\n")
 
 
-def _lingering_servers() -> Iterator[tuple[int, str]]:
-    """Every lingering search server (`python -m PROCESS`) of this user, with the ORIGIN_HOME it
-    serves."""
+def _started(stat: bytes) -> int:
+    """A process's start, in clock ticks since boot (/proc/PID/stat's 22nd field)."""
+    return int(stat.rsplit(b")", 1)[1].split()[19])
+
+
+#: When this test process started: a server that started later was started by the suite.
+_STARTED = _started(Path("/proc/self/stat").read_bytes())
+
+
+#: This installation: a server it started runs its Python (`lingering.start_lingering`).
+_OURS = (sys.prefix.rstrip("/") + "/").encode()
+
+
+def _lingering_servers() -> Iterator[tuple[int, str, int]]:
+    """Every lingering search server (`python -m PROCESS`) of this user, with the home it serves
+    (ORIGIN_HOME, or HOME's .origin) and when it started."""
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            if PROCESS.encode() not in (entry / "cmdline").read_bytes():
+            command = (entry / "cmdline").read_bytes()
+            if PROCESS.encode() not in command or not command.startswith(_OURS):
                 continue
-            environ = (entry / "environ").read_bytes().split(b"\0")
-        except OSError:
+            environ = dict(
+                pair.split(b"=", 1)
+                for pair in (entry / "environ").read_bytes().split(b"\0")
+                if b"=" in pair
+            )
+            started = _started((entry / "stat").read_bytes())
+        except (OSError, ValueError, IndexError):
             continue
-        for pair in environ:
-            if pair.startswith(b"ORIGIN_HOME="):
-                yield int(entry.name), pair.split(b"=", 1)[1].decode(errors="replace")
+        home = environ.get(b"ORIGIN_HOME") or environ.get(b"HOME", b"~") + b"/.origin"
+        yield int(entry.name), home.decode(errors="replace"), started

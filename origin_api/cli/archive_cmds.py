@@ -97,7 +97,7 @@ def ingest(json: bool = typer.Option(False, "--json", help="Print the summary as
 
 def status(json: bool = typer.Option(False, "--json", help="Print the status as JSON.")) -> None:
     """Counts per source and project, store and mirror sizes, the last ingest."""
-    with edge(), Origin.open() as origin:
+    with edge(), Origin.open(existing=True) as origin:
         info: Shown = {
             **admin.status(origin),
             "hub": _hub(origin),
@@ -271,6 +271,7 @@ def _serve_hub(origin: Origin, sock: socket.socket, token_file: Path, *, demo: b
         f"  token: [bold]{token.secret}[/bold] ({how}; kept in {token_file}, readable by you "
         f"alone, for the next runs; `origin token revoke {admin.LOCAL_TOKEN}` ends it)"
     )
+    console.print(f"  {admin_ui_line(origin, url, demo=demo)}")
     console.print(
         "\nRegister Origin with an agent (origin: your archive over stdio; origin-hub: this hub):\n"
     )
@@ -278,9 +279,23 @@ def _serve_hub(origin: Origin, sock: socket.socket, token_file: Path, *, demo: b
     serve(origin, origin.settings, sock)
 
 
+def admin_ui_line(origin: Origin, url: str, *, demo: bool) -> str:
+    """Where the hub's admin UI is and what signs in there: the token just printed, or the
+    admin password kept in the served home (`origin ui password` sets one in ORIGIN_HOME, which
+    the demo's home is not)."""
+    from ..ui.password import has_password
+
+    where = f"Admin UI: {url.removesuffix('/mcp')}/ui/ — sign in with the token above"
+    if has_password(origin.home):
+        return f"{where} or the admin password (`origin ui password` changes it)"
+    if demo:
+        return where
+    return f"{where} (or set an admin password: `origin ui password`)"
+
+
 def verify() -> None:
     """Check that the store and the mirrors on disk agree (reads everything; repairs nothing)."""
-    with edge(), Origin.open() as origin:
+    with edge(), Origin.open(existing=True) as origin:
         report = admin.verify(origin)
     console.print(
         f"{report.files:,} files, {report.frames:,} frames, {report.lines:,} mirrored lines, {report.events:,} events"

@@ -12,6 +12,7 @@ from typing import Any
 import typer
 
 from ..lingering.lean import joined, plural
+from ..lingering.names import check_filters
 from ..runtime import Origin
 from ..service import Caller, device_call
 from ..service.shapes import SessionEvents, SessionsResult, SessionView, SourceItem, SourcesResult
@@ -31,9 +32,11 @@ def register(app: typer.Typer) -> None:
 
 
 def _call(tool: str, args: dict[str, Any]) -> Any:
-    with edge(), Origin.open() as origin:
+    with edge(), Origin.open(existing=True) as origin:
         given = {k: v for k, v in args.items() if v is not None}
         result, note = device_call(origin, tool, given, Caller("user", origin.settings.device))
+        if tool == "timeline" and not result.get("sessions", True):
+            check_filters(origin, given.get("source"), given.get("project"))
     if note:
         typer.echo(note, err=True)
     return result

@@ -8,6 +8,7 @@ from . import (
     archive_cmds,
     browse_cmds,
     doctor_cmds,
+    helptext,
     hub_cmds,
     memory_cmds,
     pause_cmds,
@@ -58,3 +59,4 @@ sync_cmds.register(app)
 ui_cmds.register(app)
 redact_cmds.register(app)
 pause_cmds.register(app)
+helptext.as_written(app)

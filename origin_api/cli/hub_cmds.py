@@ -25,7 +25,7 @@ def _help() -> str:
         + "\n".join("    " + line for line in r.shown.splitlines())
         for r in reg.registrations(reg.origin_executable(), hub_url=url)
         if r.transport == "http"
-    ).replace("[", "\\[")
+    )
     return f"""Serve Origin's tools over MCP Streamable HTTP (POST /mcp), for cloud agents and other
 clients without local session logs. Binds 127.0.0.1 unless --host says otherwise.
 

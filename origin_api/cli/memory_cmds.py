@@ -5,7 +5,6 @@ Each prints text for people and, with --json, the tool's own JSON result for scr
 from __future__ import annotations
 
 import inspect
-import re
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -22,16 +21,16 @@ from ..lingering.lean import (
     KINDS,
     SEARCH_OPTIONS,
     TIME_HELP,
+    answer,
     entry_lines,
     get_lines,
-    joined,
     plural,
 )
 from ..runtime import Origin
 from ..service import Caller, device_call
-from ..service.shapes import ForgetResult, ReachItem, RestoreResult, SearchResult
+from ..service.shapes import ForgetResult, ReachItem, RestoreResult
 from ..service.writing import forget_reach
-from .output import console, edge, print_json, text
+from .output import console, edge, print_json
 
 
 def register(app: typer.Typer) -> None:
@@ -48,9 +47,13 @@ def _caller(origin: Origin) -> Caller:
     return Caller("user", origin.settings.device)
 
 
+#: The tools that only read: they open an archive that is there and create none.
+READS = ("search", "get")
+
+
 def _run(tool: str, args: dict[str, Any]) -> Any:
     """One tool called as the user of this device; arguments left out are None."""
-    with edge(), Origin.open() as origin:
+    with edge(), Origin.open(existing=tool in READS) as origin:
         given = {k: v for k, v in args.items() if v is not None}
         result, note = device_call(origin, tool, given, _caller(origin))
     if note:
@@ -67,39 +70,25 @@ def _answer(result: Any, json: bool, lines: Callable[[Any], list[str]]) -> None:
         typer.echo("\n".join(lines(result)))
 
 
-def _highlight(snippet: str) -> str:
-    escaped = snippet.replace("[", "\\[")
-    return re.sub(r"\\\[([^\]]*)\]", r"[bold yellow]\1[/bold yellow]", escaped)
-
-
-def search(query: str, **given: Any) -> None:
+def search(query: list[str], **given: Any) -> None:
     """Search entries and events, best match first."""
-    args = {"query": query, **{o.key: given[o.key] for o in SEARCH_OPTIONS if o.key != JSON}}
-    result: SearchResult = _run("search", args)
-    if given[JSON]:
-        print_json(result)
-        return
-    for entry in result["entries"]:
-        console.print(
-            f"[bold green]{text(entry['id'])}[/bold green]  "
-            f"[dim]{text(entry['kind'])} · {entry['created']} · {text(entry['author'])}[/dim]"
-        )
-        console.print(f"  {text(entry['text'])}")
-    for event in result["events"]:
-        about = joined(
-            event["time"], event["source"], event["project"], f"{event['role']} {event['kind']}"
-        )
-        console.print(f"[cyan]{text(event['id'])}[/cyan]  [dim]{text(about)}[/dim]")
-        console.print("  " + _highlight(event["snippet"] or event["text"]))
-    if not result["entries"] and not result["events"]:
-        console.print("[dim]nothing found[/dim]")
+    args = {o.key: given[o.key] for o in SEARCH_OPTIONS if o.key != JSON}
+    args = {"query": " ".join(query), **{k: v for k, v in args.items() if v is not None}}
+    with edge(), Origin.open(existing=True) as origin:
+        out, note = answer(origin, ("search", args, bool(given[JSON])))
+    typer.echo(note, err=True, nl=False)
+    typer.echo(out, nl=False)
 
 
 def _search_parameters() -> inspect.Signature:
     """`search`'s parameters as typer reads them, from the table the lean parser reads."""
-    query = typer.Argument(..., help="Words or phrases; every word must occur, in any language.")
+    query = typer.Argument(
+        ...,
+        metavar="QUERY...",
+        help='Words or "phrases", quoted or not; every word must occur, in any language.',
+    )
     kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
-    parameters = [inspect.Parameter("query", kind, default=query, annotation=str)]
+    parameters = [inspect.Parameter("query", kind, default=query, annotation=list[str])]
     for option in SEARCH_OPTIONS:
         typed = str | None if option.default is None else type(option.default)
         default = typer.Option(option.default, option.flag, help=option.help)

@@ -9,7 +9,7 @@ from .. import register as reg
 
 def _help() -> str:
     """The help names this installation's `origin` by its absolute path, as the commands must."""
-    commands = reg.instructions().replace("[", "\\[")
+    commands = reg.instructions()
     return f"""Serve Origin's tools to an agent over MCP stdio (the agent starts this itself).
 
 Register Origin with your agents:

@@ -15,7 +15,13 @@ hub (`origin-hub`). Runs the agent's own CLI (`claude mcp add --scope user …`,
 when it is on PATH; writes Codex's ~/.codex/config.toml entry itself when `codex` is not (and for
 the hub, whose headers `codex mcp add` cannot set); otherwise prints the exact command.
 Running it again is harmless: the entry is replaced, never duplicated.
+
+Exits 1 when it registered nothing (the agent's CLI is not installed: the command to run once it
+is gets printed), 2 on an error.
 """
+
+#: The exit code when nothing was registered: a script must not read that as done.
+NOTHING_REGISTERED = 1
 
 
 class Agent(enum.StrEnum):
@@ -47,6 +53,8 @@ def register_agent(
             token = reg.stored_token()
         done = reg.register(agent.value, hub_url=hub, token=token, dry_run=dry_run)
     typer.echo(describe(done, dry_run=dry_run))
+    if done.action == "printed" and not dry_run:
+        raise typer.Exit(NOTHING_REGISTERED)
 
 
 def describe(done: reg.Outcome, *, dry_run: bool = False) -> str:

@@ -24,7 +24,6 @@ from origin_store import SCHEMA_VERSION, StoreError, reader
 from origin_store.care import damage
 from origin_store.care.compact import room
 from origin_store.entries import versions as store_entries
-from origin_store.errors import HomeUnusable
 from origin_store.ingest import LogFile, discover, total_pending_bytes
 from origin_store.parsers.base import Source
 from origin_store.parsers.registry import SOURCES
@@ -38,7 +37,7 @@ from origin_store.reader import (
 from origin_store.reader import status as store_status
 
 from ..contract.timeargs import render
-from ..runtime import Origin
+from ..runtime import STORE_FILE, Origin, unusable
 from ..settings import Settings
 from .findings import Finding, Watched
 
@@ -48,7 +47,7 @@ from .findings import Finding, Watched
 def open_archive(settings: Settings) -> tuple[Origin | None, list[Finding]]:
     """The archive, opened only where one exists (a doctor creates nothing), with its finding."""
     home = settings.home
-    if not (home / "store" / "data.mdb").is_file():
+    if not (home / STORE_FILE).is_file():
         problem = unusable(home)
         if problem is not None:
             return None, [
@@ -68,21 +67,6 @@ def open_archive(settings: Settings) -> tuple[Origin | None, list[Finding]]:
     except StoreError as error:  # a home it cannot use, a store from a newer Origin
         return None, [Finding("archive", "store", "attention", str(error), {"home": str(home)})]
     return origin, [archive(origin), *space(origin)]
-
-
-def unusable(home: Path) -> HomeUnusable | None:
-    """Why a home that does not hold an archive yet could not, judged without creating it: the
-    first part of its path that exists must be a directory this user may write."""
-    there = next((p for p in (home, *home.parents) if os.path.lexists(p)), None)
-    if there is None:
-        return None
-    if not there.is_dir():
-        return HomeUnusable(str(home), f"{there} is a file, not a directory")
-    if not os.access(there, os.W_OK | os.X_OK):
-        return HomeUnusable(
-            str(home), "permission denied" + (f" ({there})" if there != home else "")
-        )
-    return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,6 +28,7 @@ from litestar import Litestar
 from ..errors import OriginError
 from ..runtime import Origin
 from ..settings import Settings
+from ..stderrlog import UVICORN_LOGGING
 from .app import create_app, create_ui_app
 
 #: How far above a port in use `bind` looks for a free one to suggest.
@@ -113,6 +114,7 @@ def uvicorn_config(
         ws="none",
         lifespan="on",
         log_level=log_level,
+        log_config=UVICORN_LOGGING,
         access_log=False,
         server_header=False,
         timeout_graceful_shutdown=5,

@@ -3,11 +3,15 @@
 
 from __future__ import annotations
 
+import inspect
 import re
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
+import typer
 from helpers import ROOT
 from typer.testing import CliRunner
 
@@ -79,3 +83,73 @@ def test_readme_opens_with_the_two_commands_and_names_real_commands():
     assert re.search(r"^test-slow:", makefile, flags=re.M)
     check = re.search(r"^check: (.*)$", makefile, flags=re.M)
     assert check and check.group(1).split() == ["fmt-check", "lint", "types", "test"]
+
+
+def _flat(text: str) -> str:
+    """A text with its box lines and line breaks gone: what a reader reads, wrapped or not."""
+    return " ".join(text.replace("│", " ").split())
+
+
+def _written() -> Iterator[tuple[tuple[str, ...], str, Callable[..., Any] | None]]:
+    """Every command and group's path, its help as its source writes it, and its callback."""
+    from origin_api.cli import archive_cmds, hub_cmds, server_cmds, setup_cmds
+
+    explicit = {
+        "run": archive_cmds.RUN_HELP,
+        "hub": hub_cmds.HUB_HELP,
+        "mcp": server_cmds.MCP_HELP,
+        "register": setup_cmds.REGISTER_HELP,
+    }
+
+    def walk(group: typer.Typer, path: tuple[str, ...]) -> Iterator[Any]:
+        for command in group.registered_commands:
+            assert command.callback is not None
+            name = command.name or command.callback.__name__.replace("_", "-")
+            doc = explicit.get(name) or inspect.getdoc(command.callback)
+            assert doc, f"origin {' '.join((*path, name))} has no help"
+            yield (*path, name), doc, command.callback
+        for sub in group.registered_groups:
+            assert sub.typer_instance is not None and isinstance(sub.name, str)
+            help_ = sub.typer_instance.info.help
+            assert isinstance(help_, str), sub.name
+            callback = sub.typer_instance.registered_callback
+            yield (*path, sub.name), help_, callback and callback.callback
+            yield from walk(sub.typer_instance, (*path, sub.name))
+
+    yield from walk(app, ())
+
+
+def test_every_help_renders_as_written():
+    """Each command's --help holds its text and its options' texts as the source writes them:
+    none taken for markup (`[redacted <kind>]`), none cut."""
+    seen = 0
+    for path, doc, callback in _written():
+        shown = _flat(_help(*path))
+        assert _flat(doc) in shown, path
+        for parameter in inspect.signature(callback).parameters.values() if callback else []:
+            option = getattr(parameter.default, "help", None)
+            if isinstance(option, str):
+                assert _flat(option.replace("\\[", "[")) in shown, (path, parameter.name)
+        seen += 1
+    assert seen > 30
+    assert "[redacted <kind>]" in _help("redact")
+
+
+def test_the_list_of_commands_gives_each_a_whole_sentence():
+    """`origin --help` lists each command with its first sentence whole, on lines rich wraps
+    (not at the docstring's own line breaks, which cut a description off mid-sentence)."""
+    listed = _help()
+    rows: dict[str, str] = {}
+    name = ""
+    for line in listed.splitlines():
+        found = re.match(r"^│ (\w[\w-]*)?\s+(.*?)\s*│$", line)
+        if found:
+            name = found.group(1) or name
+            rows[name] = (rows.get(name, "") + " " + found.group(2)).strip()
+    for path, doc, _ in _written():
+        if len(path) == 1 and path[0] in rows:
+            first = _flat(doc.split("\n\n")[0])
+            assert first.startswith(rows[path[0]]), (path, rows[path[0]])
+            assert rows[path[0]].endswith((".", ")", "?")), (path, rows[path[0]])
+    assert rows["compact"].endswith("named events by sequence number.")
+    assert rows["redact"].startswith("The kinds of secret ingest masks as [redacted <kind>]")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import typer
-from helpers import fixture_env
+from helpers import fixture_env, ingested_store
 from typer.testing import CliRunner
 
 from origin_api.cli import main
@@ -33,6 +33,7 @@ SEARCHES = [
 @pytest.fixture
 def env(tmp_path: Path, fixtures_dir: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     values = {**fixture_env(tmp_path), "ORIGIN_SEARCH_INGEST_INTERVAL_MS": "0"}
+    ingested_store(tmp_path).close()  # a read makes no archive
     for name, value in values.items():
         monkeypatch.setenv(name, value)
     return values
@@ -97,11 +98,9 @@ def test_both_parsers_read_the_one_table() -> None:
 @pytest.mark.parametrize(
     "args",
     [
-        ["search", "limiter"],  # people's output: rich
         ["search", "--help"],
         ["search", "-h", "--json", "x"],
         ["search", "--json"],
-        ["search", "--json", "a", "b"],
         ["search", "--json", "--limit", "ten", "x"],
         ["search", "--json", "--limit", "+5", "x"],
         ["search", "--json", "--limit"],
@@ -146,6 +145,7 @@ def test_a_fresh_process_imports_neither_typer_nor_rich(env: dict[str, str]) -> 
         "with redirect_stdout(found):\n"
         "    main(['search', '--json', 'limiter'])\n"
         "item = json.loads(found.getvalue())['events'][0]['id']\n"
+        "main(['search', 'rate', 'limiter', '--limit', '1'])\n"
         "main(['get', item])\n"
         "main(['get', item, '--json'])\n"
         "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('typer', 'rich', 'click'))\n"
@@ -162,6 +162,8 @@ def test_a_fresh_process_imports_neither_typer_nor_rich(env: dict[str, str]) -> 
     assert done.returncode == 0, done.stderr
     text, _, whole = done.stdout.partition("\n{\n")
     event = json.loads("{\n" + whole)
+    hit, _, text = text.partition("a session's events: origin timeline --session SESSION\n")
+    assert "[rate] [limiter]" in hit and "\n  session " in hit, hit
     assert text.startswith(f"{event['id']}  {event['time']} · ")
 
 

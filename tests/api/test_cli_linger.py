@@ -105,6 +105,26 @@ def test_the_first_command_answers_alone_and_leaves_a_server_for_the_next(
     assert int(Path(env["ORIGIN_HOME"], lingering.PID_FILE).read_text()) == pid  # no second server
 
 
+def test_a_peoples_search_is_answered_by_the_server_too(env: dict[str, str]) -> None:
+    """`origin search` without --json, bare words and all, goes the same quick way."""
+    first = _origin(env, "search", "rate", "limiter")
+    assert first.returncode == 0 and "  session " in first.stdout, first.stderr
+    _lingering(env)
+    found, printed = _ask(env, "search", "rate", "limiter")
+    assert found == lingering.ANSWERED and printed == first.stdout
+
+
+def test_the_suite_finds_a_server_a_test_left(env: dict[str, str]) -> None:
+    """The suite's own check (conftest: ended with the suite and named) sees such a server:
+    started during the suite, by this installation, with the home it serves."""
+    from conftest import _STARTED, _lingering_servers
+
+    assert _origin(env, "search", "--json", "migration").returncode == 0
+    pid = _lingering(env)
+    found = {p: (home, started) for p, home, started in _lingering_servers()}
+    assert pid in found and found[pid][0] == env["ORIGIN_HOME"] and found[pid][1] >= _STARTED
+
+
 def test_an_idle_server_leaves_by_itself(env: dict[str, str]) -> None:
     env = {**env, "ORIGIN_CLI_LINGER_S": "1"}
     assert _origin(env, "search", "--json", "migration").returncode == 0

@@ -51,6 +51,8 @@ def test_answers_are_the_same_bytes_served_or_alone(env: dict[str, str]) -> None
     commands = [
         ("search", "--json", "migration"),
         ("search", "--json", "--limit", "3", "--include-tools", "数据库"),
+        ("search", "migration"),  # people's text too
+        ("search", "--limit", "2", "rate", "limiter", "--include-tools"),
         ("get", event),
         ("get", event, "--json"),
     ]

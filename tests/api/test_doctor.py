@@ -367,6 +367,34 @@ def test_no_client_configuration_and_no_registration_are_notes(
     assert none.level == "note" and "`origin register claude-code`" in none.summary
 
 
+def test_under_the_demos_home_it_says_so_and_checks_the_persons_own_agents(
+    env: dict[str, str], tmp_path: Path
+):
+    """ORIGIN_HOME set to the demo archive: its agents' logs are its samples, but HOME and the
+    registrations the doctor reports are the person's (it used to report the samples' folder as
+    HOME and find no agent registered)."""
+    from origin_api.settings import DEMO_MARK, DEMO_SAMPLES
+
+    demo = tmp_path / "origin" / "demo"
+    (demo / DEMO_SAMPLES).mkdir(parents=True)
+    (demo / DEMO_MARK).write_text("{}")
+    home = Path(env["HOME"])
+    _claude(home, {"origin": {"type": "stdio", "command": ORIGIN, "args": ["mcp"], "env": {}}})
+    person = {**env, "CLAUDE_CONFIG_DIR": ""}
+    inside = Settings.from_env({**person, "ORIGIN_HOME": str(demo)})
+    assert inside.user_home == demo / DEMO_SAMPLES  # the demo reads its samples only
+    found = doctor.diagnose(inside, person=person)
+    assert found.environment["HOME"] == str(home)
+    said = _by(found)[("archive", "demo")]
+    assert said.level == "note" and str(demo / DEMO_SAMPLES) in said.summary
+    assert f"not your HOME ({home})" in said.summary
+    registered = [
+        f for f in found.findings if f.area == "clients" and f.subject.startswith("claude")
+    ]
+    assert [f.level for f in registered] == ["ok"], registered
+    assert not (demo / "store").exists()  # a doctor creates nothing
+
+
 # -- the command -----------------------------------------------------------------------------
 
 

@@ -160,7 +160,13 @@ def _scratch_env(tmp_path: Path, **more: str) -> dict[str, str]:
         if k not in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GROK_HOME", "XDG_CONFIG_HOME")
         and not k.startswith(("ZCODE_", "ORIGIN_"))
     }
-    return {**env, "HOME": str(tmp_path / "home"), "ORIGIN_HOME": str(tmp_path / "origin"), **more}
+    return {
+        **env,
+        "HOME": str(tmp_path / "home"),
+        "ORIGIN_HOME": str(tmp_path / "origin"),
+        "ORIGIN_CLI_LINGER_S": "0",
+        **more,
+    }
 
 
 def _events(env: dict[str, str]) -> dict[str, int]:
@@ -184,13 +190,16 @@ def test_origin_run_without_logs_shows_a_demo_that_never_mixes_with_the_archive(
     entries = len(memory_files(0))  # each memory file is also an imported entry
     assert f"Indexed {made + entries:,} documents" in shown.stdout
     assert "already in the store" not in shown.stdout  # records an agent wrote twice: not news
-    assert _events(env) == {}  # the user's own archive: untouched
+    # The user's own archive: none yet, and a read says so (naming the demo), making none.
+    mine = run_origin(env, "status")
+    assert mine.returncode == 2 and f"No archive at {env['ORIGIN_HOME']}:" in mine.stderr
+    assert f"the demo `origin run` shows is {demo}" in mine.stderr
+    assert sorted(p.name for p in Path(env["ORIGIN_HOME"]).iterdir()) == ["demo"]
     demo_env = {
         **env,
         **admin.demo_of(Settings.from_env(env)).settings(Settings.from_env(env)).environ,
     }
     assert sum(_events(demo_env).values()) == made
-    assert "the demo archive is apart" in run_origin(env, "status").stdout
 
     # The first real ingest goes to the real archive and sees none of the samples.
     real = {**env, **fixture_env(tmp_path / "real"), "ORIGIN_HOME": env["ORIGIN_HOME"]}
@@ -199,6 +208,7 @@ def test_origin_run_without_logs_shows_a_demo_that_never_mixes_with_the_archive(
         run_origin(real, "ingest").returncode == 0 and run_origin(alone, "ingest").returncode == 0
     )
     assert _events(real) == _events(alone) and sum(_events(real).values()) < made
+    assert "the demo archive is apart" in run_origin(env, "status").stdout
     again = run_origin(real, "run", "--no-hub")
     assert again.returncode == 0, again.stderr
     assert re.search(r"^Found [\d,]+ agent log files", again.stdout, re.M)
@@ -281,6 +291,7 @@ def test_origin_run_keeps_its_token_so_a_registration_survives(tmp_path: Path):
         assert "serving the demo archive" in said and "new: none was kept yet" in said
         assert f"origin-hub http://127.0.0.1:{port}/mcp" in said
         assert f"Authorization: Bearer {first}" in said
+        assert f"Admin UI: http://127.0.0.1:{port}/ui/ — sign in with the token above" in said
         assert _post(port, first) == 200
     with _serving(env, port) as (said, second):
         assert second == first and "the same as last time" in said

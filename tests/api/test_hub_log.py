@@ -159,6 +159,23 @@ def test_origin_hub_logs_each_request(tmp_path: Path, fixtures_dir: Path):
     with _serving(["hub", "--port", str(port)], env, port) as output:
         sent = _requests(f"http://127.0.0.1:{port}", secret)
     _check(output[0], sent, secret)
+    _one_format(output[0])
+
+
+#: The time every line of the log starts with, uvicorn's own as Origin's.
+TIMED = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} \S")
+
+
+def _one_format(log: str) -> None:
+    """uvicorn's start and stop lines read as Origin's lines do: the time, then what happened
+    (not `INFO:     Started server process`)."""
+    started = [line for line in log.splitlines() if "Started server process" in line]
+    finished = [line for line in log.splitlines() if "Finished server process" in line]
+    assert len(started) == len(finished) == 1, log
+    for line in log.splitlines():
+        assert not line.startswith(("INFO:", "WARNING:", "ERROR:")), line
+        if LINE.match(line) or "server process" in line or "application" in line.lower():
+            assert TIMED.match(line), line
 
 
 @pytest.mark.e2e
@@ -168,3 +185,4 @@ def test_origin_runs_hub_logs_each_request(tmp_path: Path, fixtures_dir: Path):
     with _serving(["run"], env, port) as output:
         sent = _requests(f"http://127.0.0.1:{port}", secret)
     _check(output[0], sent, secret)
+    _one_format(output[0])

@@ -77,6 +77,8 @@ def test_garbage_on_stdin_gets_errors_and_the_server_keeps_serving(
 )
 def test_cli_errors_exit_2_with_the_message(tmp_path: Path, fixtures_dir: Path, args, message):
     env = {**os.environ, **fixture_env(tmp_path)}
+    ingest = [ORIGIN, "ingest"]  # a read makes no archive: it says there is none
+    subprocess.run(ingest, env=env, capture_output=True, timeout=120, check=True)
     done = subprocess.run([ORIGIN, *args], env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert message in " ".join(done.stderr.split())

@@ -46,6 +46,7 @@ def device_env(tmp: Path, *, samples: bool = True) -> dict[str, str]:
             "ZCODE_STORAGE_DIR": str(none / "zcode"),
             "GROK_HOME": str(none / "grok"),
             "ORIGIN_WATCH_INTERVAL_MS": "0",
+            "ORIGIN_CLI_LINGER_S": "0",  # its fresh searches leave no server idling on
         }
     return {**env, "ORIGIN_DEVICE": DEVICE, "ORIGIN_SEARCH_INGEST_INTERVAL_MS": "0"}
 

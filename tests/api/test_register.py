@@ -245,10 +245,11 @@ def test_a_broken_codex_config_is_left_alone_with_one_line_saying_why(home: Path
 # -- agents' own CLIs --------------------------------------------------------------------------
 
 
-def test_claude_not_installed_prints_the_exact_command(home: Path) -> None:
+def test_claude_not_installed_prints_the_exact_command_and_exits_1(home: Path) -> None:
+    """Nothing registered is not success: exit 1 (documented in the help), the reason said."""
     code, out = origin(home, "register", "claude-code")
     assert (code, out) == (
-        0,
+        1,
         "claude is not on PATH. Once Claude Code is installed, run:\n"
         f"  {reg.commands()['claude-code'][0]}\n",
     )

@@ -93,6 +93,25 @@ def test_table_has_a_row_per_figure_with_previous_peer_and_target() -> None:
     assert "0.9 ms (previous: 1.1 ms)" in row["search_p50_ms"]
 
 
+def test_a_peoples_search_is_held_to_the_json_one() -> None:
+    """The rows of `origin search` without --json: beside a running process under 50 ms, and
+    alone no slower than --json alone (with 10 % for noise)."""
+    results = new_results()
+    results["origin_search"] |= {
+        "fresh_search_alone": {"p50": 90.0, "p95": 95.0, "p99": 99.0},
+        "human_search_alone": {"p50": 101.0, "p95": 110.0, "p99": 120.0},
+        "human_search_served": {"p50": 21.0, "p95": 30.0, "p99": 40.0},
+    }
+    row = dict(zip([r.key for r in summary.ROWS], summary.table(results, {}), strict=True))
+    assert "101 ms" in row["human_alone_p50_ms"] and "MISSED" in row["human_alone_p50_ms"]
+    assert "--json alone (90.0 ms) + 10 %" in row["human_alone_p50_ms"]
+    assert "21.0 ms" in row["human_served_p50_ms"]
+    assert "target <= 50 ms met" in row["human_served_p50_ms"]
+    results["origin_search"]["human_search_alone"]["p50"] = 92.0
+    row = dict(zip([r.key for r in summary.ROWS], summary.table(results, {}), strict=True))
+    assert row["human_alone_p50_ms"].endswith("met")
+
+
 def test_targets_at_ten_million() -> None:
     assert summary.targets(10_000_000)["build_seconds"] == (360.0, "6 min at 10M")
     assert summary.targets(10_000_000)["peak_anon_bytes"][0] == 1e9

@@ -85,6 +85,7 @@ def test_search_finds_fresh_events_while_another_process_holds_the_writer(tmp_pa
             )
 
     append("u1", "first line okapi")
+    subprocess.run([ORIGIN, "ingest"], env=env, check=True, capture_output=True)  # the archive
     subprocess.run(
         [ORIGIN, "search", "okapi"], env=env, check=True, capture_output=True
     )  # creates the index

@@ -92,3 +92,25 @@ def test_the_hubs_banner_names_the_admin_ui_and_its_password(
     ui_line = "Admin UI at http://127.0.0.1:9123/ui/"
     assert ui_line in before and "no admin password yet: set one with origin ui password" in before
     assert ui_line in after and "origin ui password changes its password" in after
+
+
+@pytest.mark.parametrize("demo", [False, True], ids=["archive", "demo"])
+def test_origin_run_names_the_admin_ui_and_how_to_sign_in(tmp_path: Path, demo: bool):
+    """`origin run` (and so `make run`) ends by serving the hub, whose admin UI is at /ui/: it
+    says so, and that the token it printed signs in there (the login page takes it)."""
+    from origin_api.cli.archive_cmds import admin_ui_line
+    from origin_api.settings import Settings
+    from origin_api.ui.password import set_password
+
+    env = {"ORIGIN_HOME": str(tmp_path / "origin"), "HOME": str(tmp_path)}
+    url = "http://127.0.0.1:9124/mcp"
+    where = "Admin UI: http://127.0.0.1:9124/ui/ — sign in with the token above"
+    with Origin.open(Settings.from_env(env)) as origin:
+        before = admin_ui_line(origin, url, demo=demo)
+        set_password(origin.home, PASSWORD)
+        after = admin_ui_line(origin, url, demo=demo)
+    # the demo's home is not ORIGIN_HOME, where `origin ui password` keeps a password
+    assert before == (
+        where if demo else f"{where} (or set an admin password: `origin ui password`)"
+    )
+    assert after == f"{where} or the admin password (`origin ui password` changes it)"
