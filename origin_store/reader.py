@@ -78,6 +78,50 @@ def session_event_ids(
             yield found
 
 
+def sessions_with_prefix(
+    store: Store, txn: lmdb.Transaction, source: str, prefix: str, limit: int
+) -> list[SessionDoc]:
+    """At most `limit` sessions of `source` whose id starts with `prefix`, in id order: a
+    session named by the start of its id, or a Claude Code session's sub-agents
+    (`<session>/agent-…`), without reading every session."""
+    start = keys.session_key(source, prefix)
+    cursor = txn.cursor(db=store.dbs["sessions"])
+    found: list[SessionDoc] = []
+    if not cursor.set_range(start):
+        return found
+    for key, value in pairs(cursor):
+        if not key.startswith(start) or len(found) >= limit:
+            break
+        found.append(loads(value))
+    return found
+
+
+def session_events_before(
+    store: Store, txn: lmdb.Transaction, source: str, session: str, time: int, count: int
+) -> list[str]:
+    """The ids of a session's last `count` events at or before `time` (ms), newest first: where
+    in a parent session a sub-agent that started at `time` was called, found by the session's
+    event list, which is kept in time order, without reading the events before it."""
+    cursor = txn.cursor(db=store.sess_db)
+    key = keys.session_key(source, session)
+    if not cursor.set_key(key):
+        return []
+    after = keys.u64(max(0, time + 1))
+    if cursor.set_range_dup(key, after):
+        if not cursor.prev_dup():  # every event is later than `time`
+            return []
+    elif not (cursor.set_key(key) and cursor.last_dup()):
+        return []
+    found: list[str] = []
+    while len(found) < count:
+        event_id = store.session_value_id(txn, cursor_value(cursor))
+        if event_id is not None:
+            found.append(event_id)
+        if not cursor.prev_dup():
+            break
+    return found
+
+
 def mirror_info(store: Store, txn: lmdb.Transaction, mirror_id: int) -> MirrorDoc | None:
     found: MirrorDoc | None = store.get(txn, "mirrors", keys.mirror_key(mirror_id))
     return found
