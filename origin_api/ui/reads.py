@@ -15,7 +15,13 @@ import lmdb
 
 from origin_store import Store
 from origin_store.entries import versions as store_entries
-from origin_store.reader import get_event, session_event_ids
+from origin_store.reader import (
+    get_event,
+    session_event_count,
+    session_event_ids,
+    session_event_ids_in,
+    session_event_position,
+)
 from origin_store.records import SessionDoc
 
 from ..contract.timeargs import render
@@ -84,27 +90,37 @@ def session_page(
         if found is None:
             raise not_found(f"Unknown session {session}.")
         hidden = store_entries.anything_hidden(store, txn)
-        ids = visible_ids(origin, txn, found, hidden, include_tools=include_tools)
-        offset, missed = window(ids, page, size, at, start)
+        source_, name = found["source"], found["session"]
+        if include_tools and not hidden:  # the session's event list alone says where
+            position, total = (
+                session_event_position(store, txn, source_, name, at)
+                if at is not None
+                else (None, found_count(origin, txn, found))
+            )
+            offset, missed = window(total, page, size, at, position, start)
+            page_ids = session_event_ids_in(store, txn, source_, name, offset, offset + size)
+        else:
+            ids = visible_ids(origin, txn, found, hidden, include_tools=include_tools)
+            total, position = len(ids), ids.index(at) if at in ids else None
+            offset, missed = window(total, page, size, at, position, start)
+            page_ids = ids[offset : offset + size]
         events: list[PageEvent] = []
-        for event_id in ids[offset : offset + size]:
+        for event_id in page_ids:
             event = get_event(store, txn, event_id)
             if event is None:
                 continue
             citing = _citing(store, txn, event_id, hidden)
             events.append({**event_view(event, TIMELINE_TEXT), "cited_by": citing})
-        pages = max(1, -(-len(ids) // size))
+        pages = max(1, -(-total // size))
+        view = session_view(origin, txn, found)
         return SessionPage(
-            session_view(origin, txn, found),
-            events,
-            min(pages, offset // size + 1),
-            pages,
-            len(ids),
-            offset,
-            at,
-            missed,
-            size,
+            view, events, min(pages, offset // size + 1), pages, total, offset, at, missed, size
         )
+
+
+def found_count(origin: Origin, txn: lmdb.Transaction, found: SessionDoc) -> int:
+    """How many events a session's list holds (nothing hidden: all of them are visible)."""
+    return session_event_count(origin.store, txn, found["source"], found["session"])
 
 
 def visible_ids(
@@ -129,21 +145,19 @@ def visible_ids(
 
 
 def window(
-    ids: list[str], page: int, size: int, at: str | None, start: int | None
+    total: int, page: int, size: int, at: str | None, position: int | None, start: int | None
 ) -> tuple[int, bool]:
-    """Where the shown events start, and whether the event `at` names is missing from `ids`.
-    An event is shown with `size // 2` events before it where the session has them, so that
-    the events around it are on the same page whichever page boundary it is near."""
-    last = max(0, len(ids) - size)
+    """Where the shown events start, and whether the event `at` names is missing. An event is
+    shown with `size // 2` events before it where the session has them, so that the events
+    around it are on the same page whichever page boundary it is near."""
+    last = max(0, total - size)
     if at is not None:
-        try:
-            position = ids.index(at)
-        except ValueError:
+        if position is None:
             return 0, True
         return min(max(0, position - size // 2), last), False
     if start is not None:
         return min(max(0, start), last), False
-    pages = max(1, -(-len(ids) // size))
+    pages = max(1, -(-total // size))
     return (min(max(1, page), pages) - 1) * size, False
 
 

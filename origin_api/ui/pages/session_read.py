@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import islice
 
 import lmdb
@@ -24,8 +24,8 @@ import orjson
 
 from origin_store.entries import versions as store_entries
 from origin_store.reader import (
-    MirrorLines,
     get_event,
+    read_mirror_text,
     session_event_ids,
     session_events_before,
     sessions_with_prefix,
@@ -43,8 +43,8 @@ from ..render import at_url
 
 #: Events read at each end of a session for its directory, branch and version.
 _ENDS = 30
-#: Raw lines read at each end of a session for its model.
-_MODEL_LINES = 4
+#: Raw lines read at most at each end of a session for its model.
+_MODEL_LINES = 3
 #: The most sub-agent or fork sessions listed.
 _CHILDREN = 100
 #: The most parts of one out-of-line output looked for.
@@ -103,27 +103,52 @@ def session_page_at(
 def session_context(
     origin: Origin, source: str, session: str, events: list[PageEvent]
 ) -> SessionContext:
-    """The context of a session whose page shows `events`."""
+    """The context of a session whose page shows `events`. What does not depend on the page is
+    kept for the store's version (`_HEADERS`): the pages of one session, and a hit's window
+    after another, read it once."""
     store = origin.store
     with store.read() as txn:
         doc = find_session(origin, txn, session, source)
         if doc is None:
             return SessionContext()
-        ends = _end_events(origin, txn, doc)
-        context = SessionContext(
-            cwd=_distinct(e.get("cwd") for e in ends) or ([doc["cwd"]] if doc["cwd"] else []),
-            branch=_distinct(e.get("git_branch") for e in ends),
-            version=_distinct(e.get("agent_version") for e in ends),
-            model=_models(origin, ends),
-            device=next((e.get("device") for e in ends if e.get("device")), None),
-            continued=continuation(facts(origin, txn, doc)),
-        )
-        context.parent = _parent(origin, txn, doc)
-        children = _children_of(origin, txn, doc)
-        context.children = [_link(origin, txn, child) for child in children]
+        key = (id(store), txn.id(), doc["source"], doc["session"])
+        with _CACHE_LOCK:
+            kept = _HEADERS.get(key)
+        if kept is None:
+            kept = _header(origin, txn, doc)
+            with _CACHE_LOCK:
+                if len(_HEADERS) >= _HEADERS_KEPT:
+                    _HEADERS.pop(next(iter(_HEADERS)))
+                _HEADERS[key] = kept
+        header, children = kept
+        context = replace(header, extras={})
         _spawns(origin, txn, children, events, context.extras)
         _outputs(origin, txn, events, context.extras)
         return context
+
+
+#: The most sessions whose header is kept, oldest dropped first.
+_HEADERS_KEPT = 64
+_HEADERS: dict[tuple[int, int, str, str], tuple[SessionContext, list[SessionDoc]]] = {}
+
+
+def _header(
+    origin: Origin, txn: lmdb.Transaction, doc: SessionDoc
+) -> tuple[SessionContext, list[SessionDoc]]:
+    """The page's header, and the sessions this one started."""
+    ends = _end_events(origin, txn, doc)
+    children = _children_of(origin, txn, doc)
+    header = SessionContext(
+        cwd=_distinct(e.get("cwd") for e in ends) or ([doc["cwd"]] if doc["cwd"] else []),
+        branch=_distinct(e.get("git_branch") for e in ends),
+        version=_distinct(e.get("agent_version") for e in ends),
+        model=_models(origin, ends),
+        device=next((e.get("device") for e in ends if e.get("device")), None),
+        parent=_parent(origin, txn, doc),
+        children=[_link(origin, txn, child) for child in children],
+        continued=continuation(facts(origin, txn, doc)),
+    )
+    return header, children
 
 
 def _end_events(origin: Origin, txn: lmdb.Transaction, doc: SessionDoc) -> list[EventDoc]:
@@ -142,20 +167,20 @@ def _distinct(values: Iterable[object]) -> list[str]:
 
 
 def _models(origin: Origin, ends: list[EventDoc]) -> list[str]:
-    """The model named in the raw lines of the first and the last of the agent's own events."""
+    """The model named in the raw line of the first and of the last of the agent's own events
+    that name one (a raw line is read alone: ~0.3 ms; a few are looked at from each end)."""
     mine = [e for e in ends if e["role"] == "assistant" or e["kind"] == "meta"]
-    picked = mine[:_MODEL_LINES] + mine[-_MODEL_LINES:] if len(mine) > 2 * _MODEL_LINES else mine
-    lines = MirrorLines(origin.store, origin.home, 200_000)
-    found: list[str] = []
-    for event in picked:
-        raw = event.get("raw")
-        if raw is None and event["m"]:
-            read = lines.text(event["m"], event["line"])
-            raw = read[0] if read is not None else None
-        model = _model_in(raw) if raw and '"model"' in raw else None
-        if model:
-            found.append(model)
-    return _distinct(found)
+    first = next(filter(None, map(lambda e: _model_of(origin, e), mine[:_MODEL_LINES])), None)
+    last = next(filter(None, map(lambda e: _model_of(origin, e), mine[::-1][:_MODEL_LINES])), None)
+    return _distinct([first, last])
+
+
+def _model_of(origin: Origin, event: EventDoc) -> str | None:
+    raw = event.get("raw")
+    if raw is None and event["m"]:
+        read = read_mirror_text(origin.store, origin.home, event["m"], event["line"], 200_000)
+        raw = read[0] if read is not None else None
+    return _model_in(raw) if raw and '"model"' in raw else None
 
 
 def _model_in(raw: str) -> str | None:
