@@ -90,3 +90,101 @@ def _params(query: Any) -> dict[str, str]:
         if name in query.filters:
             params[name] = str(query.filters[name])
     return params
+
+
+# -- session: the session page opened at a search hit (`at=`) ------------------------------------
+
+#: The session size the issue names: a hit in a 1,000-event session.
+SESSION_EVENTS = 1_000
+#: Sessions measured, the nearest to SESSION_EVENTS, and where in each the hit sits.
+SESSIONS_MEASURED = 5
+HIT_PLACES = (0.5, 0.8, 0.95, 1.0)
+#: Passes over the (session, hit) pairs: enough samples for a p99.
+SESSION_ROUNDS = 10
+
+
+def report_session_at(home: Path, section: Any) -> dict[str, Any]:
+    """Measure and print the session page opened at a hit: wall time per request through a
+    real hub, as `report` measures the search page."""
+    section("Admin UI: the session page opened at a hit (`at=`), sessions of ~1,000 events")
+    results = measure_session_at(home)
+    wall = results["at"]
+    print(
+        f"  /ui/session?at=   p50 {wall['p50']:.2f} / p95 {wall['p95']:.2f} / p99 {wall['p99']:.2f} ms"
+        f" (n={wall['n']}; {results['sessions']} sessions of {results['events']}); "
+        "target: within 50 ms"
+    )
+    return results
+
+
+def _hits(home: Path) -> tuple[list[tuple[str, str, str]], list[int]]:
+    """(source, session, event id) of hits deep in the sessions nearest SESSION_EVENTS long."""
+    from origin_api.runtime import Origin
+    from origin_api.settings import Settings
+    from origin_store.reader import iter_sessions, session_event_ids
+
+    with Origin.open(Settings.from_env(_env(home))) as origin, origin.store.read() as txn:
+        sessions = sorted(
+            iter_sessions(origin.store, txn),
+            key=lambda s: abs(s["events"] - SESSION_EVENTS),
+        )[:SESSIONS_MEASURED]
+        hits, sizes = [], []
+        for s in sessions:
+            ids = list(session_event_ids(origin.store, txn, s["source"], s["session"]))
+            sizes.append(len(ids))
+            for place in HIT_PLACES:
+                hits.append(
+                    (s["source"], s["session"], ids[min(len(ids) - 1, int(place * len(ids)))])
+                )
+    return hits, sizes
+
+
+def _env(home: Path) -> dict[str, str]:
+    return {
+        "HOME": str(home / "no-agents"),
+        "ORIGIN_HOME": str(home),
+        "ORIGIN_SEARCH_INGEST_INTERVAL_MS": str(10**12),
+        "ORIGIN_WATCH_INTERVAL_MS": "0",
+    }
+
+
+def measure_session_at(home: Path) -> dict[str, Any]:
+    from origin_api.hub.edge import HubApp
+    from origin_api.hub.server import start_in_thread
+    from origin_api.runtime import Origin
+    from origin_api.settings import Settings
+    from origin_api.ui.app import create_router
+    from origin_api.ui.core import Ui
+    from origin_api.ui.errors import not_found
+
+    hits, sizes = _hits(home)
+    names = frozenset({"127.0.0.1"})
+    with Origin.open(Settings.from_env(_env(home))) as origin:
+        ui = Ui(origin)
+        app = HubApp(
+            hub_names=names,
+            pages=not_found,
+            route_handlers=[create_router(ui, names)],
+            openapi_config=None,
+            logging_config=None,
+        )
+        cookie, _ = ui.sessions.start("bench")
+        with (
+            start_in_thread(origin, app=app, ingest=False) as hub,
+            httpx2.Client(cookies={"origin_ui": cookie}, timeout=30) as client,
+        ):
+            logging.getLogger("origin.hub.requests").setLevel(logging.WARNING)
+
+            def get(hit: tuple[str, str, str]) -> None:
+                source, session, event_id = hit
+                params = {"source": source, "id": session, "at": event_id}
+                answer = client.get(hub.base + "/ui/session", params=params)
+                if answer.status_code != 200 or "ev-at" not in answer.text:
+                    raise RuntimeError(f"/ui/session?at= answered {answer.status_code}")
+
+            samples = time_calls(get, hits * SESSION_ROUNDS)
+    return {
+        "at": asdict(summarize(samples)),
+        "sessions": len(sizes),
+        "events": "–".join(f"{n:,}" for n in (min(sizes), max(sizes))) if sizes else "0",
+    }

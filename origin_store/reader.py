@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -76,6 +77,89 @@ def session_event_ids(
         found = store.session_value_id(txn, value)
         if found is not None:
             yield found
+
+
+def _session_values(store: Store, txn: lmdb.Transaction, source: str, session: str) -> list[bytes]:
+    """A session's entries in its event list (time, then id or sequence number), in order."""
+    cursor = txn.cursor(db=store.sess_db)
+    if not cursor.set_key(keys.session_key(source, session)):
+        return []
+    return list(cast(Iterator[bytes], cursor.iternext_dup(keys=False)))
+
+
+def session_event_position(
+    store: Store, txn: lmdb.Transaction, source: str, session: str, event_id: str
+) -> tuple[int | None, int]:
+    """Where an event sits among its session's events (None: not there), and how many events
+    the session has: from the session's event list alone, which is kept in order, without
+    naming the events before it (a session of 1,000 events: ~0.3 ms instead of ~3)."""
+    values = _session_values(store, txn, source, session)
+    event = get_event(store, txn, event_id)
+    if event is None or event["source"] != source or event["session"] != session:
+        return None, len(values)
+    value = store.session_value(
+        event["time"], event_id.encode(), store.event_seq(txn, event_id) or 0
+    )
+    found = bisect_left(values, value)
+    return (found if found < len(values) and values[found] == value else None), len(values)
+
+
+def session_event_count(store: Store, txn: lmdb.Transaction, source: str, session: str) -> int:
+    """How many events a session's list holds, forgotten ones included."""
+    cursor = txn.cursor(db=store.sess_db)
+    return int(cursor.count()) if cursor.set_key(keys.session_key(source, session)) else 0
+
+
+def session_event_ids_in(
+    store: Store, txn: lmdb.Transaction, source: str, session: str, start: int, stop: int
+) -> list[str]:
+    """The ids of a session's events from position `start` to `stop`, oldest first."""
+    values = _session_values(store, txn, source, session)[start:stop]
+    return [found for v in values if (found := store.session_value_id(txn, v)) is not None]
+
+
+def sessions_with_prefix(
+    store: Store, txn: lmdb.Transaction, source: str, prefix: str, limit: int
+) -> list[SessionDoc]:
+    """At most `limit` sessions of `source` whose id starts with `prefix`, in id order: a
+    session named by the start of its id, or a Claude Code session's sub-agents
+    (`<session>/agent-…`), without reading every session."""
+    start = keys.session_key(source, prefix)
+    cursor = txn.cursor(db=store.dbs["sessions"])
+    found: list[SessionDoc] = []
+    if not cursor.set_range(start):
+        return found
+    for key, value in pairs(cursor):
+        if not key.startswith(start) or len(found) >= limit:
+            break
+        found.append(loads(value))
+    return found
+
+
+def session_events_before(
+    store: Store, txn: lmdb.Transaction, source: str, session: str, time: int, count: int
+) -> list[str]:
+    """The ids of a session's last `count` events at or before `time` (ms), newest first: where
+    in a parent session a sub-agent that started at `time` was called, found by the session's
+    event list, which is kept in time order, without reading the events before it."""
+    cursor = txn.cursor(db=store.sess_db)
+    key = keys.session_key(source, session)
+    if not cursor.set_key(key):
+        return []
+    after = keys.u64(max(0, time + 1))
+    if cursor.set_range_dup(key, after):
+        if not cursor.prev_dup():  # every event is later than `time`
+            return []
+    elif not (cursor.set_key(key) and cursor.last_dup()):
+        return []
+    found: list[str] = []
+    while len(found) < count:
+        event_id = store.session_value_id(txn, cursor_value(cursor))
+        if event_id is not None:
+            found.append(event_id)
+        if not cursor.prev_dup():
+            break
+    return found
 
 
 def mirror_info(store: Store, txn: lmdb.Transaction, mirror_id: int) -> MirrorDoc | None:

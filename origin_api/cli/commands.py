@@ -7,6 +7,7 @@ import typer
 from . import (
     archive_cmds,
     browse_cmds,
+    continue_cmds,
     doctor_cmds,
     helptext,
     hub_cmds,
@@ -50,6 +51,7 @@ def _main(
 
 archive_cmds.register(app)
 browse_cmds.register(app)
+continue_cmds.register(app)
 memory_cmds.register(app)
 server_cmds.register(app)
 hub_cmds.register(app)

@@ -15,7 +15,14 @@ import lmdb
 
 from origin_store import Store
 from origin_store.entries import versions as store_entries
-from origin_store.reader import get_event, session_event_ids
+from origin_store.reader import (
+    get_event,
+    session_event_count,
+    session_event_ids,
+    session_event_ids_in,
+    session_event_position,
+)
+from origin_store.records import SessionDoc
 
 from ..contract.timeargs import render
 from ..errors import not_found
@@ -37,16 +44,29 @@ class PageEvent(EventView):
 
 @dataclass(frozen=True)
 class SessionPage:
+    """One page of a session's visible events: `start` (0-based) is where it starts in them,
+    a page's (`page`) or a window around the event asked for (`at`)."""
+
     session: SessionView
     events: list[PageEvent]
     page: int
     pages: int
     total: int
+    start: int = 0
+    at: str | None = None
+    #: The event asked for is not among the events shown this way (forgotten, or not a message).
+    missed: bool = False
+    size: int = PAGE_SIZE
 
     @property
     def first(self) -> int:
         """The position in the session of this page's first event (1-based)."""
-        return (self.page - 1) * PAGE_SIZE + 1
+        return self.start + 1
+
+    @property
+    def aligned(self) -> bool:
+        """Whether the window is one of the session's numbered pages."""
+        return self.start % self.size == 0
 
 
 def session_page(
@@ -57,37 +77,88 @@ def session_page(
     *,
     include_tools: bool = True,
     size: int = PAGE_SIZE,
+    at: str | None = None,
+    start: int | None = None,
 ) -> SessionPage:
     """Page `page` (1-based; past the end is the last) of a session's visible events, oldest
-    first; without `include_tools`, messages only (as the timeline tool without it)."""
+    first; without `include_tools`, messages only (as the timeline tool without it). With `at`,
+    the window of `size` events centred on that event instead (`window`); with `start`, the
+    window from that position (0-based), as the pager of such a window steps."""
     store = origin.store
     with store.read() as txn:
         found = find_session(origin, txn, session, source)
         if found is None:
             raise not_found(f"Unknown session {session}.")
         hidden = store_entries.anything_hidden(store, txn)
-        ids = [
-            event_id
-            for event_id in session_event_ids(store, txn, found["source"], session)
-            if not hidden or not store_entries.is_hidden(store, txn, event_id)
-        ]
-        if not include_tools:  # the kind is in the record: every event is read once
-            kept = []
-            for event_id in ids:
-                event = get_event(store, txn, event_id)
-                if event is not None and event["kind"] == "message":
-                    kept.append(event_id)
-            ids = kept
-        pages = max(1, -(-len(ids) // size))
-        page = min(max(1, page), pages)
+        source_, name = found["source"], found["session"]
+        if include_tools and not hidden:  # the session's event list alone says where
+            position, total = (
+                session_event_position(store, txn, source_, name, at)
+                if at is not None
+                else (None, found_count(origin, txn, found))
+            )
+            offset, missed = window(total, page, size, at, position, start)
+            page_ids = session_event_ids_in(store, txn, source_, name, offset, offset + size)
+        else:
+            ids = visible_ids(origin, txn, found, hidden, include_tools=include_tools)
+            total, position = len(ids), ids.index(at) if at in ids else None
+            offset, missed = window(total, page, size, at, position, start)
+            page_ids = ids[offset : offset + size]
         events: list[PageEvent] = []
-        for event_id in ids[(page - 1) * size : page * size]:
+        for event_id in page_ids:
             event = get_event(store, txn, event_id)
             if event is None:
                 continue
             citing = _citing(store, txn, event_id, hidden)
             events.append({**event_view(event, TIMELINE_TEXT), "cited_by": citing})
-        return SessionPage(session_view(origin, txn, found), events, page, pages, len(ids))
+        pages = max(1, -(-total // size))
+        view = session_view(origin, txn, found)
+        return SessionPage(
+            view, events, min(pages, offset // size + 1), pages, total, offset, at, missed, size
+        )
+
+
+def found_count(origin: Origin, txn: lmdb.Transaction, found: SessionDoc) -> int:
+    """How many events a session's list holds (nothing hidden: all of them are visible)."""
+    return session_event_count(origin.store, txn, found["source"], found["session"])
+
+
+def visible_ids(
+    origin: Origin, txn: lmdb.Transaction, found: SessionDoc, hidden: bool, *, include_tools: bool
+) -> list[str]:
+    """A session's visible event ids in order: its event index alone, but for messages only,
+    where the kind is in the record and every event is read once (~10 µs each)."""
+    store = origin.store
+    ids = [
+        event_id
+        for event_id in session_event_ids(store, txn, found["source"], found["session"])
+        if not hidden or not store_entries.is_hidden(store, txn, event_id)
+    ]
+    if include_tools:
+        return ids
+    kept = []
+    for event_id in ids:
+        event = get_event(store, txn, event_id)
+        if event is not None and event["kind"] == "message":
+            kept.append(event_id)
+    return kept
+
+
+def window(
+    total: int, page: int, size: int, at: str | None, position: int | None, start: int | None
+) -> tuple[int, bool]:
+    """Where the shown events start, and whether the event `at` names is missing. An event is
+    shown with `size // 2` events before it where the session has them, so that the events
+    around it are on the same page whichever page boundary it is near."""
+    last = max(0, total - size)
+    if at is not None:
+        if position is None:
+            return 0, True
+        return min(max(0, position - size // 2), last), False
+    if start is not None:
+        return min(max(0, start), last), False
+    pages = max(1, -(-total // size))
+    return (min(max(1, page), pages) - 1) * size, False
 
 
 def _citing(store: Store, txn: lmdb.Transaction, event_id: str, hidden: bool) -> list[str]:

@@ -61,6 +61,15 @@ def session_url(source: str, session: str, page: int = 1, **more: Any) -> str:
     return "/ui/session?" + urlencode(args)
 
 
+def at_url(source: str, session: str, event_id: str | None = None, **more: Any) -> str:
+    """A session's page opened at one of its events: the window of events around it, the event
+    marked, and the browser scrolled to it. Event ids hold `:`, `/` and `#`: the anchor is the
+    id percent-encoded, which a browser decodes to find the element whose id is the event's."""
+    if event_id is None:
+        return session_url(source, session, **more)
+    return session_url(source, session, at=event_id, **more) + "#" + quote(event_id, safe=":@-._~")
+
+
 def when(iso: str | None) -> Markup:
     """A time as `<time datetime>`: the server's ISO text, which the page's script shows in the
     browser's own time zone (and which stays readable without the script)."""
@@ -126,7 +135,9 @@ _ENV = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
-_ENV.globals.update(raw_url=raw_url, entry_url=entry_url, session_url=session_url, nav=NAV)
+_ENV.globals.update(
+    raw_url=raw_url, entry_url=entry_url, session_url=session_url, at_url=at_url, nav=NAV
+)
 _ENV.filters.update(when=when, marked=marked)
 
 

@@ -17,10 +17,11 @@ from litestar import Request, Response, get
 from ...errors import OriginError
 from ...service.shapes import EventDetail, SourcesResult
 from ..guard import ui_of
-from ..reads import PAGE_SIZE, cited_by, session_page
+from ..reads import PAGE_SIZE, cited_by
 from ..render import render
 from .home_read import facets
 from .timeline_read import Window, sessions_in
+from .session_read import session_context, session_page_at
 
 AnyRequest = Request[Any, Any, Any]
 #: The timeline's ranges: (value of `since`, label). "all" is every session there is.
@@ -81,18 +82,19 @@ def timeline(request: AnyRequest) -> Response[str]:
 
 @get("/session", sync_to_thread=True)
 def session(request: AnyRequest) -> Response[str]:
-    """`/ui/session?source=…&id=…&page=N`; `messages=1` leaves the tools' events out."""
+    """`/ui/session?source=…&id=…&page=N`; `messages=1` leaves the tools' events out; `at=<event
+    id>` opens the events around that one (`start=N` steps from such a window)."""
     session_id = _param(request, "id")
     if not session_id:
         raise OriginError("Which session? /ui/session?id=<session id>&source=<source>.")
-    page_arg = _param(request, "page")
-    messages = bool(_param(request, "messages"))
-    found = session_page(
+    found, messages = session_page_at(
         ui_of(request).origin,
         session_id,
         _param(request, "source") or None,
-        int(page_arg) if page_arg.isascii() and page_arg.isdigit() else 1,
-        include_tools=not messages,
+        page=_number(_param(request, "page")) or 1,
+        start=_number(_param(request, "start")),
+        at=_param(request, "at") or None,
+        messages=bool(_param(request, "messages")),
     )
     return render(
         request,
@@ -101,7 +103,14 @@ def session(request: AnyRequest) -> Response[str]:
         messages=messages,
         folded=FOLDED,
         page_size=PAGE_SIZE,
+        context=session_context(
+            ui_of(request).origin, found.session["source"], session_id, found.events
+        ),
     )
+
+
+def _number(text: str) -> int | None:
+    return int(text) if text.isascii() and text.isdigit() else None
 
 
 @get("/raw", sync_to_thread=True)

@@ -241,6 +241,16 @@
     });
   }
 
+  // session: a search hit opens its session at the hit (`at=`). The address's #anchor scrolls it
+  // to the top, under nothing; this centres it, with the events before and after it in view, and
+  // moves the keyboard's focus there.
+  function scrollToHit() {
+    var hit = document.querySelector(".ev.ev-at");
+    if (!hit) return;
+    hit.scrollIntoView({ block: "center" });
+    hit.focus({ preventScroll: true });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     localTimes(document);
     searchAsYouType();
@@ -251,5 +261,6 @@
     menuCloses();
     keyboardNavigation();
     showMore();
+    scrollToHit();
   });
 })();
