@@ -8,6 +8,7 @@ from . import (
     archive_cmds,
     browse_cmds,
     doctor_cmds,
+    export_cmds,
     hub_cmds,
     memory_cmds,
     pause_cmds,
@@ -49,6 +50,7 @@ def _main(
 
 archive_cmds.register(app)
 browse_cmds.register(app)
+export_cmds.register(app)
 memory_cmds.register(app)
 server_cmds.register(app)
 hub_cmds.register(app)

@@ -18,6 +18,7 @@ from litestar import Response
 from litestar.connection import ASGIConnection
 from markupsafe import Markup, escape
 
+from ..transcript import Budget, event_html
 from .guard import session_of, ui_of
 
 #: The pages in the navigation, in order: (label, path). Each path is a page module's.
@@ -57,6 +58,14 @@ def session_url(source: str, session: str, page: int = 1, **more: Any) -> str:
         args["page"] = page
     args.update({k: 1 if v is True else v for k, v in more.items() if v not in (None, "", False)})
     return "/ui/session?" + urlencode(args)
+
+
+def export_url(source: str, session: str, fmt: str, tools: bool) -> str:
+    """A session's download (`pages/export.py`), with its tool calls when `tools`."""
+    args: dict[str, Any] = {"source": source, "id": session, "format": fmt}
+    if tools:
+        args["tools"] = 1
+    return "/ui/session/export?" + urlencode(args)
 
 
 def when(iso: str | None) -> Markup:
@@ -125,6 +134,7 @@ _ENV = Environment(
     lstrip_blocks=True,
 )
 _ENV.globals.update(raw_url=raw_url, entry_url=entry_url, session_url=session_url, nav=NAV)
+_ENV.globals.update(event_body=event_html, highlight_budget=Budget, export_url=export_url)
 _ENV.filters.update(when=when, marked=marked)
 
 
