@@ -8,6 +8,7 @@ import importlib.util
 import os
 import shutil
 import tempfile
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -160,3 +161,42 @@ def timeless_env(tmp_path: Path) -> dict[str, str]:
     text = "".join(json.dumps(line) + "\n" for line in lines)
     (folder / f"{TIMELESS_SESSION}.jsonl").write_text(text, encoding="utf-8")
     return fixture_env(tmp_path, root=root)
+
+
+# -- transcript: what in rendered HTML would act (tests of origin_api.transcript and the UI) ---
+
+#: Elements no rendered text may make: what runs, loads, frames or styles.
+ACTING = frozenset(
+    {"script", "img", "iframe", "object", "embed", "svg", "style", "link", "meta", "base", "form"}
+)
+#: The schemes a rendered link may have.
+SCHEMES = ("http://", "https://", "mailto:")
+
+
+class _Elements(HTMLParser):
+    """The elements and attributes a browser would make of the HTML."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[tuple[str, list[tuple[str, str | None]]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.found.append((tag, attrs))
+
+
+def acting(html: str) -> list[str]:
+    """What in `html` would act: an element of ACTING, a handler (`on…`), an inline style, a
+    `src`, or a link to anything but the web or mail. Empty when nothing would."""
+    parser = _Elements()
+    parser.feed(html)
+    parser.close()
+    bad: list[str] = []
+    for tag, attrs in parser.found:
+        if tag in ACTING:
+            bad.append(f"<{tag}>")
+        for name, value in attrs:
+            if name.startswith("on") or name in ("style", "src", "srcdoc", "action"):
+                bad.append(f"{tag} {name}")
+            if name == "href" and not (value or "").lower().startswith(SCHEMES):
+                bad.append(f"{tag} href={value}")
+    return bad

@@ -10,6 +10,7 @@ from . import (
     continue_cmds,
     doctor_cmds,
     helptext,
+    export_cmds,
     hub_cmds,
     memory_cmds,
     pause_cmds,
@@ -52,6 +53,7 @@ def _main(
 archive_cmds.register(app)
 browse_cmds.register(app)
 continue_cmds.register(app)
+export_cmds.register(app)
 memory_cmds.register(app)
 server_cmds.register(app)
 hub_cmds.register(app)

@@ -27,13 +27,15 @@ from origin_store.records import SessionDoc
 from ..contract.timeargs import render
 from ..errors import not_found
 from ..runtime import Origin
-from ..service.common import TIMELINE_TEXT
 from ..service.reading import find_session
 from ..service.shapes import EventView, SessionView
 from ..service.views import event_view, session_view
 
 #: Events on one page of a session.
 PAGE_SIZE = 200
+#: Characters of an event's text on the session page: a long reply, or a file written whole,
+#: is rendered whole (origin_api.transcript); past it, the text is cut and its raw line has it.
+PAGE_TEXT = 4_000
 
 
 class PageEvent(EventView):
@@ -110,7 +112,7 @@ def session_page(
             if event is None:
                 continue
             citing = _citing(store, txn, event_id, hidden)
-            events.append({**event_view(event, TIMELINE_TEXT), "cited_by": citing})
+            events.append({**event_view(event, PAGE_TEXT), "cited_by": citing})
         pages = max(1, -(-total // size))
         view = session_view(origin, txn, found)
         return SessionPage(

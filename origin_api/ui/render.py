@@ -19,6 +19,7 @@ from litestar import Response
 from litestar.connection import ASGIConnection
 from markupsafe import Markup, escape
 
+from ..transcript import Budget, event_html
 from .guard import session_of, ui_of
 
 #: The pages in the navigation, in order: (label, path). Each path is a page module's.
@@ -68,6 +69,14 @@ def at_url(source: str, session: str, event_id: str | None = None, **more: Any) 
     if event_id is None:
         return session_url(source, session, **more)
     return session_url(source, session, at=event_id, **more) + "#" + quote(event_id, safe=":@-._~")
+
+
+def export_url(source: str, session: str, fmt: str, tools: bool) -> str:
+    """A session's download (`pages/export.py`), with its tool calls when `tools`."""
+    args: dict[str, Any] = {"source": source, "id": session, "format": fmt}
+    if tools:
+        args["tools"] = 1
+    return "/ui/session/export?" + urlencode(args)
 
 
 def when(iso: str | None) -> Markup:
@@ -138,6 +147,7 @@ _ENV = Environment(
 _ENV.globals.update(
     raw_url=raw_url, entry_url=entry_url, session_url=session_url, at_url=at_url, nav=NAV
 )
+_ENV.globals.update(event_body=event_html, highlight_budget=Budget, export_url=export_url)
 _ENV.filters.update(when=when, marked=marked)
 
 

@@ -111,12 +111,12 @@ def test_a_long_session_opens_in_pages(signed_in: Client):
     assert f"{LONG_EVENTS} messages" in messages
 
 
-def test_a_session_folds_tool_calls_and_links_each_event_to_its_raw_line(signed_in: Client):
+def test_a_session_shows_commands_and_links_each_event_to_its_raw_line(signed_in: Client):
     page = signed_in.get(f"/ui/session?source=claude-code&id={HOSTILE_SESSION}").text
-    assert "<details>" in page and "echo hostilemarker" in page
+    assert '<div class="call command">' in page and "hostilemarker" in page
     assert f'href="/ui/raw?id={HOSTILE_EVENT.replace(":", "%3A")}"' in page
     without = signed_in.get(f"/ui/session?source=claude-code&id={HOSTILE_SESSION}&messages=1")
-    assert "<details>" not in without.text
+    assert 'class="call' not in without.text
 
 
 def test_the_raw_line_is_the_sources_tools_answer(signed_in: Client, ui_origin: Origin):

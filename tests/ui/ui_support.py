@@ -99,6 +99,7 @@ def write_ui_sessions(claude_home: Path) -> None:
         for i in range(LONG_EVENTS)
     ]
     (folder / f"{LONG_SESSION}.jsonl").write_text("\n".join(long) + "\n", encoding="utf-8")
+    write_transcript_sessions(folder)
 
 
 _CSRF = re.compile(r'name="_csrf" value="([^"]+)"')
@@ -137,3 +138,97 @@ def sign_in_page(page: Any, base: str, secret: str = PASSWORD) -> None:
 
 #: The only scripts a page may have: the UI's own files (the theme's, before paint; the rest).
 OWN_SCRIPTS = ['<script src="/ui/static/theme.js">', '<script src="/ui/static/ui.js" defer>']
+
+
+# -- transcript: what agents wrote, rendered (Markdown, commands, diffs, long outputs) ------------
+
+#: A session of Markdown, a shell command and its output, an edit, and an output long enough to
+#: be folded; and one of hostile Markdown, every way a message could try to run a script.
+RENDER_SESSION = "7e4d0001-0000-4000-8000-000000000001"
+HOSTILE_MD_SESSION = "7e4d0002-0000-4000-8000-000000000002"
+RENDER_MARKDOWN = (
+    "## Retry plan\n\nThe webhook sender now:\n\n- retries **three** times\n- waits 1 s, 4 s, 16 s\n\n"
+    "```python\ndef backoff(n: int) -> float:\n    return 4.0 ** n\n```\n"
+)
+RENDER_COMMAND = "pytest -q tests/test_retry.py"
+RENDER_COMMAND_OUTPUT = "3 passed in 0.12s (rendermarker)"
+LONG_OUTPUT_LINES = 500
+#: A secret in the render session's prompt: stored masked, so shown and exported masked.
+RENDER_SECRET = "ghp_FAKEexample0123456789FAKEexample0123"
+#: Hostile Markdown: each line tries something; none may run (`alert` opens a dialog).
+HOSTILE_MARKDOWN = "\n\n".join(
+    [
+        "[plain js](javascript:alert(1))",
+        "[mixed case](JaVaScRiPt:alert(2))",
+        "[entity](&#106;avascript:alert(3))",
+        "[tab](java\tscript:alert(4))",
+        "[data](data:text/html;base64,PHNjcmlwdD5hbGVydCg1KTwvc2NyaXB0Pg==)",
+        "[vb](vbscript:msgbox(6))",
+        "<javascript:alert(7)>",
+        "![remote](http://evil.example/x.png)",
+        "<script>alert(8)</script>",
+        "<img src=x onerror=alert(9)>",
+        '<iframe src="javascript:alert(10)"></iframe>',
+        "```html\n<script>alert(11)</script>\n```",
+        "mdhostilemarker",
+    ]
+)
+HOSTILE_COMMAND = "echo '<script>alert(12)</script>'"
+HOSTILE_EDIT = "<img src=x onerror=alert(13)>"
+
+
+def _tool_use(name: str, args: dict[str, Any], call: str) -> list[dict[str, Any]]:
+    return [{"type": "tool_use", "id": call, "name": name, "input": args}]
+
+
+def _tool_result(call: str, text: str) -> list[dict[str, Any]]:
+    return [{"type": "tool_result", "tool_use_id": call, "content": text}]
+
+
+def long_output() -> str:
+    return "\n".join(f"line {n} of the long output" for n in range(LONG_OUTPUT_LINES))
+
+
+def write_transcript_sessions(folder: Path) -> None:
+    edit = {
+        "file_path": "/home/dev/ui-tests/retry.py",
+        "old_string": "tries = 1",
+        "new_string": "tries = 3",
+    }
+    rendered = [
+        ("user", f"Add **retries** to the webhook sender; push with {RENDER_SECRET} please."),
+        ("assistant", [{"type": "text", "text": RENDER_MARKDOWN}]),
+        (
+            "assistant",
+            _tool_use(
+                "Bash", {"command": RENDER_COMMAND, "description": "Run the retry tests"}, "t1"
+            ),
+        ),
+        ("user", _tool_result("t1", RENDER_COMMAND_OUTPUT)),
+        ("assistant", _tool_use("Edit", edit, "t2")),
+        ("user", _tool_result("t2", "The file /home/dev/ui-tests/retry.py has been updated.")),
+        ("assistant", _tool_use("Bash", {"command": "cat build.log"}, "t3")),
+        ("user", _tool_result("t3", long_output())),
+        ("assistant", [{"type": "text", "text": "Done: retries are in."}]),
+    ]
+    hostile = [
+        ("user", HOSTILE_MARKDOWN),
+        ("assistant", [{"type": "text", "text": HOSTILE_MARKDOWN}]),
+        ("assistant", _tool_use("Bash", {"command": HOSTILE_COMMAND}, "h1")),
+        ("user", _tool_result("h1", "<script>alert(14)</script>")),
+        (
+            "assistant",
+            _tool_use("Write", {"file_path": "/tmp/x.html", "content": HOSTILE_EDIT}, "h2"),
+        ),
+        ("assistant", _tool_use("Other", {"q": "<script>alert(15)</script>"}, "h3")),
+    ]
+    for session, lines in ((RENDER_SESSION, rendered), (HOSTILE_MD_SESSION, hostile)):
+        written = [
+            _line(session, n + 1, role, content, n) for n, (role, content) in enumerate(lines)
+        ]
+        (folder / f"{session}.jsonl").write_text("\n".join(written) + "\n", encoding="utf-8")
+
+
+def render_event(n: int) -> str:
+    """The id of the render session's `n`th event (1-based, one event a line)."""
+    return f"claude-code:{RENDER_SESSION[:8]}-0000-4000-8000-{n:012x}"
