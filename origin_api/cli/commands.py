@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from . import (
+    activity_cmds,
     archive_cmds,
     browse_cmds,
     doctor_cmds,
@@ -58,3 +59,4 @@ sync_cmds.register(app)
 ui_cmds.register(app)
 redact_cmds.register(app)
 pause_cmds.register(app)
+activity_cmds.register(app)

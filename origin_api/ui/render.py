@@ -24,6 +24,7 @@ from .guard import session_of, ui_of
 NAV = (
     ("Search", "/ui/search"),
     ("Timeline", "/ui/timeline"),
+    ("Activity", "/ui/activity"),
     ("Entries", "/ui/entries"),
     ("Forgets", "/ui/forgets"),
     ("Tokens", "/ui/tokens"),

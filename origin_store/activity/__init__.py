@@ -7,7 +7,7 @@ activity page and `origin activity` read a window of days (`read.activity`).
 
 from .build import Recount, backfill, compare, pending
 from .read import Activity, BusySession, Figures, activity
-from .tally import DAY_MS, Tally, usage_of
+from .tally import DAY_MS, Tally, day_label, usage_of
 
 __all__ = [
     "DAY_MS",
@@ -19,6 +19,7 @@ __all__ = [
     "activity",
     "backfill",
     "compare",
+    "day_label",
     "pending",
     "usage_of",
 ]

@@ -10,11 +10,13 @@ import heapq
 import time as clock
 from dataclasses import dataclass, field
 
+import lmdb
+
 from ..core.db import Store, loads
 from ..core.keys import session_key as stored_session_key
 from ..core.lmdbio import pairs, prefixed, raw_get
 from .build import backfill, pending
-from .tally import DAY, DAY_MS, SESSION, _U32, split_day_key, unpack_day, unpack_session
+from .tally import DAY, DAY_MS, SESSION, U32, split_day_key, unpack_day, unpack_session
 
 #: Rows of the busiest projects and sessions.
 BUSIEST = 10
@@ -87,9 +89,12 @@ def activity(
     with store.read() as txn:
         db = store.dbs["activity"]
         cursor = txn.cursor(db=db)
-        for key, value in prefixed(cursor, SESSION):
-            sources.add(key[1:].partition(b"\0")[0].decode(errors="replace"))
-        if cursor.set_range(DAY + _U32.pack(max(first, 0))):
+        found = cursor.set_range(SESSION)
+        while found and cursor.key()[:1] == SESSION:  # one seek per source
+            name = bytes(cursor.key()[1:]).partition(b"\0")[0]
+            sources.add(name.decode(errors="replace"))
+            found = cursor.set_range(SESSION + name + b"\x01")
+        if cursor.set_range(DAY + U32.pack(max(first, 0))):
             for key, value in pairs(cursor):
                 if key[:1] != DAY:
                     break
@@ -111,11 +116,11 @@ def activity(
 
 
 def _busiest_sessions(
-    store: Store, txn: object, since: int, source: str | None, project: str | None
+    store: Store, txn: lmdb.Transaction, since: int, source: str | None, project: str | None
 ) -> list[BusySession]:
     """The sessions with most events among those active since `since`."""
     found: list[tuple[int, bytes, tuple[int, ...], str | None]] = []
-    for key, value in prefixed(txn.cursor(db=store.dbs["activity"]), SESSION):  # type: ignore[attr-defined]
+    for key, value in prefixed(txn.cursor(db=store.dbs["activity"]), SESSION):
         figures, proj = unpack_session(value)
         if figures[5] < since or (project and proj != project):
             continue
@@ -123,9 +128,9 @@ def _busiest_sessions(
             continue
         found.append((figures[0], key, figures, proj))
     out = []
-    for _, key, figures, proj in heapq.nlargest(BUSIEST, found, key=lambda f: f[0]):
+    for _, key, kept, proj in heapq.nlargest(BUSIEST, found, key=lambda f: f[0]):
         src, _, name = key[1:].decode(errors="replace").partition("\0")
-        raw = raw_get(txn, stored_session_key(src, name), store.dbs["sessions"])  # type: ignore[arg-type]
+        raw = raw_get(txn, stored_session_key(src, name), store.dbs["sessions"])
         doc = loads(raw) if raw else {}
         title = doc.get("title") or doc.get("prompt")
         out.append(
@@ -134,10 +139,10 @@ def _busiest_sessions(
                 name,
                 proj,
                 title if isinstance(title, str) else None,
-                figures[0],
-                figures[1],
-                figures[3],
-                figures[5],
+                kept[0],
+                kept[1],
+                kept[3],
+                kept[5],
             )
         )
     return out

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import lmdb
@@ -36,22 +37,28 @@ SESSION = b"s"
 PROJECT_BYTES = 300
 _DAY = struct.Struct("<5q")
 _SESS = struct.Struct("<6q")
-_U32 = struct.Struct(">I")
+U32 = struct.Struct(">I")
 
 
 def day_of(time: int) -> int:
-    """Days since 1970-01-01 UTC; 0 for an unknown time (<= 0)."""
-    return time // DAY_MS if time > 0 else 0
+    """Days since 1970-01-01 UTC; 0 for an unknown time (<= 0); a time past what a key holds
+    (only a store's damaged record) on the last day it does."""
+    return min(time // DAY_MS, 0xFFFFFFFF) if time > 0 else 0
+
+
+def day_label(day: int) -> str:
+    """A day (days since 1970-01-01 UTC) as 2026-11-02."""
+    return (datetime(1970, 1, 1, tzinfo=UTC) + timedelta(days=day)).strftime("%Y-%m-%d")
 
 
 def day_key(day: int, source: str, project: str | None) -> bytes:
     name = (project or "").encode()[:PROJECT_BYTES]
-    return DAY + _U32.pack(day) + source.encode() + b"\0" + name
+    return DAY + U32.pack(day) + source.encode() + b"\0" + name
 
 
 def split_day_key(key: bytes) -> tuple[int, str, str | None]:
     """(day, source, project or None) from a day key."""
-    (day,) = _U32.unpack(key[1:5])
+    (day,) = U32.unpack(key[1:5])
     source, _, project = key[5:].partition(b"\0")
     return day, source.decode(), project.decode(errors="replace") or None
 
