@@ -18,6 +18,8 @@ import orjson
 
 from origin_store import IngestReport, LogFile, discover
 from origin_store import Settings as StoreSettings
+from origin_store.activity import Activity, Figures, day_label
+from origin_store.activity import activity as store_activity
 from origin_store.care import damage
 from origin_store.care.compact import Compacted
 from origin_store.care.compact import compact as compact_store
@@ -47,18 +49,23 @@ Progress = Callable[[int], None]
 S = TypeVar("S", bound=StoreSettings)
 
 __all__ = [
+    "ACTIVITY_MAX_DAYS",
     "DEMO_DIR",
     "DEMO_MARK",
     "LOCAL_TOKEN",
     "TOKEN_FILE",
+    "Activity",
     "Demo",
+    "Figures",
     "HubToken",
     "IngestPlan",
     "IngestReport",
     "Progress",
     "Token",
     "VerifyReport",
+    "activity",
     "create_token",
+    "day_label",
     "demo_of",
     "find_logs",
     "hub_token",
@@ -213,6 +220,25 @@ def status(origin: Origin) -> Status:
     from .doctor.archive import status as visible
 
     return visible(origin)
+
+
+#: The longest window of days `activity` shows (ten years).
+ACTIVITY_MAX_DAYS = 3650
+
+
+def activity(
+    origin: Origin, days: int, *, source: str | None = None, project: str | None = None
+) -> Activity:
+    """Events, sessions and tokens per day of the last `days` days, the busiest projects and
+    sessions: the figures the store keeps at ingest (`origin_store.activity`), never a scan
+    of events. A source or project that has no figures is named with those that have."""
+    if not 1 <= days <= ACTIVITY_MAX_DAYS:
+        raise OriginError(f"days must be between 1 and {ACTIVITY_MAX_DAYS:,}; got {days}.")
+    found = store_activity(origin.store, days, source=source or None, project=project or None)
+    if source and source not in found.sources:
+        known = ", ".join(found.sources) or "none yet"
+        raise OriginError(f"No source {source!r} has activity; those that have: {known}.")
+    return found
 
 
 def verify(origin: Origin) -> VerifyReport:

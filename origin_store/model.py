@@ -7,6 +7,7 @@ everywhere inside Origin and are rendered as local ISO 8601 only at the edges.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .project import project_of
 from .records import SessionDoc
@@ -17,6 +18,16 @@ ROLES: tuple[str, ...] = ("user", "assistant", "system")
 EVENT_KINDS: tuple[str, ...] = ("message", "tool_use", "tool_result", "meta", "system", "memory")
 #: What an entry is: the one list the tools' `kind` arguments offer.
 ENTRY_KINDS: tuple[str, ...] = ("memory", "knowledge", "cognition")
+
+
+class Usage(NamedTuple):
+    """The tokens of one model call as its log recorded them (kept on the event that call
+    wrote first, so a call is counted once): every input token, cached ones included; of them,
+    those read from a cache; output tokens (reasoning included)."""
+
+    tokens_in: int
+    cached: int
+    tokens_out: int
 
 
 @dataclass(slots=True)
@@ -42,6 +53,9 @@ class EventRecord:
     #: The line it comes from, when not the line being parsed: a message joined from chunks
     #: on several lines is emitted at a later line but comes from its first.
     line: int | None = None
+    #: The tokens of the model call that wrote it, where the log says and this is the call's
+    #: first event (`activity` adds them up).
+    usage: Usage | None = None
 
     @property
     def rendered(self) -> str:

@@ -30,6 +30,7 @@ class EventDoc(TypedDict):
     line: int  # line in that mirror
     text_chars: NotRequired[int]  # the whole text's length, when it was cut
     label: NotRequired[Label]
+    usage: NotRequired[list[int]]  # model.Usage: tokens in, cached, out
     # An event a device pushed to its hub (m is 0): the device's file, line and raw line.
     device: NotRequired[str | None]
     original_file: NotRequired[str | None]

@@ -5,12 +5,13 @@ from __future__ import annotations
 import typer
 
 from . import (
+    activity_cmds,
     archive_cmds,
     browse_cmds,
     continue_cmds,
     doctor_cmds,
-    helptext,
     export_cmds,
+    helptext,
     hub_cmds,
     memory_cmds,
     pause_cmds,
@@ -63,4 +64,5 @@ sync_cmds.register(app)
 ui_cmds.register(app)
 redact_cmds.register(app)
 pause_cmds.register(app)
+activity_cmds.register(app)
 helptext.as_written(app)

@@ -27,6 +27,7 @@ NAV = (
     ("Home", "/ui/"),
     ("Search", "/ui/search"),
     ("Timeline", "/ui/timeline"),
+    ("Activity", "/ui/activity"),
     ("Entries", "/ui/entries"),
     ("Forgets", "/ui/forgets"),
     ("Tokens", "/ui/tokens"),

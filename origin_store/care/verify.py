@@ -3,7 +3,8 @@
 `verify()` reads every mirror frame (zstd checksums included), counts lines against each
 file's cursor, checks each tail's checksum, and checks that every event points at a line that
 exists, that every event record decodes (`codec`: plain, or compressed with a dictionary that is
-there), that the change feed announces each event once, and that an event's kept text and label
+there), that the change feed announces each event once, that the activity figures equal a
+recount of the records (`activity`), and that an event's kept text and label
 agree with its original length (`text_chars`, `label`; records from before them have neither).
 It reports problems; it never repairs, so a person can see what happened before anything is
 rewritten.
@@ -19,7 +20,7 @@ from typing import Any, cast
 import lmdb
 import zstandard
 
-from .. import bounds
+from .. import activity, bounds
 from ..core import keys
 from ..core.codec import CodecError
 from ..core.db import Store, loads
@@ -59,6 +60,7 @@ class _Check:
         self.dctx = zstandard.ZstdDecompressor()
         self.lines_of: dict[int, int] = {}
         self.announced: set[str] = set()
+        self.recount = activity.Recount()
 
     def problem(self, text: str) -> None:
         if len(self.report.problems) < self.max_problems:
@@ -196,6 +198,7 @@ class _Check:
                 self.problem(
                     f"{event['id']}: points at line {event['line']} of a mirror with {known} lines"
                 )
+            self.recount.add(cast(dict[str, Any], event))
             if event["id"] not in self.announced:
                 self.problem(
                     f"{event['id']}: never announced on the change feed (the index would miss it)"
@@ -215,6 +218,8 @@ def verify(store: Store, home: Path, *, max_problems: int = 100) -> Report:
         check.files()
         check.feed()
         check.events()
+        for problem in activity.compare(store, txn, check.recount):
+            check.problem(problem)
     return check.report
 
 

@@ -37,6 +37,7 @@ from .keys import (
 )
 from .lmdbio import Pairs, cursor_key, cursor_value, pairs, raw_get
 
+#: 8: activity figures kept at ingest (`activity`): an older Origin would store events uncounted;
 #: 7: a new store names events by sequence number where it named them by id (`seq_ids`); a
 #: store from before keeps its layout, so its upgrade only sets the number;
 #: 6: sealed mirror frames leave out the events' texts, which patches in `frames` name
@@ -45,7 +46,7 @@ from .lmdbio import Pairs, cursor_key, cursor_value, pairs, raw_get
 #: 4: event records under sequence numbers in `ev`, found by id in `ev_ids`; 3: a session's
 #: events are duplicates of one key (`sess_events`); 2: event records compressed with a
 #: dictionary per source (`codec`); 1: plain orjson. `migrate.upgrade` brings a store up.
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 #: Named databases. Keys are bytes (their layouts: `keys`); values orjson unless said otherwise.
 DBS: tuple[str, ...] = (
@@ -74,6 +75,7 @@ DBS: tuple[str, ...] = (
     # and `sess_events`, and its feed announces an event as b"E" seq (8 BE):
     "ev_keys",  # a 16-byte hash of the event id -> seq (8 BE) in ev (whose record holds the id)
     "sess_seqs",  # source \0 session -> time(8 BE) seq(8 BE), many, sorted
+    "activity",  # b"d" day source \0 project / b"s" source \0 session -> figures (`activity`)
 )
 #: Databases whose keys hold many sorted values.
 DUPSORT = frozenset({"sess_events", "sess_seqs"})

@@ -46,11 +46,24 @@ def upgrade(store: Store, schema: int) -> int:
     while store.write(partial(_move_session_events, store)):
         pass
     store.write(partial(_list_cwds, store))
+    store.write(partial(_mark_activity, store))
     store.write(
         lambda txn: txn.put(b"schema", str(schema).encode(), db=store.dbs["meta"]),
         durable=True,
     )
     return rewritten
+
+
+def _mark_activity(store: Store, txn: lmdb.Transaction) -> None:
+    """Schema 8: the records no writer tallied, for `activity.backfill` (once: an upgrade taken
+    up again keeps the first mark, and a store with figures already gets none)."""
+    meta = store.dbs["meta"]
+    if txn.get(b"activity_from", db=meta) is not None or txn.stat(store.dbs["activity"])["entries"]:
+        return
+    cursor = txn.cursor(db=store.dbs["ev"])
+    last = read_u64(cursor_key(cursor)) if cursor.last() else 0
+    if last:
+        txn.put(b"activity_from", orjson.dumps({"upto": last, "done": 0}), db=meta)
 
 
 def _list_cwds(store: Store, txn: lmdb.Transaction) -> None:

@@ -81,5 +81,7 @@ def pending_events(batch: Batch) -> tuple[dict[bytes, Pending], int]:
             record["text_chars"] = len(text)
         if event.label:
             record["label"] = event.label
+        if event.usage:
+            record["usage"] = list(event.usage)
         pending[key] = [record, None, session_key(source, event.session)]
     return pending, duplicates

@@ -7,6 +7,7 @@ from typing import Any
 
 import lmdb
 
+from ..activity import Tally
 from ..bounds import cwd_fits
 from ..core import keys
 from ..core.codec import Encoder
@@ -42,6 +43,7 @@ class _Commit:
         self.with_events: set[str] = set()  # sessions announced by a new event already
         self.seq_of: dict[bytes, bytes] = {}  # the batch's new events' sequence numbers
         self.resolved: dict[tuple[bytes, int], int] = {}
+        self.tally = Tally()  # the activity figures of the new events, flushed with them
 
     def session(self, name: str) -> SessionDoc:
         key = keys.session_key(self.source, name)
@@ -103,9 +105,11 @@ class _Commit:
         sess_db = store.sess_db
         session = self.session
         feed: list[bytes] = []
+        tally = self.tally.add
         for key, (record, _, sess_key) in pending.items():  # file order
             if key not in fresh:
                 continue
+            tally(record)
             seq = keys.read_u64(seq_of[key])
             sess = session(record["session"])
             txn.put(
@@ -137,8 +141,12 @@ class _Commit:
             return False
         old = self.store.codec.decode(txn, key, raw)
         record = entry[0]
-        if all(old.get(field) == record.get(field) for field in _COMPARED):
+        if all(old.get(field) == record.get(field) for field in _COMPARED) and old.get(
+            "usage"
+        ) == record.get("usage"):
             return False
+        self.tally.add(old, -1)  # the figures follow the newer version
+        self.tally.add(record)
         store = self.store
         seq = store.put_event_value(txn, key, entry[1])
         sess_key = entry[2]
@@ -234,6 +242,7 @@ class _Commit:
                 db=dbs["problems"],
             )
         txn.put(file_key, dumps(cursor), db=dbs["files"])
+        self.tally.flush(self.store, txn)
 
 
 def write_batch(

@@ -106,6 +106,11 @@ def _check_event(item: dict[str, Any], sources: frozenset[str]) -> str | None:
         )
     ):
         return "label must be [offset, words] pairs"
+    usage = event.get("usage")
+    if usage is not None and not (
+        isinstance(usage, list) and len(usage) == 3 and all(_int(n) and n >= 0 for n in usage)
+    ):
+        return "usage must be three non-negative integers (tokens in, cached, out)"
     if not (_text(item.get("original_file")) and _text(item.get("raw"), RAW_CHARS)):
         return f"original_file and raw must be strings (raw at most {RAW_CHARS:,} characters)"
     if not _int(item.get("raw_chars", 0)):

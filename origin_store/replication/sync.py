@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 import lmdb
 
 from .. import bounds
+from ..activity import Tally
 from ..core import keys
 from ..core.codec import Encoder
 from ..core.db import Store, loads
@@ -75,6 +76,7 @@ class _Applier:
         self.device = device
         self.sessions: dict[bytes, SessionDoc] = {}
         self.encoders: dict[str, Encoder] = {}
+        self.tally = Tally()  # the activity figures of the events kept, flushed with them
 
     def apply(self, item: Item) -> bool:
         if item["kind"] == "event":
@@ -135,10 +137,13 @@ class _Applier:
                 sess["events"] += 1
             widen(sess, record["time"])
             store.feed_append(txn, [store.event_feed_item(key, seq)])
+            self.tally.add(record)
             return True
         old = store.codec.decode(txn, key, old_raw)
         if hidden or all(old.get(f) == record.get(f) for f in _COMPARED):
             return False  # the same event again, or forgotten: its content is not stored again
+        self.tally.add(old, -1)  # the figures follow the newer version
+        self.tally.add(record)
         seq = store.put_event_value(txn, key, encode(record))
         value = store.session_value(record["time"], key, seq)
         old_key = keys.session_key(old["source"], old["session"])
@@ -157,6 +162,7 @@ class _Applier:
             self.store.put(self.txn, "sessions", key, sess)
             if sess["cwd"] and bounds.cwd_fits(sess["cwd"]):
                 self.txn.put(sess["cwd"].encode(), b"", db=self.store.dbs["cwds"])
+        self.tally.flush(self.store, self.txn)
 
 
 def apply_version(store: Store, txn: lmdb.Transaction, version: EntryVersion) -> bool:

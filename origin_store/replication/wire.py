@@ -40,6 +40,7 @@ class WireEvent(TypedDict):
     line: int
     text_chars: NotRequired[int]
     label: NotRequired[Label]
+    usage: NotRequired[list[int]]
 
 
 class EventItem(TypedDict):

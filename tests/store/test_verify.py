@@ -106,6 +106,7 @@ def test_a_time_no_front_door_renders_is_reported(plain_env):
     damage("plain:1", 2**62 - 1)
     damage("plain:2", -(2**62) + 1)
     damage("plain:3", bounds.TIME_MAX_MS)  # the latest kept: fine
-    problems = verify(store, settings.home).problems
+    # Records changed behind the writers' back move their days: the figures say so too.
+    problems = [p for p in verify(store, settings.home).problems if not p.startswith("activity of")]
     assert [p.split(":")[1] for p in problems] == ["1", "2"], problems
     assert all("is not between 0001-01-02 and 9999-12-30" in p for p in problems), problems

@@ -2,6 +2,7 @@
 
     .venv/bin/python tests/ui/screenshots.py   # Playwright (make test-ui installs it); Chinese
                                                # needs a CJK font: apt-get install fonts-wqy-zenhei
+    .venv/bin/python tests/ui/screenshots.py activity   # only the pages named
 
 Over the tests' archive (the sample logs, a hostile session, a long one) served by a real hub on
 loopback, in Debian's chromium, after `scene` has written what the pages of entries, forgets and
@@ -47,7 +48,7 @@ SIZES = {"": (1280, 800), "-narrow": (390, 844)}
 THEMES = {"": "light", "-dark": "dark"}
 DARK = {"home", "search", "timeline", "session", "raw", "entry", "activity", "status"}
 #: Pages shot whole (up to this height), where what matters is below the fold.
-FULL = {"entry": 1400, "tombstone": 1200, "status": 1800, "raw": 1400}
+FULL = {"entry": 1400, "tombstone": 1200, "status": 1800, "raw": 1400, "activity": 1900}
 #: Events of `ui_support`'s sessions the scene uses: the hostile reply, and one of the long
 #: session's messages to forget.
 HOSTILE_REPLY = "claude-code:5c0ffee0-0000-4000-8000-0000000000a2"
@@ -130,13 +131,13 @@ def pages(made: dict[str, str]) -> list[tuple[str, str]]:
         ("forgets", "/ui/forgets"),
         ("tombstone", f"/ui/forgets/{made['tombstone']}"),
         ("tokens", "/ui/tokens"),
-        ("activity", "/ui/activity"),
         ("status", "/ui/status"),
         ("recording", "/ui/recording"),
+        ("activity", "/ui/activity?days=365"),
     ]
 
 
-def shoot(browser: Any, base: str, made: dict[str, str]) -> list[Path]:
+def shoot(browser: Any, base: str, made: dict[str, str], only: list[str]) -> list[Path]:
     written = []
     for (suffix, (width, height)), (shade, scheme) in itertools.product(
         SIZES.items(), THEMES.items()
@@ -149,12 +150,14 @@ def shoot(browser: Any, base: str, made: dict[str, str]) -> list[Path]:
         )
         page = context.new_page()
         page.goto(base + "/ui/login")
-        if not shade:
+        if not shade and (not only or "login" in only):
             target = OUT / f"login{suffix}.png"
             page.screenshot(path=str(target))
             written.append(target)
         sign_in_page(page, base, PASSWORD)
         for name, path in pages(made):
+            if only and name not in only:
+                continue
             if shade and name not in DARK:
                 continue
             target = OUT / f"{name}{suffix}{shade}.png"
@@ -200,7 +203,7 @@ def main() -> None:
             with start_in_thread(origin, ingest=False) as hub, sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 try:
-                    for path in shoot(browser, hub.base, made):
+                    for path in shoot(browser, hub.base, made, sys.argv[1:]):
                         print(f"{path.relative_to(ROOT)}  {path.stat().st_size // 1024} KB")
                 finally:
                     browser.close()

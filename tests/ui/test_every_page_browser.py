@@ -48,6 +48,7 @@ def _pages(written: dict[str, str]) -> list[str]:
         "/ui/tokens",
         "/ui/status",
         "/ui/recording",
+        "/ui/activity?days=365",
     ]
 
 

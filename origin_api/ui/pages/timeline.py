@@ -20,8 +20,8 @@ from ..guard import ui_of
 from ..reads import PAGE_SIZE, cited_by
 from ..render import render
 from .home_read import facets
-from .timeline_read import Window, sessions_in
 from .session_read import session_context, session_page_at
+from .timeline_read import Window, sessions_in
 
 AnyRequest = Request[Any, Any, Any]
 #: The timeline's ranges: (value of `since`, label). "all" is every session there is.

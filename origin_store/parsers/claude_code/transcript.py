@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from ...model import ParseProblem, Record, SessionFact
+from ...model import EventRecord, ParseProblem, Record, SessionFact, Usage
 from ..base import (
     FileKind,
     Labelled,
@@ -41,6 +41,13 @@ CUSTOM_TITLE_RANK = 30
 AI_TITLE_RANK = 20
 
 _Event = tuple[int, str, str, str | Labelled]  # (block index, role, kind, text)
+#: `message.usage`'s counts: input (not cached), output, read from the cache, written to it.
+_USAGE_FIELDS = (
+    "input_tokens",
+    "output_tokens",
+    "cache_read_input_tokens",
+    "cache_creation_input_tokens",
+)
 
 
 def roots(environ: Mapping[str, str], home: Path) -> list[Path]:
@@ -109,10 +116,32 @@ def _parse(line: bytes, state: dict[str, Any]) -> list[Record]:
         return out
     uuid = nonempty_str(obj.get("uuid"))
     base = f"{NAME}:{uuid}" if uuid else f"{NAME}:{session}:{rtype}:{line_digest(line)}"
-    out.extend(
-        build_events(base, events, source=NAME, time=time, session=session, cwd=cwd, state=state)
+    built = build_events(
+        base, events, source=NAME, time=time, session=session, cwd=cwd, state=state
     )
+    if rtype == "assistant":
+        _carry_usage(obj, built, state)
+    out.extend(built)
     return out
+
+
+def _carry_usage(obj: dict[str, Any], built: list[EventRecord], state: dict[str, Any]) -> None:
+    """Put a message's tokens (`message.usage`) on its first event. Claude Code writes a line
+    per content block, each repeating the message's id and usage: the first line of an id
+    carries them, the others none (`state["umid"]`: the id counted last; a message's lines are
+    written together)."""
+    message = obj.get("message")
+    if not built or not isinstance(message, dict):
+        return
+    mid, usage = message.get("id"), message.get("usage")
+    if not isinstance(usage, dict) or (isinstance(mid, str) and mid == state.get("umid")):
+        return
+    counts = [usage.get(name) for name in _USAGE_FIELDS]
+    tin, out, read, made = (n if type(n) is int and n >= 0 else 0 for n in counts)
+    if tin or out or read or made:
+        built[0].usage = Usage(tin + read + made, read, out)
+        if isinstance(mid, str):
+            state["umid"] = mid
 
 
 def _line_time(obj: dict[str, Any], state: dict[str, Any]) -> int:

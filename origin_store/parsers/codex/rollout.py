@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from ...model import ParseProblem, Record, SessionFact
+from ...model import ParseProblem, Record, SessionFact, Usage
 from ..base import (
     FileKind,
     Labelled,
@@ -154,18 +154,50 @@ def _parse_rollout(line: bytes, lineno: int, state: dict[str, Any]) -> list[Reco
         state["cwd_sent"] = True
 
     items = [(index, role, kind, text) for index, (role, kind, text) in enumerate(events)]
-    out.extend(
-        build_events(
-            f"{NAME}:{sid}:L{lineno}",
-            items,
-            source=NAME,
-            time=time,
-            session=sid,
-            cwd=cwd,
-            state=state,
-        )
+    built = build_events(
+        f"{NAME}:{sid}:L{lineno}", items, source=NAME, time=time, session=sid, cwd=cwd, state=state
     )
+    if rtype == "event_msg" and payload.get("type") == "token_count":
+        _hold_usage(payload, state)
+    elif built and state.get("usage"):
+        held = state.pop("usage")
+        built[0].usage = Usage(held[0], held[1], held[2])
+    out.extend(built)
     return out
+
+
+def _hold_usage(payload: dict[str, Any], state: dict[str, Any]) -> None:
+    """Keep a model call's tokens for the next event of the file, which carries them: a
+    token_count line has no event of its own. The call's own are `last_token_usage`;
+    `total_token_usage` is the thread's so far, so without the former the call's are the total
+    less the one before. Held in the file's state, so a line read once is counted once; a
+    file's last call waits for the file's next event."""
+    info = payload.get("info")
+    if not isinstance(info, dict):
+        return
+    total, last = _token_counts(info.get("total_token_usage")), info.get("last_token_usage")
+    before = state.get("utotal")
+    if isinstance(last, dict):
+        call = _token_counts(last)
+    elif total is not None and isinstance(before, list):
+        call = [max(now - then, 0) for now, then in zip(total, before, strict=True)]
+    else:
+        call = total
+    if total is not None:
+        state["utotal"] = total
+    if call and any(call):
+        held = state.get("usage") or [0, 0, 0]
+        state["usage"] = [a + b for a, b in zip(held, call, strict=True)]
+
+
+def _token_counts(usage: object) -> list[int] | None:
+    """[in, cached, out] of a Codex token usage, or None when it says none of them."""
+    if not isinstance(usage, dict):
+        return None
+    counts = [usage.get(name) for name in ("input_tokens", "cached_input_tokens", "output_tokens")]
+    if not any(type(n) is int for n in counts):
+        return None
+    return [n if type(n) is int and n >= 0 else 0 for n in counts]
 
 
 def _line_time(obj: dict[str, Any], rtype: str, state: dict[str, Any]) -> int | None:
