@@ -13,7 +13,7 @@ from origin_api.runtime import Origin
 from origin_api.service import Caller, call
 from origin_api.ui.pages.home_read import facets
 
-HITS = r'<li class="hit event">'
+HITS = r'<li class="hit event"[ >]'
 
 
 def _more(page: str) -> str:
