@@ -96,7 +96,7 @@ def _titles() -> set[str]:
                                 "error_head": head,
                             }
                             title = template.format(**slots)
-                            out.add(title[:1].upper() + title[1:])
+                            out.add("T" + title[1:] if title.startswith("the ") else title)
     return out
 
 

@@ -44,8 +44,10 @@ class DemoProject:
 
 
 _API = ("fix_test", "timeout", "rate_limit", "cache", "crash", "explain", "tests", "migration")
-_JOB = ("fix_test", "timeout", "cache", "crash", "explain", "tests", "migration", "refactor")
-_UI = ("fix_test", "crash", "explain", "tests", "refactor", "cache")
+_JOB = ("fix_test", "timeout", "cache", "crash", "explain", "tests", "refactor")
+_JOB_DB = (*_JOB, "migration")  # parts that query the warehouse
+_UI = ("fix_test", "crash", "explain", "tests", "refactor")
+_UI_DATA = (*_UI, "cache")  # parts that fetch: worth a cache
 _CLI = ("fix_test", "timeout", "crash", "explain", "tests", "refactor")
 
 PROJECTS: tuple[DemoProject, ...] = (
@@ -123,7 +125,7 @@ PROJECTS: tuple[DemoProject, ...] = (
                 "pipeline/ingest.py",
                 "ingest_orders",
                 "tests/test_ingest.py",
-                _JOB,
+                _JOB_DB,
                 (0, 1),
             ),
             Part(
@@ -132,7 +134,7 @@ PROJECTS: tuple[DemoProject, ...] = (
                 "pipeline/dedupe.py",
                 "dedupe_orders",
                 "tests/test_dedupe.py",
-                _JOB,
+                _JOB_DB,
                 (3, 1),
             ),
             Part(
@@ -159,7 +161,7 @@ PROJECTS: tuple[DemoProject, ...] = (
                 "pipeline/report.py",
                 "build_report",
                 "tests/test_report.py",
-                _JOB,
+                _JOB_DB,
                 (4, 0, 3),
             ),
         ),
@@ -201,7 +203,7 @@ PROJECTS: tuple[DemoProject, ...] = (
                 "src/hooks/useOrders.ts",
                 "useOrders",
                 "src/hooks/useOrders.test.ts",
-                _UI,
+                _UI_DATA,
                 (0, 3),
             ),
             Part(
@@ -210,7 +212,7 @@ PROJECTS: tuple[DemoProject, ...] = (
                 "src/api/client.ts",
                 "request",
                 "src/api/client.test.ts",
-                _UI,
+                _UI_DATA,
                 (3, 0),
             ),
             Part(

@@ -29,6 +29,8 @@ from .tasks import (
 _FENCE = {"py": "python", "ts": "ts"}
 #: Kinds whose first turn also adds a test (their answer says so).
 _TESTED = ("crash", "rate_limit", "cache", "tests")
+#: Errors a test reports but no program crashes with.
+_NOT_CRASHES = ("AssertionError", "Error: Test timed out")
 
 
 @dataclass(slots=True)
@@ -56,8 +58,12 @@ class Task:
 def new_task(s: Session, p: DemoProject, kind: str, lang: str) -> Task:
     """A task of ``kind`` on a part of ``p`` that has that kind."""
     part = s.pick([q for q in p.parts if kind in q.kinds])
+    bugs = part.bugs
+    if kind == "crash":  # a crash raises; a wrong answer is a failing test
+        bugs = tuple(i for i in bugs if not BUGS[p.lang][i].error.startswith(_NOT_CRASHES))
+        kind = kind if bugs else "fix_test"
     if kind in ("fix_test", "crash"):
-        change = BUGS[p.lang][s.pick(part.bugs)]
+        change = BUGS[p.lang][s.pick(bugs or part.bugs)]
     elif kind == "migration":
         change = _migration(part)
     elif kind in ("tests", "explain"):
@@ -89,7 +95,7 @@ def new_task(s: Session, p: DemoProject, kind: str, lang: str) -> Task:
 
 def title(s: Session, task: Task) -> str:
     named = task.say(s.pick(TITLES[task.kind][task.lang]))
-    return named[:1].upper() + named[1:]
+    return "T" + named[1:] if named.startswith("the ") else named
 
 
 #: A task's branch starts with this, by kind (an explanation is read on main).

@@ -27,7 +27,7 @@ TITLES: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "cache": {
         "en": ("Add caching to {part}", "Cache the results of {func}"),
-        "zh": ("给{zh}加缓存", "{func} 加缓存，减少数据库查询"),
+        "zh": ("给{zh}加缓存", "{func} 加缓存，减少重复查询"),
     },
     "crash": {
         "en": ("{error_head} in {func}", "Crash in {part}: {error_head}"),
