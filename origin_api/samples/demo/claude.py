@@ -8,6 +8,7 @@ keeps them; ``files`` holds those extra files, by path under the agent's home.
 
 from __future__ import annotations
 
+import shlex
 from typing import Any
 
 from ..claude_code import TODO_DONE, ClaudeSession, _Call
@@ -74,6 +75,12 @@ class DemoClaude(ClaudeSession):
 
     def _call(self, step: Step) -> _Call:
         cwd = self.project.cwd
+        if step.kind == SHELL and step.command.startswith("rg -n "):
+            words = shlex.split(step.command)
+            inp = {"pattern": words[2], "output_mode": "content", "-n": True}
+            if len(words) > 3:
+                inp["path"] = words[3]
+            return _Call("Grep", inp, step.text)
         if step.kind == SHELL:
             call = _Call(
                 "Bash", {"command": step.command, "description": _describe(step)}, step.text

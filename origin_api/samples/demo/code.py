@@ -187,25 +187,22 @@ _TS_FEATURES = {
 }
 
 
-def added_test(part: Part, lang: str, case: str) -> Change:
-    """A new test appended to ``part``'s test file."""
-    name = case.replace(" ", "_")
+def added_test(part: Part, lang: str, *cases: str) -> Change:
+    """New tests appended to ``part``'s test file, one per case."""
     if lang == "ts":
-        new = (
-            f"\n  it('{case}', async () => {{\n    const result = await {part.func}(emptyInput);\n"
-            "    expect(result).toEqual([]);\n  });\n});"
+        tests = "".join(
+            f"  it('{case}', async () => {{\n    const result = await {part.func}(emptyInput);\n"
+            "    expect(result).toEqual([]);\n  });\n"
+            for case in cases
         )
-        return Change("});", new, case, case)
-    new = (
-        f"\n\ndef test_{part.func}_{name}(client, db):\n"
-        f'    result = {part.func}(db, key="")\n    assert result == []\n'
+        return Change("});", tests + "});", ", ".join(cases), "、".join(cases))
+    last = f'    assert {part.func}(db, key="a")'
+    tests = "".join(
+        f"\n\ndef test_{part.func}_{case.replace(' ', '_')}(client, db):\n"
+        f'    result = {part.func}(db, key="")\n    assert result == []'
+        for case in cases
     )
-    return Change(
-        f'    assert {part.func}(db, key="a")',
-        f'    assert {part.func}(db, key="a")' + new,
-        case,
-        case,
-    )
+    return Change(last, last + tests, ", ".join(cases), "、".join(cases))
 
 
 def source(part: Part, lang: str, inner: str = "") -> str:
@@ -254,6 +251,22 @@ def source(part: Part, lang: str, inner: str = "") -> str:
             "",
         ]
     return "\n".join([*head, *([inner] if inner else []), *tail])
+
+
+def test_source(part: Part, lang: str) -> str:
+    """``part``'s test file before a task adds to it."""
+    if lang == "ts":
+        name = part.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        return (
+            f"import {{ describe, expect, it }} from 'vitest';\nimport {{ {part.func} }} from"
+            f" './{name}';\n\ndescribe('{part.func}', () => {{\n  it('works', async () => {{\n"
+            f"    expect(await {part.func}(input)).toMatchSnapshot();\n  }});\n}});"
+        )
+    module = part.path.removesuffix(".py").replace("/", ".")
+    return (
+        f"from {module} import {part.func}\n\n\ndef test_{part.func}_happy_path(db):\n"
+        f'    assert {part.func}(db, key="a")'
+    )
 
 
 def numbered(text: str, first: int = 1) -> str:

@@ -107,7 +107,8 @@ def grep(p: DemoProject, part: Part, word: str, rng: random.Random) -> str:
             f"{part.path}:{rng.randrange(10, 40)}:def {part.func}(session: Session, key: str):"
             if p.lang == "py"
             else f"{part.path}:{rng.randrange(5, 30)}:export async function {part.func}(input: Input) {{",
-            f"{part.path}:{rng.randrange(41, 90)}:    # {word}: see {other.path}",
+            f"{part.path}:{rng.randrange(41, 90)}:    {'//' if p.lang == 'ts' else '#'} {word}:"
+            f" see {other.path}",
             f"{part.test}:{rng.randrange(5, 60)}:from {part.path.removesuffix('.py').replace('/', '.')}"
             f" import {part.func}"
             if p.lang == "py"

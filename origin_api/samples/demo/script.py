@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from ..session import Session
 from ..turns import ANSWER, EDIT, PROMPT, READ, SHELL, TEXT, THINKING, Step, Turn
 from . import runs
-from .code import BUGS, Change, added_test, feature, source, unified
+from .code import BUGS, Change, added_test, feature, source, test_source, unified
 from .projects import DemoProject, Part
 from .tasks import (
     ANSWERS,
@@ -22,13 +22,16 @@ from .tasks import (
     FOLLOW_UPS,
     NOTES,
     PROMPTS,
+    TESTS_DONE,
     THOUGHTS,
     TITLES,
 )
 
 _FENCE = {"py": "python", "ts": "ts"}
 #: Kinds whose first turn also adds a test (their answer says so).
-_TESTED = ("crash", "rate_limit", "cache", "tests")
+_TESTED = ("crash", "rate_limit", "cache")
+#: The cases a tests task adds.
+_CASES = ("empty input", "unknown key", "retries on timeout")
 #: Errors a test reports but no program crashes with.
 _NOT_CRASHES = ("AssertionError", "Error: Test timed out")
 
@@ -67,7 +70,7 @@ def new_task(s: Session, p: DemoProject, kind: str, lang: str) -> Task:
     elif kind == "migration":
         change = _migration(part)
     elif kind in ("tests", "explain"):
-        change = added_test(part, p.lang, "returns nothing for an empty key")
+        change = added_test(part, p.lang, *_CASES)
     else:
         change = feature(kind, part, p.lang)
     branch = _branch(kind, part)
@@ -115,16 +118,17 @@ def _branch(kind: str, part: Part) -> str:
     return f"{_BRANCH.get(kind, 'feat')}/{name}-{kind.replace('_', '-')}"
 
 
-def turns(s: Session, task: Task, follow_ups: int) -> list[Turn]:
-    """The task's turn, then ``follow_ups`` follow-up turns."""
-    out = [_first(s, task)]
+def turns(s: Session, task: Task, follow_ups: int, first: int = 0) -> list[Turn]:
+    """The task's turn, then ``follow_ups`` follow-up turns; numbered from ``first`` (a task
+    the person gives later in the same session)."""
+    out = [_first(s, task, first)]
     if task.kind == "explain":
         return out  # nothing changed: nothing to test, show or commit
     asked = s.rng.sample(sorted(FOLLOW_UPS), min(follow_ups, len(FOLLOW_UPS)))
     for what in asked:
         if s.rng.random() < 0.08:
             s.now += int(s.rng.uniform(16, 22)) * 3_600_000  # picked up again the next day
-        out.append(_follow_up(s, task, len(out), what))
+        out.append(_follow_up(s, task, first + len(out), what))
     return out
 
 
@@ -176,34 +180,40 @@ def _tests(s: Session, task: Task, bug: Change | None = None) -> Step:
     return _shell(s, f"{p.test_cmd} {part.test}", out, failed=bug is not None)
 
 
-def _first(s: Session, task: Task) -> Turn:
+def _first(s: Session, task: Task, index: int) -> Turn:
     """The task's prompt, the work it takes, and an answer in Markdown."""
     p, part, lang = task.project, task.part, task.lang
     s.tick(30, 900)
-    turn = Turn(0, [Step(PROMPT, task.say(s.pick(PROMPTS[task.kind][lang])), s.now, task.zh)])
+    prompt = task.say(s.pick(PROMPTS[task.kind][lang]))
+    prompt = "T" + prompt[1:] if prompt.startswith("the ") else prompt
+    if index:
+        prompt = ("接下来：" if task.zh else "Next one. ") + prompt
+    turn = Turn(index, [Step(PROMPT, prompt, s.now, task.zh)])
     steps = turn.steps
     look, found, read = THOUGHTS[lang]
-    steps.append(_step(s, THINKING, task.say(read if task.kind == "explain" else look), task, 2, 9))
+    first_look = read if task.kind in ("explain", "tests") else look
+    steps.append(_step(s, THINKING, task.say(first_look), task, 2, 9))
     steps.extend(_WORK.get(task.kind, _fix)(s, task))
-    if task.kind != "explain":
-        steps.append(_step(s, THINKING, task.say(found), task, 1, 6))
-        if s.rng.random() < 0.5:
-            steps.append(_step(s, TEXT, task.say(NOTES[lang][2]), task, 0.5, 3))
-        where = {"migration": "migrations/versions/a1b2c3_add_orders_index.py", "tests": part.test}
-        path = where.get(task.kind, part.path)
-        steps.append(_edit(s, task, path, task.change))
-        if task.kind in _TESTED:
-            steps.append(
-                _edit(s, task, part.test, added_test(part, p.lang, "rejects an empty key"))
-            )
-        steps.append(_step(s, TEXT, task.say(NOTES[lang][3]), task, 0.5, 3))
-        steps.append(_tests(s, task))
-        answer = task.say(ANSWERS[lang][task.kind in _TESTED])
-    else:
+    if task.kind == "explain":
         other = s.pick([q for q in p.parts if q is not part] or [part])
         snippet = source(part, p.lang).split("\n")[-9:]
         slots = {**task.slots, "other": other.path, "snippet": "\n".join(snippet)}
         answer = EXPLAIN[lang].format(**slots)
+    elif task.kind == "tests":
+        steps.append(_edit(s, task, part.test, task.change))
+        steps.append(_tests(s, task))
+        answer = task.say(TESTS_DONE[lang])
+    else:
+        steps.append(_step(s, THINKING, task.say(found), task, 1, 6))
+        if s.rng.random() < 0.5:
+            steps.append(_step(s, TEXT, task.say(NOTES[lang][2]), task, 0.5, 3))
+        where = {"migration": "migrations/versions/a1b2c3_add_orders_index.py"}
+        steps.append(_edit(s, task, where.get(task.kind, part.path), task.change))
+        if task.kind in _TESTED:
+            steps.append(_edit(s, task, part.test, added_test(part, p.lang, "rejects empty key")))
+        steps.append(_step(s, TEXT, task.say(NOTES[lang][3]), task, 0.5, 3))
+        steps.append(_tests(s, task))
+        answer = task.say(ANSWERS[lang][task.kind in _TESTED])
     steps.append(_step(s, ANSWER, answer, task, 3, 20))
     return turn
 
@@ -248,15 +258,7 @@ def _explain(s: Session, task: Task) -> list[Step]:
     p, part = task.project, task.part
     out = [_shell(s, f"rg -n {part.func}", runs.grep(p, part, part.func, s.rng))]
     out.append(_read(s, part.path, source(part, p.lang)))
-    module = part.path.removesuffix(".py").replace("/", ".")
-    out.append(
-        _read(
-            s,
-            part.test,
-            f"from {module} import {part.func}\n\n\ndef test_{part.func}_happy_path(db):\n"
-            f'    assert {part.func}(db, key="a")',
-        )
-    )
+    out.append(_read(s, part.test, test_source(part, p.lang)))
     return out
 
 
@@ -287,7 +289,7 @@ _WORK = {
     "rate_limit": _feature,
     "cache": _feature,
     "refactor": _feature,
-    "tests": _feature,
+    "tests": _explain,
     "explain": _explain,
     "migration": _migration_work,
 }

@@ -196,6 +196,18 @@ ANSWERS: dict[str, tuple[str, ...]] = {
     ),
 }
 
+#: A tests task's answer.
+TESTS_DONE: dict[str, str] = {
+    "en": (
+        "Added three tests to `{test}`: {why}.\n\n```{fence}\n{new}\n```\n\n"
+        "They pass with the rest of the suite (`{test_cmd}`)."
+    ),
+    "zh": (
+        "在 `{test}` 里加了三个测试：{why}。\n\n```{fence}\n{new}\n```\n\n"
+        "和其他测试一起全部通过（`{test_cmd}`）。"
+    ),
+}
+
 #: An explain task's answer.
 EXPLAIN: dict[str, str] = {
     "en": (

@@ -133,7 +133,7 @@ def write_demo_samples(
     anchor = int(time.time() * 1000) if anchor_ms is None else anchor_ms
     ctx = demo_context(seed)
     planned = plan(seed, ctx, anchor)
-    totals = [0, 0, 0]  # events, cjk events, sessions
+    totals = [0, 0, 0, 0]  # events, cjk events, sessions, log lines
     for source in SOURCES_SHARE:
         sessions = [writer(ctx, p, seed) for p, writer in planned if p.source == source]
         WRITE[source](target, _generated(sessions, totals))
@@ -151,7 +151,7 @@ def write_demo_samples(
     files = [p for p in target.rglob("*") if p.is_file()]
     info = CorpusInfo(
         events=totals[0],
-        lines=0,
+        lines=totals[3],
         bytes=sum(p.stat().st_size for p in files),
         sessions=totals[2],
         files=len(files),
@@ -170,4 +170,5 @@ def _generated(sessions: list[Session], totals: list[int]) -> Iterator[Session]:
         totals[0] += len(s.rows)
         totals[1] += s.cjk
         totals[2] += 1
+        totals[3] += len(s.lines)
         yield s

@@ -23,6 +23,8 @@ from .script import Task, new_task, title, turns
 
 #: How many follow-up turns a session has: one draw from this deck.
 FOLLOW_UP_DECK = (0, 0, 0, 1, 1, 1, 2, 2, 3, 4)
+#: The share of sessions where the person goes on to more tasks after the first.
+LONGER = 0.2
 
 
 def scripted(s: Session) -> tuple[Task, str, list[Turn]]:
@@ -33,7 +35,14 @@ def scripted(s: Session) -> tuple[Task, str, list[Turn]]:
     task = new_task(s, p, s.pick(kinds), s.plan.lang)
     s.project = dataclasses.replace(s.project, branches=[task.branch])
     named = title(s, task)
-    return task, named, turns(s, task, s.pick(FOLLOW_UP_DECK))
+    script = turns(s, task, s.pick(FOLLOW_UP_DECK))
+    if task.kind != "explain" and s.rng.random() < LONGER:
+        for _ in range(s.rng.randrange(1, 5)):  # more work in the same session and branch
+            more = new_task(s, p, s.pick(kinds), s.plan.lang)
+            more.branch = more.slots["branch"] = task.branch
+            more.touched = task.touched
+            script += turns(s, more, s.pick(FOLLOW_UP_DECK), len(script))
+    return task, named, script
 
 
 class DemoCursorIde(CursorIdeSession):
@@ -81,6 +90,11 @@ class DemoZcode(ZcodeSession):
     def __init__(self, ctx: Context, plan: Plan, seed: int) -> None:
         super().__init__(ctx, plan, seed)
         self.task, self.title, self.script = scripted(self)
+
+    def generate(self) -> None:
+        ended, self.now = self.now, self.plan.start_ms  # the script ran the clock ahead
+        super().generate()
+        self.now = ended
 
     def conversation_turns(self, budget: int) -> list[Turn]:
         return self.script
