@@ -254,6 +254,20 @@ def test_j_and_k_move_between_a_sessions_events(look: Any, ui_hub: RunningHub) -
     assert ids[0].split(":")[1] in page.url
 
 
+def test_j_starts_at_the_event_the_page_was_opened_at(look: Any, ui_hub: RunningHub) -> None:
+    page = look
+    url = ui_hub.base + f"/ui/session?source=claude-code&id={LONG_SESSION}"
+    page.goto(url)
+    ids = page.locator("li.ev").evaluate_all("els => els.map(e => e.id)")
+    page.goto(url + "#" + ids[120])  # as a hit opens its session at the event
+    page.evaluate("window.scrollBy(0, -150)")  # events above it in view too, it still is
+    assert page.locator("li.ev").nth(119).is_visible()
+    page.keyboard.press("j")
+    assert _selected(page) == ids[120]
+    page.keyboard.press("j")
+    assert _selected(page) == ids[121]
+
+
 def test_a_long_sessions_selection_scrolls_into_view(look: Any, ui_hub: RunningHub) -> None:
     page = look
     page.goto(ui_hub.base + f"/ui/session?source=claude-code&id={LONG_SESSION}")
