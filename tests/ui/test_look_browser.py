@@ -126,6 +126,23 @@ def test_a_compact_raw_line_wraps_between_its_fields(
     assert raw.evaluate("e => e.getClientRects()[0].height") > 60  # it did wrap
 
 
+def test_the_timeline_never_scrolls_sideways(
+    look: Any, ui_hub: RunningHub, ui_origin: Origin
+) -> None:
+    """A title holding a name wider than a phone (the demo's `tests/test_status.py::test_…`
+    made its timeline 467 pixels wide at 390) wraps within the page."""
+    width, _ = look.look
+    session = str(uuid.uuid4())
+    name = "tests/test_look.py::test_a_rather_long_name_for_a_test_that_fails_twice"
+    line = claude_line(session, str(uuid.uuid4()), "user", f"Why does {name} fail?", "/x")
+    (claude_folder(ui_origin) / f"{session}.jsonl").write_text(line + "\n", encoding="utf-8")
+    ui_origin.ingest()
+    page = look
+    page.goto(ui_hub.base + "/ui/timeline?since=all")
+    assert page.locator(f"table.sessions a[href*='{session}']").is_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
 def test_the_pages_fold_into_a_menu_when_narrow(look: Any, ui_hub: RunningHub) -> None:
     width, _ = look.look
     page = look
