@@ -214,6 +214,19 @@ def test_the_theme_button_switches_and_the_choice_is_kept(look: Any, ui_hub: Run
     assert _background(page) == system
 
 
+def test_the_focus_ring_stands_out_in_both_themes(look: Any, ui_hub: RunningHub) -> None:
+    """The ring (and the j/k selection's outline) against the page: 3:1 at least (WCAG 1.4.11)."""
+    page = look
+    page.goto(ui_hub.base + f"/ui/session?source=claude-code&id={HOSTILE_SESSION}")
+    page.keyboard.press("j")
+    ring = page.evaluate("getComputedStyle(document.activeElement).outlineColor")
+    assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") == "solid"
+    assert contrast(ring, _background(page)) >= 3, ring
+    page.keyboard.press("Tab")  # to its first link: the browser's focus ring
+    ring = page.evaluate("getComputedStyle(document.activeElement).outlineColor")
+    assert contrast(ring, _background(page)) >= 3, ring
+
+
 def _selected(page: Any) -> str:
     """The id of the item j and k selected (and focused), or its place among the items."""
     return str(
