@@ -126,6 +126,23 @@ def test_a_compact_raw_line_wraps_between_its_fields(
     assert raw.evaluate("e => e.getClientRects()[0].height") > 60  # it did wrap
 
 
+def test_the_timeline_never_scrolls_sideways(
+    look: Any, ui_hub: RunningHub, ui_origin: Origin
+) -> None:
+    """A title holding a name wider than a phone (the demo's `tests/test_status.py::test_…`
+    made its timeline 467 pixels wide at 390) wraps within the page."""
+    width, _ = look.look
+    session = str(uuid.uuid4())
+    name = "tests/test_look.py::test_a_rather_long_name_for_a_test_that_fails_twice"
+    line = claude_line(session, str(uuid.uuid4()), "user", f"Why does {name} fail?", "/x")
+    (claude_folder(ui_origin) / f"{session}.jsonl").write_text(line + "\n", encoding="utf-8")
+    ui_origin.ingest()
+    page = look
+    page.goto(ui_hub.base + "/ui/timeline?since=all")
+    assert page.locator(f"table.sessions a[href*='{session}']").is_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
 def test_the_pages_fold_into_a_menu_when_narrow(look: Any, ui_hub: RunningHub) -> None:
     width, _ = look.look
     page = look
@@ -197,6 +214,19 @@ def test_the_theme_button_switches_and_the_choice_is_kept(look: Any, ui_hub: Run
     assert _background(page) == system
 
 
+def test_the_focus_ring_stands_out_in_both_themes(look: Any, ui_hub: RunningHub) -> None:
+    """The ring (and the j/k selection's outline) against the page: 3:1 at least (WCAG 1.4.11)."""
+    page = look
+    page.goto(ui_hub.base + f"/ui/session?source=claude-code&id={HOSTILE_SESSION}")
+    page.keyboard.press("j")
+    ring = page.evaluate("getComputedStyle(document.activeElement).outlineColor")
+    assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") == "solid"
+    assert contrast(ring, _background(page)) >= 3, ring
+    page.keyboard.press("Tab")  # to its first link: the browser's focus ring
+    ring = page.evaluate("getComputedStyle(document.activeElement).outlineColor")
+    assert contrast(ring, _background(page)) >= 3, ring
+
+
 def _selected(page: Any) -> str:
     """The id of the item j and k selected (and focused), or its place among the items."""
     return str(
@@ -252,6 +282,20 @@ def test_j_and_k_move_between_a_sessions_events(look: Any, ui_hub: RunningHub) -
     page.keyboard.press("Enter")  # its raw line
     page.wait_for_url("**/ui/raw?**")
     assert ids[0].split(":")[1] in page.url
+
+
+def test_j_starts_at_the_event_the_page_was_opened_at(look: Any, ui_hub: RunningHub) -> None:
+    page = look
+    url = ui_hub.base + f"/ui/session?source=claude-code&id={LONG_SESSION}"
+    page.goto(url)
+    ids = page.locator("li.ev").evaluate_all("els => els.map(e => e.id)")
+    page.goto(url + "#" + ids[120])  # as a hit opens its session at the event
+    page.evaluate("window.scrollBy(0, -150)")  # events above it in view too, it still is
+    assert page.locator("li.ev").nth(119).is_visible()
+    page.keyboard.press("j")
+    assert _selected(page) == ids[120]
+    page.keyboard.press("j")
+    assert _selected(page) == ids[121]
 
 
 def test_a_long_sessions_selection_scrolls_into_view(look: Any, ui_hub: RunningHub) -> None:

@@ -158,7 +158,13 @@
         return el.getClientRects().length > 0;
       });
     }
+    // The first key starts at the item the page was opened at (the address's #target, or one
+    // marked data-nav-start) when it is in view, else at the first item in view.
     function firstInView(list) {
+      var start = document.querySelector("[data-nav-item]:target, [data-nav-item][data-nav-start]");
+      var at = start ? list.indexOf(start) : -1;
+      if (at >= 0 && start.getBoundingClientRect().bottom > 0 &&
+          start.getBoundingClientRect().top < window.innerHeight) return at;
       for (var i = 0; i < list.length; i++) {
         if (list[i].getBoundingClientRect().bottom > 0) return i;
       }
