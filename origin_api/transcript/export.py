@@ -26,7 +26,7 @@ FORMATS: dict[str, tuple[str, str]] = {
     "html": ("html", "text/html; charset=utf-8"),
     "json": ("json", "application/json"),
 }
-_UNSAFE_NAME = re.compile(r"[^\w.\-]+")
+_UNSAFE_NAME = re.compile(r"[^\w.\-]+", re.ASCII)
 
 
 def export(

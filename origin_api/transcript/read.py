@@ -14,7 +14,6 @@ from typing import NotRequired, TypedDict
 import lmdb
 import orjson
 
-from origin_store import Store
 from origin_store.entries import versions as store_entries
 from origin_store.reader import get_event, read_mirror_text, session_event_ids
 from origin_store.records import EventDoc, SessionDoc
@@ -147,7 +146,7 @@ def _header(
         "project": session["project"],
         "cwd": _last(docs, "cwd") or session.get("cwd"),
         "git_branch": _last(docs, "git_branch"),
-        "model": _model(origin.store, origin, docs),
+        "model": _model(origin, docs),
         "agent_version": _last(docs, "agent_version"),
         "first": render_event(min(timed)) if timed else None,
         "last": render_event(max(timed)) if timed else None,
@@ -167,7 +166,7 @@ def _last(docs: list[EventDoc], key: str) -> str | None:
     return None
 
 
-def _model(store: Store, origin: Origin, docs: list[EventDoc]) -> str | None:
+def _model(origin: Origin, docs: list[EventDoc]) -> str | None:
     """The model, where the events name it (Codex, zcode, Grok) or, for Claude Code, where the
     raw line of its first reply does (`message.model`): read from the mirror, once."""
     for doc in reversed(docs):
@@ -177,7 +176,7 @@ def _model(store: Store, origin: Origin, docs: list[EventDoc]) -> str | None:
                 return named.group(1)
     for doc in docs:
         if doc["role"] == "assistant" and doc["source"] == "claude-code" and doc["m"]:
-            raw = read_mirror_text(store, origin.home, doc["m"], doc["line"], _RAW_CHARS)
+            raw = read_mirror_text(origin.store, origin.home, doc["m"], doc["line"], _RAW_CHARS)
             return _raw_model(raw[0]) if raw else None
     return None
 

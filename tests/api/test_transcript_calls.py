@@ -3,9 +3,11 @@ tests/data's sessions), and tool outputs with their size: commands, diffs, argum
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from origin_api.transcript import event_html
+from origin_api.transcript import event_html, file_name
 from origin_api.transcript.calls import read_call
 from origin_api.transcript.outputs import read_output
 
@@ -147,3 +149,21 @@ def test_a_memory_file_is_a_markdown_document():
     html = str(event_html({"kind": "memory", "text": "# Project rules\n\n- use npm\n- no any"}))
     assert html.startswith('<div class="md memory"><h1>Project rules</h1>')
     assert "<li>use npm</li>" in html
+
+
+@pytest.mark.parametrize(
+    ("source", "session", "name"),
+    [
+        ("claude-code", "7f3c9a52-1d4e", "claude-code-7f3c9a52-1d4e.md"),
+        (
+            "claude-code",
+            "memory:/home/dev/文档/CLAUDE.md",
+            "claude-code-memory-home-dev-CLAUDE.md.md",
+        ),
+        ("codex", '../"\r\nSet-Cookie: x', "codex-..-Set-Cookie-x.md"),
+    ],
+)
+def test_a_download_is_named_in_plain_ascii(source: str, session: str, name: str):
+    """The name goes in a Content-Disposition header: ASCII, no quote, no path, no newline."""
+    header: Any = {"source": source, "session": session}
+    assert file_name(header, "md") == name

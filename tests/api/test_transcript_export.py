@@ -28,6 +28,10 @@ COMMAND = "npm test -- exportmarker"
 OUTPUT = "1 passed (outputmarker)"
 FORGOTTEN = "This message gets forgotten (forgottenmarker)"
 FORMATS = ("md", "html", "json")
+#: A memory file the agent reads (~/.claude/CLAUDE.md): a session of its own, a Markdown document.
+MEMORY = (
+    "# House rules\n\n- use npm, never yarn\n- run `npm test` before saying done (memorymarker)\n"
+)
 
 
 def _line(n: int, role: str, content: object) -> bytes:
@@ -73,6 +77,7 @@ def env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         _line(6, "assistant", [{"type": "text", "text": "Done."}]),
     ]
     (folder / f"{SESSION}.jsonl").write_bytes(b"".join(lines))
+    (root / "claude" / "CLAUDE.md").write_text(MEMORY, encoding="utf-8")
     values = {
         "HOME": str(root / "home"),
         "ORIGIN_HOME": str(root / "origin"),
@@ -181,3 +186,12 @@ def test_what_cannot_be_exported_is_one_line_and_a_failure(
     done = run_origin(env, "export", *args)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.strip() == message
+
+
+def test_a_memory_file_exports_as_the_document_it_is(env: dict[str, str]):
+    session = "memory:" + str(Path(env["CLAUDE_CONFIG_DIR"]) / "CLAUDE.md")
+    md = _export(env, session, "--source", "claude-code")
+    assert MEMORY.strip() in md and "memory" in md
+    html = _export(env, session, "--format", "html")
+    assert '<div class="md memory"><h1>House rules</h1>' in html
+    assert "<li>use npm, never yarn</li>" in html
