@@ -111,6 +111,7 @@ def scene(origin: Origin) -> dict[str, str]:
 def pages(made: dict[str, str]) -> list[tuple[str, str]]:
     """(file name, path): each page as a person first sees it."""
     return [
+        ("home", "/ui/"),
         ("search", "/ui/search?q=release"),
         ("search-chinese", "/ui/search?q=导出"),
         ("timeline", "/ui/timeline?since=all"),
