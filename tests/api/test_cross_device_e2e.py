@@ -166,7 +166,7 @@ async def test_b_cites_what_only_the_hub_has_and_a_gets_it_back(world: World):
 
 
 async def test_b_cannot_cite_what_a_forgot_nor_what_the_hub_cannot_show(world: World):
-    _run(world.a, "forget", A_FORGETS, "--reason", "the user asked")  # A syncs right after
+    _run(world.a, "forget", A_FORGETS, "--reason", "the user asked", "--yes")  # A syncs right after
     async with stdio_client(world.b) as b:
         assert await tool_error(b, "remember", _remember(A_FORGETS)) == (
             f"Event {A_FORGETS} has been forgotten and cannot be cited."
@@ -200,7 +200,7 @@ async def test_b_cannot_cite_what_a_forgot_nor_what_the_hub_cannot_show(world: W
 async def test_each_tool_on_b_answers_unknown_forgotten_and_unreachable(world: World):
     forgotten = f"{B_FORGETS} has been forgotten."
     unknown = f"Unknown entry or event {UNKNOWN_EVENT}."
-    _run(world.a, "forget", A_FORGETS, "--reason", "the user asked")  # A syncs right after
+    _run(world.a, "forget", A_FORGETS, "--reason", "the user asked", "--yes")  # A syncs right after
     async with stdio_client(world.b) as b:
         gone = await tool_json(b, "forget", {"id": B_FORGETS, "reason": "the user asked"})
         assert gone["tombstone"].startswith("tmb_") and gone["excluded_events"] == 1
@@ -209,7 +209,7 @@ async def test_each_tool_on_b_answers_unknown_forgotten_and_unreachable(world: W
             assert await tool_error(b, tool, {"id": UNKNOWN_EVENT}) == unknown, tool
         # forgotten on the hub by A: pulled by B's start-up sync, or not yet (B's last sync,
         # its forget's, is under 10 s old), when the hub's answer says so
-        _run(world.a, "forget", A_FORGETS_NOW, "--reason", "the user asked")
+        _run(world.a, "forget", A_FORGETS_NOW, "--reason", "the user asked", "--yes")
         for item in (A_FORGETS_NOW, A_FORGETS):
             for tool in ("get", "sources"):
                 assert await tool_error(b, tool, {"id": item}) == f"{item} has been forgotten."
@@ -266,7 +266,7 @@ async def test_each_tool_on_b_answers_unknown_forgotten_and_unreachable(world: W
 
 
 async def test_each_tool_on_a_relay_answers_as_its_hub(world: World):
-    _run(world.a, "forget", A_FORGETS, "--reason", "the user asked")  # A syncs right after
+    _run(world.a, "forget", A_FORGETS, "--reason", "the user asked", "--yes")  # A syncs right after
     async with stdio_client(world.relay) as relay:
         for tool in ("get", "sources"):
             text = await tool_error(relay, tool, {"id": A_FORGETS})

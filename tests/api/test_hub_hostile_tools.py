@@ -114,9 +114,11 @@ def test_every_argument_of_every_tool_given_hostile_values(hub: Hub, tool: str) 
 
 #: The admin UI's pages with query arguments, each given the hostile values that fit a URL.
 UI_PAGES: dict[str, list[str]] = {
-    "/ui/search": ["q", "limit", "since", "until", "source", "scope"],
+    "/ui/": ["q"],
+    "/ui/search": ["q", "limit", "since", "until", "source", "scope", "project"],
     "/ui/search/hits": ["q", "limit", "since"],
-    "/ui/timeline": ["page", "since", "until", "session", "source"],
+    "/ui/timeline": ["page", "since", "from", "until", "session", "source", "project"],
+    "/ui/remember": ["event"],
     "/ui/session": ["id", "page"],
     "/ui/raw": ["id"],
     "/ui/entries": ["page", "q", "kind"],

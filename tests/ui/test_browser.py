@@ -100,7 +100,7 @@ def test_the_keyboard_and_local_times(signed_in_page: Any, ui_hub: RunningHub):
     page.keyboard.press("/")
     assert page.evaluate("document.activeElement.id") == "q"
     page.goto(ui_hub.base + "/ui/timeline?since=all")
-    time = page.locator("td time").first
+    time = page.locator("ol.sessions-list time").first
     assert time.get_attribute("datetime") != time.inner_text()  # shown in the browser's zone
     page.keyboard.press("Tab")  # the skip link comes first
     assert page.evaluate("document.activeElement.textContent") == "Skip to content"

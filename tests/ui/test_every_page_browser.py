@@ -33,7 +33,10 @@ def written(ui_origin: Origin) -> Iterator[dict[str, str]]:
 
 def _pages(written: dict[str, str]) -> list[str]:
     return [
+        "/ui/",
         "/ui/search?q=release",
+        "/ui/search?q=longsession&limit=40",
+        "/ui/timeline",
         "/ui/search?q=导出",
         "/ui/timeline?since=all",
         f"/ui/session?source=claude-code&id={HOSTILE_SESSION}",

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from test_entries_support import say
 from ui_support import Client
 
 from origin_api.runtime import Origin
@@ -92,3 +93,14 @@ def test_the_demo_archive_says_so_on_the_home_page(signed_in: Client, ui_origin:
 def test_signing_in_from_the_home_page_comes_back_to_it(client: Client, path: str):
     form = client.get(path).text
     assert 'name="next" value="/ui/"' in form
+
+
+def test_a_new_session_shows_at_once_on_home_and_timeline(signed_in: Client, ui_origin: Origin):
+    """The kept catalog of sessions is read again once the change feed moves (an ingest)."""
+    signed_in.get("/ui/")  # the catalog as it is now, kept
+    said = say(ui_origin, "freshly ingested")
+    page = signed_in.get("/ui/").text
+    listed = re.findall(r'class="home-list recent-sessions".*?</ol>', page, re.S)[0]
+    assert listed.index(said.session) < listed.index("</li>")  # the first listed
+    timeline = signed_in.get("/ui/timeline").text
+    assert said.session in timeline and "ui-entries" in timeline  # its project, a filter link

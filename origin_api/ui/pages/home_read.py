@@ -1,15 +1,17 @@
 """What the home page and the browse filters read that no tool lists: counts, recent sessions,
-the projects and agents that exist.
+the projects and agents that exist, search hits' session titles.
 
-Everything here is one pass over the session records (a few thousand at a million events:
-each holds its visible event count, its first and last times), never over events; entries are
-counted from the roots table's own size. Memory files (`memory:<path>` sessions, one per
-imported MEMORY.md or CLAUDE.md) are counted and listed apart: they are not conversations.
+All of it comes from a catalog of the session records (a few thousand at a million events:
+each holds its visible event count, its first and last times), never from events, read in one
+pass and kept until the store's change feed moves (every ingest, remember, forget and restore
+moves it): a page in between reads none of it again. Entries are counted from the roots
+table's own size. Memory files (`memory:<path>` sessions, one per imported MEMORY.md or
+CLAUDE.md) are counted and listed apart: they are not conversations.
 """
 
 from __future__ import annotations
 
-import heapq
+import threading
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -18,7 +20,6 @@ import lmdb
 from origin_store.entries import versions as store_entries
 from origin_store.parsers.memory import SESSION_PREFIX
 from origin_store.reader import get_session, iter_sessions
-from origin_store.records import SessionDoc
 
 from ...runtime import Origin
 from ...service.shapes import SessionView
@@ -57,83 +58,123 @@ class Facets:
     agents: list[str] = field(default_factory=list)
 
 
-def is_memory(session: SessionDoc | SessionView) -> bool:
+@dataclass(frozen=True)
+class Row:
+    """A session with events and times, as the timeline's filters need it."""
+
+    ended: int
+    started: int
+    source: str
+    session: str
+    project: str | None
+    memory: bool
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The session records in short: rows newest activity first, counts by agent."""
+
+    rows: list[Row]
+    agents: list[AgentCount]
+    memory_files: int
+    facets: Facets
+
+
+def is_memory(session_id: str) -> bool:
     """A memory file's session (`memory:<path>`), not a conversation."""
-    return session["session"].startswith(SESSION_PREFIX)
+    return session_id.startswith(SESSION_PREFIX)
+
+
+#: The last catalog read, by store, with the change-feed position it was read at.
+_KEPT: dict[str, tuple[int, Catalog]] = {}
+_LOCK = threading.Lock()
+
+
+def catalog(origin: Origin, txn: lmdb.Transaction) -> Catalog:
+    """The catalog as of `txn`: the kept one while the change feed has not moved."""
+    store = origin.store
+    seq = store.feed_last(txn)
+    key = str(store.path)
+    kept = _KEPT.get(key)
+    if kept is not None and kept[0] == seq:
+        return kept[1]
+    found = _read_catalog(origin, txn)
+    with _LOCK:
+        _KEPT[key] = (seq, found)
+    return found
+
+
+def _read_catalog(origin: Origin, txn: lmdb.Transaction) -> Catalog:
+    sessions: Counter[str] = Counter()
+    events: Counter[str] = Counter()
+    memory = 0
+    rows: list[Row] = []
+    projects: set[str] = set()
+    agents: set[str] = set()
+    for item in iter_sessions(origin.store, txn):
+        agents.add(item["source"])
+        if item["project"]:
+            projects.add(item["project"])
+        memo = is_memory(item["session"])
+        if memo:
+            memory += 1
+        else:
+            sessions[item["source"]] += 1
+            events[item["source"]] += item["events"]
+        if item["events"] and item["ended"] is not None and item["started"] is not None:
+            rows.append(
+                Row(
+                    item["ended"],
+                    item["started"],
+                    item["source"],
+                    item["session"],
+                    item["project"],
+                    memo,
+                )
+            )
+    rows.sort(key=lambda r: (r.ended, r.session), reverse=True)
+    counted = [
+        AgentCount(agent, sessions[agent], events[agent])
+        for agent in sorted(sessions, key=lambda a: (-events[a], a))
+    ]
+    listed = Facets(sorted(projects, key=str.casefold), sorted(agents))
+    return Catalog(rows, counted, memory, listed)
+
+
+def views(origin: Origin, txn: lmdb.Transaction, rows: list[Row]) -> list[SessionView]:
+    """The sessions of `rows` as the tools show them (read now: a title may have changed)."""
+    shown: list[SessionView] = []
+    for row in rows:
+        found = get_session(origin.store, txn, row.source, row.session)
+        if found is not None:
+            shown.append(session_view(origin, txn, found))
+    return shown
 
 
 def overview(origin: Origin, recent: int = RECENT) -> Overview:
-    """Counts by agent and the `recent` conversations with the latest activity (one pass over
-    the sessions, a heap for the newest)."""
+    """Counts by agent and the `recent` conversations with the latest activity."""
     store = origin.store
-    by_agent: Counter[str] = Counter()
-    events_by_agent: Counter[str] = Counter()
-    memory = 0
-    newest: list[tuple[int, str, str]] = []
     with store.read() as txn:
-        for item in iter_sessions(store, txn):
-            if is_memory(item):
-                memory += 1
-                continue
-            by_agent[item["source"]] += 1
-            events_by_agent[item["source"]] += item["events"]
-            if not item["events"] or item["ended"] is None:
-                continue
-            key = (item["ended"], item["source"], item["session"])
-            if len(newest) < recent:
-                heapq.heappush(newest, key)
-            elif key > newest[0]:
-                heapq.heapreplace(newest, key)
-        shown: list[SessionView] = []
-        for _, source, session in sorted(newest, reverse=True):
-            found = get_session(store, txn, source, session)
-            if found is not None:
-                shown.append(session_view(origin, txn, found))
+        found = catalog(origin, txn)
+        newest = [row for row in found.rows if not row.memory][:recent]
+        shown = views(origin, txn, newest)
         events = store.event_count(txn)
         entries = store_entries.entry_count(store, txn)
-    agents = [
-        AgentCount(agent, by_agent[agent], events_by_agent[agent])
-        for agent in sorted(by_agent, key=lambda a: (-events_by_agent[a], a))
-    ]
     return Overview(
         events=events,
-        sessions=sum(by_agent.values()),
-        memory_files=memory,
+        sessions=sum(a.sessions for a in found.agents),
+        memory_files=found.memory_files,
         entries=entries,
-        agents=agents,
+        agents=found.agents,
         recent=shown,
         demo=(origin.home / DEMO_MARK).is_file(),
     )
 
 
-#: The last facets read, by store and change-feed position: nothing changed, nothing is read.
-_FACETS: dict[str, tuple[int, Facets]] = {}
-
-
 def facets(origin: Origin) -> Facets:
-    """Every project and agent with a session (memory files' too: they belong to projects).
-    Kept until the change feed moves (every ingest, remember and forget moves it), so the
-    search and timeline pages pay the pass over the sessions once per change, not per view."""
-    store = origin.store
-    with store.read() as txn:
-        seq = store.feed_last(txn)
-        kept = _FACETS.get(str(store.path))
-        if kept is not None and kept[0] == seq:
-            return kept[1]
-        found = _facets(origin, txn)
-    _FACETS[str(store.path)] = (seq, found)
-    return found
-
-
-def _facets(origin: Origin, txn: lmdb.Transaction) -> Facets:
-    store = origin.store
-    projects: set[str] = set()
-    agents: set[str] = set()
-    for item in iter_sessions(store, txn):
-        agents.add(item["source"])
-        if item["project"]:
-            projects.add(item["project"])
-    return Facets(sorted(projects, key=str.casefold), sorted(agents))
+    """Every project and agent with a session (memory files' too: they belong to projects)."""
+    with origin.store.read() as txn:
+        return catalog(origin, txn).facets
 
 
 def session_titles(origin: Origin, keys: list[tuple[str, str]]) -> dict[tuple[str, str], str]:

@@ -39,7 +39,7 @@ AnyRequest = Request[Any, Any, Any]
 
 def _next(target: str | None) -> str:
     """Where to go after signing in: a UI path only (never another site: `//evil`, `/\\evil`);
-    `/ui`, as the router names the home page's path, is the home page."""
+    anything else, and `/ui` (as the router names the home page's path), is the home page."""
     if target == "/ui":
         return "/ui/"
     if (
@@ -49,7 +49,7 @@ def _next(target: str | None) -> str:
         and all(ord(c) > 32 for c in target)
     ):
         return target
-    return "/ui/search"
+    return "/ui/"
 
 
 def _form(request: AnyRequest, *, status: int = 200, error: str = "") -> Response[str]:

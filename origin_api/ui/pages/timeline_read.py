@@ -6,7 +6,8 @@ The `timeline` tool lists sessions active in a window, memory files among them (
 fill the newest places), and says nothing of the sessions older than its window. A person
 browsing wants the conversations, the memory files on their own, and "N older sessions" with
 a way to them. This reads the same session records with the tool's own filters (its time
-arguments, its source names, its order) in one pass, which the tool cannot answer.
+arguments, its source names, its order) from the catalog of sessions the home page keeps
+(`home_read`), which the tool cannot answer.
 """
 
 from __future__ import annotations
@@ -14,16 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
-from origin_store.reader import iter_sessions
-from origin_store.records import SessionDoc
-
 from ...contract.timeargs import optional_time
 from ...runtime import Origin
 from ...service.common import now_ms, refresh
 from ...service.reading import source_filter
 from ...service.shapes import SessionView
-from ...service.views import session_view
-from .home_read import is_memory
+from .home_read import Row, catalog, views
 
 
 @dataclass(frozen=True)
@@ -72,30 +69,25 @@ def sessions_in(
     until_ms = optional_time(until, "until", now)
     source = source_filter(source)
     refresh(origin)
-    store = origin.store
-    chosen: list[SessionDoc] = []
-    memory: list[SessionDoc] = []
+    chosen: list[Row] = []
+    memory: list[Row] = []
     older = 0
-    with store.read() as txn:
-        for item in iter_sessions(store, txn):
-            if not item["events"] or item["ended"] is None or item["started"] is None:
+    with origin.store.read() as txn:
+        for row in catalog(origin, txn).rows:  # newest activity first
+            if source and row.source != source or project and row.project != project:
                 continue
-            if source and item["source"] != source or project and item["project"] != project:
+            if until_ms is not None and row.started >= until_ms:
                 continue
-            if until_ms is not None and item["started"] >= until_ms:
+            if since_ms is not None and row.ended < since_ms:
+                older += 0 if row.memory else 1
                 continue
-            if since_ms is not None and item["ended"] < since_ms:
-                older += 0 if is_memory(item) else 1
-                continue
-            (memory if is_memory(item) else chosen).append(item)
-        chosen.sort(key=lambda s: (s["ended"], s["session"]), reverse=True)
-        memory.sort(key=lambda s: (s["ended"], s["session"]), reverse=True)
-        views = [session_view(origin, txn, s) for s in chosen[:limit]]
-        memory_views = [session_view(origin, txn, s) for s in memory[:limit]]
+            (memory if row.memory else chosen).append(row)
+        shown = views(origin, txn, chosen[:limit])
+        memory_views = views(origin, txn, memory[:limit])
     days: list[Day] = []
-    for view in views:
+    for view in shown:
         day = (view["ended"] or "")[:10]
         if not days or days[-1].day != day:
             days.append(Day(day, []))
         days[-1].sessions.append(view)
-    return Window(days, len(views), max(0, len(chosen) - limit), older, memory_views)
+    return Window(days, len(shown), max(0, len(chosen) - limit), older, memory_views)
