@@ -5,15 +5,12 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import DATA, SHARED_FIXTURES
+from helpers import DATA, SHARED_FIXTURES, STARTED, lingering_servers
 from hypothesis import HealthCheck, settings
-
-from origin_api.lingering import PROCESS
 
 # Fuzz depth is chosen here, not per test: "dev" keeps a local run quick and draws new examples
 # every run (so local runs keep finding new cases), "ci" (when the CI env var is set, as CI
@@ -59,45 +56,21 @@ def no_search_server_outlives_the_suite() -> Iterator[None]:
     started while the suite ran, whatever home it serves, is ended with the suite, and named on
     stderr: the test that left it should end it (or start none)."""
     yield
-    left = [(pid, home) for pid, home, started in _lingering_servers() if started >= _STARTED]
+    left = [(pid, home) for pid, home, started in lingering_servers() if started >= STARTED]
     for pid, _ in left:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGTERM)
-    if left:
-        homes = ", ".join(sorted({home for _, home in left}))
-        sys.stderr.write(f"\nsearch servers left running by tests, now ended: {homes}\n")
+    LEFT.extend(sorted({home for _, home in left}))
 
 
-def _started(stat: bytes) -> int:
-    """A process's start, in clock ticks since boot (/proc/PID/stat's 22nd field)."""
-    return int(stat.rsplit(b")", 1)[1].split()[19])
+#: The homes of the search servers the suite left running (ended with it), for its summary.
+LEFT: list[str] = []
 
 
-#: When this test process started: a server that started later was started by the suite.
-_STARTED = _started(Path("/proc/self/stat").read_bytes())
-
-
-#: This installation: a server it started runs its Python (`lingering.start_lingering`).
-_OURS = (sys.prefix.rstrip("/") + "/").encode()
-
-
-def _lingering_servers() -> Iterator[tuple[int, str, int]]:
-    """Every lingering search server (`python -m PROCESS`) of this user, with the home it serves
-    (ORIGIN_HOME, or HOME's .origin) and when it started."""
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            command = (entry / "cmdline").read_bytes()
-            if PROCESS.encode() not in command or not command.startswith(_OURS):
-                continue
-            environ = dict(
-                pair.split(b"=", 1)
-                for pair in (entry / "environ").read_bytes().split(b"\0")
-                if b"=" in pair
-            )
-            started = _started((entry / "stat").read_bytes())
-        except (OSError, ValueError, IndexError):
-            continue
-        home = environ.get(b"ORIGIN_HOME") or environ.get(b"HOME", b"~") + b"/.origin"
-        yield int(entry.name), home.decode(errors="replace"), started
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if LEFT:
+        terminalreporter.write_line(
+            "search servers left running by tests (now ended; the test that started one "
+            f"should end it, or set ORIGIN_CLI_LINGER_S=0): {', '.join(LEFT)}",
+            yellow=True,
+        )

@@ -7,7 +7,9 @@ import functools
 import importlib.util
 import os
 import shutil
+import sys
 import tempfile
+from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -200,3 +202,43 @@ def acting(html: str) -> list[str]:
             if name == "href" and not (value or "").lower().startswith(SCHEMES):
                 bad.append(f"{tag} href={value}")
     return bad
+
+
+# -- lingering search servers (tests/conftest.py ends those the suite left) -----------------
+
+
+def _started(stat: bytes) -> int:
+    """A process's start, in clock ticks since boot (/proc/PID/stat's 22nd field)."""
+    return int(stat.rsplit(b")", 1)[1].split()[19])
+
+
+#: When this test process started: a server that started later was started by the suite.
+STARTED = _started(Path("/proc/self/stat").read_bytes())
+
+
+#: This installation: a server it started runs its Python (`lingering.start_lingering`).
+_OURS = (sys.prefix.rstrip("/") + "/").encode()
+
+
+def lingering_servers() -> Iterator[tuple[int, str, int]]:
+    """Every lingering search server (`python -m PROCESS`) of this user, with the home it serves
+    (ORIGIN_HOME, or HOME's .origin) and when it started."""
+    from origin_api.lingering import PROCESS
+
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes()
+            if PROCESS.encode() not in command or not command.startswith(_OURS):
+                continue
+            environ = dict(
+                pair.split(b"=", 1)
+                for pair in (entry / "environ").read_bytes().split(b"\0")
+                if b"=" in pair
+            )
+            started = _started((entry / "stat").read_bytes())
+        except (OSError, ValueError, IndexError):
+            continue
+        home = environ.get(b"ORIGIN_HOME") or environ.get(b"HOME", b"~") + b"/.origin"
+        yield int(entry.name), home.decode(errors="replace"), started

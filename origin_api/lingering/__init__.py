@@ -7,9 +7,9 @@ and `stop_lingering` for what needs the store to itself (`origin compact`, the b
 package's `__init__`, it is the only module of the package on that path. The server side is
 `server.CliServer`, which long-running processes start (`freshness`), imported from there: it
 reads the exchange's constants here, so handing it on from here would make the two import each
-other. `process` is the search server a fresh command leaves, and `lean` what both sides answer
-(the commands' options, their parse, their answer, `get`'s text) and how a fresh process answers
-alone.
+other. `process` is the search server a fresh command leaves, `lean` what both sides answer
+(the commands' options, their parse, their answer, the people's text of both) and how a fresh
+process answers alone, and `names` what an empty answer whose filter names nothing says.
 
 A new Python process spends most of its ~90 ms importing the store, the index and the tools;
 the answer itself takes ~2 ms. A running process has all of that loaded, so the command asks it

@@ -133,18 +133,17 @@ def _typed(query: str, given: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def run(args: list[str]) -> bool:
-    """Answer a lean command; False when typer should (nothing was printed then)."""
+    """Answer a lean command; False when typer should (nothing was printed then). The layers'
+    errors (an unknown id, a bad value, a filter that names nothing, no archive) leave it for
+    the CLI's edge (`cli.main`), which says them as typer's commands do, "error: …" and exit
+    code 2, without the half second typer and rich would cost first."""
     parsed = parse(args)
     if parsed is None:
         return False
     from ..runtime import Origin
 
-    try:
-        with Origin.open(existing=True) as origin:
-            answered = answer(origin, parsed)
-    except errors():
-        return False  # typer runs it again and reports the error its way
-    out, note = answered
+    with Origin.open(existing=True) as origin:
+        out, note = answer(origin, parsed)
     if note:
         sys.stderr.write(note)
     sys.stdout.write(out)
@@ -174,7 +173,8 @@ def answer(origin: Any, parsed: tuple[str, dict[str, Any], bool]) -> tuple[str, 
 
 
 def errors() -> tuple[type[Exception], ...]:
-    """The errors typer's commands turn into messages: a lean command leaves them to typer."""
+    """The errors the commands turn into messages: a running process declines them, and the
+    command meets them again in its own process, where the CLI's edge says them."""
     from origin_search import SearchError
     from origin_store import StoreError
 

@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 from origin_api.cli import main
 from origin_api.cli.commands import app
 from origin_api.lingering import lean
+from origin_api.lingering.lean import errors
 
 SEARCHES = [
     ["search", "--json", "limiter"],
@@ -124,15 +125,29 @@ def test_anything_unusual_is_left_to_typer(args: list[str]) -> None:
     assert lean.parse(args) is None
 
 
-def test_an_error_is_reported_by_typer(
-    env: dict[str, str], capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["get", "no-such-id"],
+        ["search", "--source", "claude", "limiter"],
+        ["search", "--json", "--limit", "0", "limiter"],
+    ],
+)
+def test_an_error_is_said_as_typer_says_it(
+    env: dict[str, str], capsys: pytest.CaptureFixture[str], args: list[str]
 ) -> None:
-    assert not lean.run(["get", "no-such-id"])
+    """The lean path leaves an error to the CLI's edge, which says what typer's command says
+    (its text, exit code 2, nothing on stdout), without importing typer first."""
+    with pytest.raises(errors()):
+        lean.run(args)
     assert capsys.readouterr().out == ""
     with pytest.raises(SystemExit) as exit_:
-        main(["get", "no-such-id"])
-    assert exit_.value.code == 2
-    assert "error" in capsys.readouterr().err
+        main(args)
+    said = capsys.readouterr()
+    assert exit_.value.code == 2 and said.out == ""
+    typed = CliRunner().invoke(app, args, env=env)
+    assert typed.exit_code == 2 and said.err == typed.stderr, (said.err, typed.stderr)
+    assert said.err.startswith("error: ") and said.err.count("\n") == 1
 
 
 @pytest.mark.e2e

@@ -17,7 +17,7 @@ from contextlib import redirect_stdout
 from pathlib import Path
 
 import pytest
-from helpers import fixture_env
+from helpers import STARTED, fixture_env, lingering_servers
 
 from origin_api import lingering
 from origin_api.lingering.process import code_changed
@@ -117,12 +117,10 @@ def test_a_peoples_search_is_answered_by_the_server_too(env: dict[str, str]) -> 
 def test_the_suite_finds_a_server_a_test_left(env: dict[str, str]) -> None:
     """The suite's own check (conftest: ended with the suite and named) sees such a server:
     started during the suite, by this installation, with the home it serves."""
-    from conftest import _STARTED, _lingering_servers
-
     assert _origin(env, "search", "--json", "migration").returncode == 0
     pid = _lingering(env)
-    found = {p: (home, started) for p, home, started in _lingering_servers()}
-    assert pid in found and found[pid][0] == env["ORIGIN_HOME"] and found[pid][1] >= _STARTED
+    found = {p: (home, started) for p, home, started in lingering_servers()}
+    assert pid in found and found[pid][0] == env["ORIGIN_HOME"] and found[pid][1] >= STARTED
 
 
 def test_an_idle_server_leaves_by_itself(env: dict[str, str]) -> None:
