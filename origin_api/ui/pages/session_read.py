@@ -318,6 +318,9 @@ def _outputs(
             if not store_entries.is_hidden(store, txn, part_id):
                 parts.append(part_event)
         extras.setdefault(event["id"], []).extend(
-            Link(f"full output {n}/{len(parts)}", at_url(p["source"], p["session"], p["id"]))
+            Link(
+                f"full output {n}/{len(parts)}" if n == 1 else f"{n}/{len(parts)}",
+                at_url(p["source"], p["session"], p["id"]),
+            )
             for n, p in enumerate(parts, 1)
         )
