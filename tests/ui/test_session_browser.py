@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
@@ -17,6 +18,7 @@ from ui_support import LONG_SESSION, sign_in_page
 from origin_api.hub import start_in_thread
 from origin_api.hub.server import RunningHub
 from origin_api.runtime import Origin
+from origin_api.service import Caller, call
 from origin_api.ui.password import set_password
 from origin_store import Settings
 
@@ -24,6 +26,7 @@ pytestmark = pytest.mark.browser
 
 LIMITER = "7f3c9a52-1d4e-4b8a-9c61-2e5f8a7b3d10"
 TASK_CALL = "claude-code:a0000006-0000-4000-8000-000000000006"
+MODE_EVENT = f"claude-code:{TIMELESS_SESSION}:mode:e1c1fefabd7dae3b"
 LOOKS = [(1280, "light"), (1280, "dark"), (390, "light"), (390, "dark")]
 #: The epoch as a browser shows it, in any zone and any of these forms.
 EPOCH = re.compile(r"1970|1969|Jan 1, 1970|Dec 31, 1969")
@@ -111,8 +114,17 @@ def test_a_sub_agents_link_goes_there_and_back_to_its_call(signed_in_look: Any, 
     assert _in_view(page, "li.ev.ev-at")
 
 
+@dataclass
+class Timeless:
+    """A hub over an archive of one session whose first lines have no time, and an entry
+    citing one of those."""
+
+    hub: RunningHub
+    entry: str
+
+
 @pytest.fixture(scope="module")
-def timeless_hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningHub]:
+def timeless(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Timeless]:
     env = timeless_env(tmp_path_factory.mktemp("timeless-browser"))
     with Origin.open(Settings.from_env(env)) as origin:
         origin.ingest()
@@ -120,25 +132,33 @@ def timeless_hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningHu
         from ui_support import PASSWORD
 
         set_password(origin.home, PASSWORD)
+        cited = {
+            "kind": "memory",
+            "text": "The session opened in plan mode.",
+            "confidence": 0.9,
+            "sources": [{"event_id": MODE_EVENT}],
+        }
+        entry = call(origin, "remember", cited, Caller("user", "test"))["entry"]["id"]
         with start_in_thread(origin, ingest=False) as hub:
-            yield hub
+            yield Timeless(hub, entry)
 
 
-def test_no_page_shows_an_event_without_a_time_as_1970(look: Any, timeless_hub: RunningHub):
-    page = look
-    sign_in_page(page, timeless_hub.base)
-    mode = f"claude-code:{TIMELESS_SESSION}:mode:e1c1fefabd7dae3b"
+def test_no_page_shows_an_event_without_a_time_as_1970(look: Any, timeless: Timeless):
+    page, base = look, timeless.hub.base
+    sign_in_page(page, base)
+    mode = MODE_EVENT
     for path in (
+        f"/ui/entries/{timeless.entry}",
         f"/ui/session?source=claude-code&id={TIMELESS_SESSION}",
         f"/ui/session?source=claude-code&id={TIMELESS_SESSION}&at={quote(mode)}",
         f"/ui/raw?id={quote(mode)}",
         "/ui/search?q=normal&tools=1",
         "/ui/timeline?since=all",
     ):
-        page.goto(timeless_hub.base + path)
+        page.goto(base + path)
         page.wait_for_load_state("load")
         text = page.locator("main").inner_text()
         assert not EPOCH.search(text), (path, text)
     # The times that are there are shown, in the browser's words.
-    page.goto(timeless_hub.base + f"/ui/session?source=claude-code&id={TIMELESS_SESSION}")
+    page.goto(base + f"/ui/session?source=claude-code&id={TIMELESS_SESSION}")
     assert page.locator("li.ev time").count() >= 1
