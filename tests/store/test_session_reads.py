@@ -16,6 +16,7 @@ from origin_store.reader import (
     session_event_ids_in,
     session_event_position,
     session_events_before,
+    sessions_with_parent,
     sessions_with_prefix,
 )
 
@@ -70,5 +71,10 @@ def test_sessions_by_the_start_of_their_id(tmp_path: Path) -> None:
                 == parent
             )
             assert sessions_with_prefix(store, txn, "codex", "7f3c9a52", 10) == []
+            for source in ("claude-code", "codex", "grok", "zcode", "cursor"):
+                named = [s for s in iter_sessions(store, txn) if s["source"] == source]
+                with_parent = sessions_with_parent(store, txn, source)
+                assert with_parent == [s for s in named if s["parent"]]
+            assert len(sessions_with_parent(store, txn, "codex")) == 1
     finally:
         store.close()

@@ -28,6 +28,7 @@ from origin_store.reader import (
     read_mirror_text,
     session_event_ids,
     session_events_before,
+    sessions_with_parent,
     sessions_with_prefix,
 )
 from origin_store.records import EventDoc, SessionDoc
@@ -260,9 +261,8 @@ def _children_of(origin: Origin, txn: lmdb.Transaction, doc: SessionDoc) -> list
             by_parent = _CACHE.get(key)
         if by_parent is None:
             by_parent = {}
-            for one in sessions_with_prefix(store, txn, source, "", 10**9):
-                if one["parent"]:
-                    by_parent.setdefault(one["parent"], []).append(one)
+            for one in sessions_with_parent(store, txn, source):
+                by_parent.setdefault(one["parent"] or "", []).append(one)
             with _CACHE_LOCK:
                 _CACHE.clear()
                 _CACHE[key] = by_parent
