@@ -77,6 +77,7 @@ def test_messages_only_opens_every_event_when_the_hit_is_a_tools(signed_in: Clie
     page = signed_in.get(at(VERBOSE, PERSISTED, messages="1")).text
     assert marked(page) == [PERSISTED]
     assert "Show messages only" in page  # it shows every event now, and says how to go back
+    assert "The event asked for is not a message: every event is shown." in page
 
 
 def test_search_hits_raw_lines_and_entries_link_to_the_event(

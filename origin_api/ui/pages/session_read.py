@@ -96,8 +96,9 @@ def session_page_at(
         origin, session, source, page, include_tools=not messages, at=at, start=start
     )
     if found.missed and messages:
-        found = session_page(origin, session, source, page, at=at, start=start)
-        messages = False
+        every = session_page(origin, session, source, page, at=at, start=start)
+        if not every.missed:
+            return every, False
     return found, messages
 
 
