@@ -136,6 +136,28 @@ def sessions_with_prefix(
     return found
 
 
+#: How a session without a parent reads in its stored record (orjson, `model.new_session`).
+_NO_PARENT = b'"parent":null'
+
+
+def sessions_with_parent(store: Store, txn: lmdb.Transaction, source: str) -> list[SessionDoc]:
+    """Every session of `source` that names a parent (a sub-agent, a fork): one pass over the
+    source's sessions that decodes only those (a record without one is told by its bytes)."""
+    start = keys.session_key(source, "")
+    cursor = txn.cursor(db=store.dbs["sessions"])
+    found: list[SessionDoc] = []
+    if not cursor.set_range(start):
+        return found
+    for key, value in pairs(cursor):
+        if not key.startswith(start):
+            break
+        if _NO_PARENT not in value:
+            session: SessionDoc = loads(value)
+            if session["parent"]:
+                found.append(session)
+    return found
+
+
 def session_events_before(
     store: Store, txn: lmdb.Transaction, source: str, session: str, time: int, count: int
 ) -> list[str]:

@@ -28,6 +28,7 @@ from origin_store.reader import (
     read_mirror_text,
     session_event_ids,
     session_events_before,
+    sessions_with_parent,
     sessions_with_prefix,
 )
 from origin_store.records import EventDoc, SessionDoc
@@ -95,8 +96,9 @@ def session_page_at(
         origin, session, source, page, include_tools=not messages, at=at, start=start
     )
     if found.missed and messages:
-        found = session_page(origin, session, source, page, at=at, start=start)
-        messages = False
+        every = session_page(origin, session, source, page, at=at, start=start)
+        if not every.missed:
+            return every, False
     return found, messages
 
 
@@ -260,9 +262,8 @@ def _children_of(origin: Origin, txn: lmdb.Transaction, doc: SessionDoc) -> list
             by_parent = _CACHE.get(key)
         if by_parent is None:
             by_parent = {}
-            for one in sessions_with_prefix(store, txn, source, "", 10**9):
-                if one["parent"]:
-                    by_parent.setdefault(one["parent"], []).append(one)
+            for one in sessions_with_parent(store, txn, source):
+                by_parent.setdefault(one["parent"] or "", []).append(one)
             with _CACHE_LOCK:
                 _CACHE.clear()
                 _CACHE[key] = by_parent
@@ -318,6 +319,9 @@ def _outputs(
             if not store_entries.is_hidden(store, txn, part_id):
                 parts.append(part_event)
         extras.setdefault(event["id"], []).extend(
-            Link(f"full output {n}/{len(parts)}", at_url(p["source"], p["session"], p["id"]))
+            Link(
+                f"full output {n}/{len(parts)}" if n == 1 else f"{n}/{len(parts)}",
+                at_url(p["source"], p["session"], p["id"]),
+            )
             for n, p in enumerate(parts, 1)
         )

@@ -87,6 +87,7 @@ def session(request: AnyRequest) -> Response[str]:
     session_id = _param(request, "id")
     if not session_id:
         raise OriginError("Which session? /ui/session?id=<session id>&source=<source>.")
+    asked = bool(_param(request, "messages"))
     found, messages = session_page_at(
         ui_of(request).origin,
         session_id,
@@ -94,13 +95,14 @@ def session(request: AnyRequest) -> Response[str]:
         page=_number(_param(request, "page")) or 1,
         start=_number(_param(request, "start")),
         at=_param(request, "at") or None,
-        messages=bool(_param(request, "messages")),
+        messages=asked,
     )
     return render(
         request,
         "session.html",
         found=found,
         messages=messages,
+        widened=asked and not messages,
         folded=FOLDED,
         page_size=PAGE_SIZE,
         context=session_context(

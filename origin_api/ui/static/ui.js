@@ -7,6 +7,7 @@
   function localTimes(root) {
     root.querySelectorAll("time[datetime]").forEach(function (el) {
       var when = new Date(el.getAttribute("datetime"));
+      if (when.getTime() === 0) { el.textContent = "—"; return; } // no time, never 1 January 1970
       if (!isNaN(when.getTime())) {
         el.textContent = when.toLocaleString(undefined, {
           year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit"
