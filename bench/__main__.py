@@ -66,6 +66,7 @@ def main() -> None:
 
     if not args.no_ui:
         results["ui"] = ui_page.report(home, mix, section)
+        results["ui_activity"] = ui_page.report_activity(home, section)
 
     if not args.no_sources:
         results["sources"] = sources.report(events // 10, section)

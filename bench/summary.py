@@ -102,6 +102,8 @@ def _sync_figures(results: dict[str, Any]) -> dict[str, Any]:
         "redactor_mb_per_s": _get(results, "redaction", "mb_per_s"),
         "ui_search_p50_ms": _get(results, "ui", "/ui/search", "p50"),
         "ui_search_p99_ms": _get(results, "ui", "/ui/search", "p99"),
+        "ui_activity_p50_ms": _get(results, "ui_activity", "p50"),
+        "ui_activity_p99_ms": _get(results, "ui_activity", "p99"),
     }
 
 
@@ -126,6 +128,7 @@ def targets(events: int) -> dict[str, tuple[float, str]]:
         "search_p99_ms": (20.0, "20 ms"),
         "ui_search_p50_ms": (50.0, "50 ms"),
         "ui_search_p99_ms": (50.0, "50 ms"),
+        "ui_activity_p99_ms": (50.0, "50 ms"),
     }
 
 
@@ -173,6 +176,8 @@ ROWS = (
     Row("secret redaction alone", "redactor_mb_per_s", lambda v: f"{v:,.0f} MB/s"),
     Row("admin UI search page p50", "ui_search_p50_ms", _ms),
     Row("admin UI search page p99", "ui_search_p99_ms", _ms),
+    Row("admin UI activity page p50", "ui_activity_p50_ms", _ms),
+    Row("admin UI activity page p99", "ui_activity_p99_ms", _ms),
 )
 
 

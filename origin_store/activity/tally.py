@@ -96,32 +96,49 @@ class Tally:
         #: session key -> [events, in, cached, out, first, last, the day key of its first
         #: event, its project]
         self.sessions: dict[bytes, list[Any]] = {}
+        self._rows: dict[tuple[Any, ...], tuple[list[int], list[Any] | None]] = {}
 
     def add(self, record: Mapping[str, Any], sign: int = 1) -> None:
         """Count an event record (`sign` -1: take back a version a newer one replaces)."""
         time = record.get("time")
-        when = time if type(time) is int else 0
-        source, session = str(record.get("source")), str(record.get("session"))
-        project = record.get("project")
-        key = day_key(day_of(when), source, project if isinstance(project, str) else None)
-        tokens = usage_of(record)
-        day = self.days.setdefault(key, [0, 0, 0, 0, 0])
+        when = time if type(time) is int and time > 0 else 0
+        source, session, project = (
+            record.get("source"),
+            record.get("session"),
+            record.get("project"),
+        )
+        # Most events of a batch share their day and session: their rows are made once.
+        found = self._rows.get((when // DAY_MS, source, session, project))
+        if found is None:
+            found = self._rows[when // DAY_MS, source, session, project] = self._row(when, record)
+        day, sess = found
+        usage = record.get("usage")
+        tin, cached, out = usage_of(record) if usage is not None else (0, 0, 0)
         day[0] += sign
-        day[2] += sign * tokens[0]
-        day[3] += sign * tokens[1]
-        day[4] += sign * tokens[2]
-        skey = session_key(source, session)
+        if sess is not None:
+            sess[0] += sign
+        if tin or cached or out:
+            for row, at in ((day, 2), (sess, 1)):
+                if row is not None:
+                    row[at] += sign * tin
+                    row[at + 1] += sign * cached
+                    row[at + 2] += sign * out
+        if sess is not None and sign > 0 and when:
+            sess[4] = when if not sess[4] else min(sess[4], when)
+            sess[5] = max(sess[5], when)
+
+    def _row(self, when: int, record: Mapping[str, Any]) -> tuple[list[int], list[Any] | None]:
+        """The day's and the session's rows an event adds to."""
+        source, project = str(record.get("source")), record.get("project")
+        key = day_key(day_of(when), source, project if isinstance(project, str) else None)
+        day = self.days.setdefault(key, [0, 0, 0, 0, 0])
+        skey = session_key(source, str(record.get("session")))
         if skey is None:
-            return
+            return day, None
         sess = self.sessions.get(skey)
         if sess is None:
             sess = self.sessions[skey] = [0, 0, 0, 0, 0, 0, key, key[5:].partition(b"\0")[2]]
-        sess[0] += sign
-        for index in range(3):
-            sess[1 + index] += sign * tokens[index]
-        if sign > 0 and when > 0:
-            sess[4] = when if not sess[4] else min(sess[4], when)
-            sess[5] = max(sess[5], when)
+        return day, sess
 
     def flush(self, store: Store, txn: lmdb.Transaction) -> None:
         """Add what was tallied to the stored figures (in the events' own transaction)."""
@@ -154,3 +171,4 @@ class Tally:
             txn.put(key, _DAY.pack(*(a + b for a, b in zip(kept_day, add, strict=True))), db=db)
         self.days.clear()
         self.sessions.clear()
+        self._rows.clear()
