@@ -35,8 +35,10 @@ DAY = b"d"
 SESSION = b"s"
 #: Bytes of a project kept in a key (LMDB keys take at most 511).
 PROJECT_BYTES = 300
-_DAY = struct.Struct("<5q")
+_DAY = DAY_VALUE = struct.Struct("<5q")
 _SESS = struct.Struct("<6q")
+#: A session record's events and last time, read without the rest (the busiest sessions).
+SESSION_HEAD = struct.Struct("<q32xq")
 U32 = struct.Struct(">I")
 
 

@@ -192,3 +192,26 @@ def test_any_order_of_pushes_and_newer_versions_keeps_figures_equal_to_a_recount
         assert figures == counted
     finally:
         store.close()
+
+
+def test_a_store_of_schema_7_is_marked_on_upgrade_and_built_on_first_read(home) -> None:
+    settings, store = home
+    Ingester(store, settings, SOURCES).run()
+    counted = _figures(store)
+
+    def as_schema_7(txn: Any) -> None:  # as an Origin before the figures left it
+        txn.drop(store.dbs["activity"], delete=False)
+        txn.put(b"schema", b"7", db=store.dbs["meta"])
+
+    store.write(as_schema_7)
+    store.close()
+    store = Store.open(settings.home)
+    try:
+        with store.read() as txn:
+            mark = store.meta_get(txn, BACKFILL)
+            assert mark is not None and mark["done"] == 0 and mark["upto"] > 100
+            assert store.meta_get(txn, "schema") == 8
+        assert _figures(store) == counted
+        assert verify(store, settings.home).ok
+    finally:
+        store.close()
