@@ -102,8 +102,8 @@ def _sync_figures(results: dict[str, Any]) -> dict[str, Any]:
         "redactor_mb_per_s": _get(results, "redaction", "mb_per_s"),
         "ui_search_p50_ms": _get(results, "ui", "/ui/search", "p50"),
         "ui_search_p99_ms": _get(results, "ui", "/ui/search", "p99"),
-        "ui_activity_p50_ms": _get(results, "ui_activity", "p50"),
-        "ui_activity_p99_ms": _get(results, "ui_activity", "p99"),
+        "ui_activity_p50_ms": _get(results, "ui_activity", "read", "p50"),
+        "ui_activity_p99_ms": _get(results, "ui_activity", "read", "p99"),
     }
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import heapq
 import time as clock
 from dataclasses import astuple, dataclass, field
+from typing import Any
 
 import lmdb
 
@@ -16,10 +17,23 @@ from ..core.db import Store, loads
 from ..core.keys import session_key as stored_session_key
 from ..core.lmdbio import pairs, prefixed, raw_get
 from .build import backfill, pending
-from .tally import DAY, DAY_MS, DAY_VALUE, SESSION, SESSION_HEAD, U32, unpack_session
+from .tally import (
+    BUSY,
+    DAY,
+    DAY_MS,
+    DAY_VALUE,
+    RANK,
+    SESSION,
+    SESSION_HEAD,
+    U32,
+    unpack_session,
+)
 
 #: Rows of the busiest projects and sessions.
 BUSIEST = 10
+#: Answers kept, each with the feed position it was read at (a page's windows, filters).
+CACHED = 16
+_CACHE: dict[tuple[Any, ...], tuple[tuple[int, int], Activity]] = {}
 
 
 @dataclass(slots=True)
@@ -81,14 +95,44 @@ def activity(
         waiting = pending(store, txn)
     if waiting:
         backfill(store)
+        forget_answers()
     today = (now_ms if now_ms is not None else int(clock.time() * 1000)) // DAY_MS
+    asked = (str(store.path), id(store), days, source, project, today)
+    with store.read() as txn:
+        # Every write that moves a figure appends to the feed in the same transaction (and a
+        # backfill adds records): an answer made at the same feed position and count of
+        # records is still true.
+        version = (store.feed_last(txn), txn.stat(store.dbs["activity"])["entries"])
+        cached = _CACHE.get(asked)
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        out = _read(store, txn, days, today, source, project)
+    if len(_CACHE) >= CACHED:
+        _CACHE.pop(next(iter(_CACHE)))
+    _CACHE[asked] = (version, out)
+    return out
+
+
+def forget_answers() -> None:
+    """Drop the answers kept (for a benchmark of the figures read each time)."""
+    _CACHE.clear()
+
+
+def _read(
+    store: Store,
+    txn: lmdb.Transaction,
+    days: int,
+    today: int,
+    source: str | None,
+    project: str | None,
+) -> Activity:
+    """The figures of the window, read from the records (what `activity` keeps)."""
     first = today - days + 1
     out = Activity(first, days, source, project)
-    with store.read() as txn:
-        cursor = txn.cursor(db=store.dbs["activity"])
-        out.sources = _sources(cursor)
-        cells, projects = _days(cursor, first, today, source, project)
-        out.sessions = _busiest_sessions(store, txn, first * DAY_MS, source, project)
+    cursor = txn.cursor(db=store.dbs["activity"])
+    out.sources = _sources(cursor)
+    cells, projects = _days(cursor, first, today, source, project)
+    out.sessions = _busiest_sessions(store, txn, first * DAY_MS, source, project)
     for raw, row in sorted(cells.items()):
         src = raw.decode(errors="replace")
         out.per_day[src] = [Figures(*cell) for cell in row]
@@ -150,32 +194,42 @@ def _days(
 def _busiest_sessions(
     store: Store, txn: lmdb.Transaction, since: int, source: str | None, project: str | None
 ) -> list[BusySession]:
-    """The sessions with most events among those active since `since`."""
-    found: list[tuple[int, bytes, bytes]] = []
-    prefix = SESSION + source.encode() + b"\0" if source else SESSION
-    wanted = project.encode() if project else None
-    unpack = SESSION_HEAD.unpack_from
-    for key, value in prefixed(txn.cursor(db=store.dbs["activity"]), prefix):
-        events, last = unpack(value)
-        if last >= since and events > 0 and (wanted is None or value[48:] == wanted):
-            found.append((events, key, value))
-    out = []
-    for _, key, value in heapq.nlargest(BUSIEST, found, key=lambda f: f[0]):
-        kept, proj = unpack_session(value)
-        src, _, name = key[1:].decode(errors="replace").partition("\0")
-        raw = raw_get(txn, stored_session_key(src, name), store.dbs["sessions"])
-        doc = loads(raw) if raw else {}
-        title = doc.get("title") or doc.get("prompt")
-        out.append(
-            BusySession(
-                src,
-                name,
-                proj,
-                title if isinstance(title, str) else None,
-                kept[0],
-                kept[1],
-                kept[3],
-                kept[5],
-            )
-        )
+    """The sessions with most events among those active since `since`: read from the busiest
+    down (`BUSY`), until BUSIEST of them are active in the window."""
+    db = store.dbs["activity"]
+    wanted_source = source.encode() + b"\0" if source else None
+    wanted_project = project.encode() if project else None
+    head = SESSION_HEAD.unpack_from
+    out: list[BusySession] = []
+    for key, _ in prefixed(txn.cursor(db=db), BUSY):
+        name = key[1 + RANK.size :]
+        if wanted_source is not None and not name.startswith(wanted_source):
+            continue
+        value = raw_get(txn, SESSION + name, db)
+        if value is None or head(value)[1] < since:
+            continue
+        if wanted_project is not None and value[SESSION_HEAD.size :] != wanted_project:
+            continue
+        out.append(_busy(store, txn, name, value))
+        if len(out) >= BUSIEST:
+            break
     return out
+
+
+def _busy(store: Store, txn: lmdb.Transaction, name: bytes, value: bytes) -> BusySession:
+    """A busiest session's row, its title (or first prompt) from its session record."""
+    kept, project = unpack_session(value)
+    src, _, session = name.decode(errors="replace").partition("\0")
+    raw = raw_get(txn, stored_session_key(src, session), store.dbs["sessions"])
+    doc = loads(raw) if raw else {}
+    title = doc.get("title") or doc.get("prompt")
+    return BusySession(
+        src,
+        session,
+        project,
+        title if isinstance(title, str) else None,
+        kept[0],
+        kept[1],
+        kept[3],
+        kept[5],
+    )

@@ -14,6 +14,8 @@ its old figures to its new ones. Keys (database `activity`):
   project → events, sessions started, tokens in, of them cached, tokens out (5 × i64).
 - `s` + source \\0 session → events, tokens in, cached, out, first and last time (6 × i64),
   then its project (UTF-8, as its first counted event named it).
+- `e` + (2^63 - 1 - events) (u64) + source \\0 session → nothing: the sessions with most
+  events first, so the busiest of a window are found by reading from the top, not every one.
 
 A session is started on the day of the first of its events this store kept.
 """
@@ -33,6 +35,10 @@ from ..core.lmdbio import raw_get
 DAY_MS = 86_400_000
 DAY = b"d"
 SESSION = b"s"
+#: The sessions by events, most first: `e` + (RANK_TOP - events) (u64) + source \0 session.
+BUSY = b"e"
+RANK = struct.Struct(">Q")
+RANK_TOP = 2**63 - 1
 #: Bytes of a project kept in a key (LMDB keys take at most 511).
 PROJECT_BYTES = 300
 _DAY = DAY_VALUE = struct.Struct("<5q")
@@ -80,6 +86,22 @@ def unpack_session(value: bytes) -> tuple[tuple[int, int, int, int, int, int], s
     """A session's figures and its project."""
     found: tuple[int, int, int, int, int, int] = _SESS.unpack_from(value)
     return found, value[_SESS.size :].decode(errors="replace") or None
+
+
+def rank_key(events: int, skey: bytes) -> bytes | None:
+    """A session's place among the busiest: most events first (None: no room in a key)."""
+    key = BUSY + RANK.pack(RANK_TOP - events) + skey[1:]
+    return key if len(key) <= 511 else None
+
+
+def _rank(txn: lmdb.Transaction, db: Any, skey: bytes, before: int, after: int) -> None:
+    """Move a session's `BUSY` key from its old count of events to its new one."""
+    old = rank_key(before, skey) if before > 0 else None
+    if old is not None:
+        txn.delete(old, db=db)
+    new = rank_key(after, skey) if after > 0 else None
+    if new is not None:
+        txn.put(new, b"", db=db)
 
 
 def usage_of(record: Mapping[str, Any]) -> tuple[int, int, int]:
@@ -154,6 +176,8 @@ class Tally:
             else:
                 kept, project = _SESS.unpack_from(raw), raw[_SESS.size :]
             first = min(first, kept[4]) if first and kept[4] else first or kept[4]
+            if events:
+                _rank(txn, db, skey, kept[0], kept[0] + events)
             txn.put(
                 skey,
                 _SESS.pack(
