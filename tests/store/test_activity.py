@@ -130,6 +130,8 @@ def test_events_applied_by_sync_count_once(tmp_path: Path) -> None:
     assert [f.events for f in found.per_day["claude-code"]] == [2, 1]
     assert found.projects[0][0] == "hubbed"
     assert [(s.session, s.events) for s in found.sessions] == [("s1", 2), ("s2", 1)]
+    assert activity.activity(store, 2, project="elsewhere", now_ms=day + DAY_MS).sessions == []
+    assert found.sessions[0].tokens_in == 100 and found.sessions[0].project == "hubbed"
     store.close()
 
 
@@ -185,6 +187,15 @@ def test_any_order_of_pushes_and_newer_versions_keeps_figures_equal_to_a_recount
             for key, value in store.iter_events(txn):
                 recount.add(store.codec.decode(txn, key, value))
             assert activity.compare(store, txn, recount) == []
+        per_session: dict[str, int] = {}
+        with store.read() as txn:
+            for key, value in store.iter_events(txn):
+                name = store.codec.decode(txn, key, value)["session"]
+                per_session[name] = per_session.get(name, 0) + 1
+        busiest = activity.activity(store, 7, now_ms=6 * DAY_MS).sessions
+        assert [(s.session, s.events) for s in busiest] == sorted(
+            per_session.items(), key=lambda item: (-item[1], item[0])
+        )
         figures, counted = _figures(store, 6), _recount(store)
         for source in figures:  # a session emptied by newer versions stays started
             assert figures[source]["s"] >= counted[source].pop("s")
