@@ -67,6 +67,7 @@ def main() -> None:
     if not args.no_ui:
         results["ui"] = ui_page.report(home, mix, section)
         results["ui_session"] = ui_page.report_session_at(home, section)
+        results["ui_activity"] = ui_page.report_activity(home, section)
 
     if not args.no_sources:
         results["sources"] = sources.report(events // 10, section)

@@ -238,6 +238,13 @@ def activity(
     if source and source not in found.sources:
         known = ", ".join(found.sources) or "none yet"
         raise OriginError(f"No source {source!r} has activity; those that have: {known}.")
+    if project and not found.totals.events:
+        names = [name for name, _ in store_activity(origin.store, days).projects if name]
+        busiest = ", ".join(names) or "none"
+        raise OriginError(
+            f"No activity in a project {project!r} in the last {days:,} days; the busiest "
+            f"projects then: {busiest}."
+        )
     return found
 
 

@@ -5,7 +5,8 @@ registered sources, read events and sessions back with `reader`. The other layer
 they need from the folder of the feature that owns it, each folder's modules being its face:
 `entries/` (entries, forgets, imported memories), `replication/` (sync batches and cursors,
 tokens), `care/` (verify, compact, rescans, damaged records), `pause/` (the switch),
-`redaction/` (what is masked), `mirrors/`, `system/`, `parsers/` (the registry), and the root's
+`redaction/` (what is masked), `activity/` (figures per day kept at ingest), `mirrors/`,
+`system/`, `parsers/` (the registry), and the root's
 `reader`, `marks`, `bounds`, `journal`. They never take the LMDB core (`core/`: `db`, `codec`,
 `keys`, `lmdbio`, `migrate`, `storelock`) nor a module inside `ingest/`: which database holds
 what, and under which key, is known here alone (tests/test_layers.py holds it).

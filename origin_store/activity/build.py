@@ -19,7 +19,7 @@ from ..core.codec import CodecError
 from ..core.db import Store
 from ..core.keys import read_u64, u64
 from ..core.lmdbio import pairs, prefixed
-from .tally import DAY, SESSION, Tally, split_day_key, unpack_day
+from .tally import DAY, SESSION, Tally, split_day_key, unpack_day, unpack_session
 
 #: `meta` key of a backfill not finished: {"upto": last record to tally, "done": tallied up to}.
 BACKFILL = "activity_from"
@@ -87,7 +87,10 @@ class Recount:
 
 def compare(store: Store, txn: lmdb.Transaction, recount: Recount) -> list[str]:
     """How the stored figures differ from a recount of the records (nothing when they agree,
-    or when a backfill is not over: they are not whole yet)."""
+    or when a backfill is not over: they are not whole yet): events and tokens per day, source
+    and project, and the sessions with events per source. Sessions started per day are not
+    recounted: a session is started on the day of the first event this store kept of it, which
+    the records do not say."""
     if pending(store, txn):
         return []
     db = store.dbs["activity"]
@@ -97,7 +100,9 @@ def compare(store: Store, txn: lmdb.Transaction, recount: Recount) -> list[str]:
         events, _, tin, cached, out = unpack_day(value)
         if events or tin or cached or out:
             kept[key] = (events, tin, cached, out)
-    for key, _ in prefixed(txn.cursor(db=db), SESSION):
+    for key, value in prefixed(txn.cursor(db=db), SESSION):
+        if unpack_session(value)[0][0] <= 0:
+            continue  # its events moved to another session (newer versions of their rows)
         source = key[1:].partition(b"\0")[0].decode(errors="replace")
         sessions[source] = sessions.get(source, 0) + 1
     counted = {key: (d[0], d[2], d[3], d[4]) for key, d in recount.tally.days.items() if any(d)}

@@ -14,6 +14,8 @@ its old figures to its new ones. Keys (database `activity`):
   project → events, sessions started, tokens in, of them cached, tokens out (5 × i64).
 - `s` + source \\0 session → events, tokens in, cached, out, first and last time (6 × i64),
   then its project (UTF-8, as its first counted event named it).
+- `e` + (2^63 - 1 - events) (u64) + source \\0 session → nothing: the sessions with most
+  events first, so the busiest of a window are found by reading from the top, not every one.
 
 A session is started on the day of the first of its events this store kept.
 """
@@ -33,10 +35,16 @@ from ..core.lmdbio import raw_get
 DAY_MS = 86_400_000
 DAY = b"d"
 SESSION = b"s"
+#: The sessions by events, most first: `e` + (RANK_TOP - events) (u64) + source \0 session.
+BUSY = b"e"
+RANK = struct.Struct(">Q")
+RANK_TOP = 2**63 - 1
 #: Bytes of a project kept in a key (LMDB keys take at most 511).
 PROJECT_BYTES = 300
-_DAY = struct.Struct("<5q")
+_DAY = DAY_VALUE = struct.Struct("<5q")
 _SESS = struct.Struct("<6q")
+#: A session record's events and last time, read without the rest (the busiest sessions).
+SESSION_HEAD = struct.Struct("<q32xq")
 U32 = struct.Struct(">I")
 
 
@@ -80,6 +88,22 @@ def unpack_session(value: bytes) -> tuple[tuple[int, int, int, int, int, int], s
     return found, value[_SESS.size :].decode(errors="replace") or None
 
 
+def rank_key(events: int, skey: bytes) -> bytes | None:
+    """A session's place among the busiest: most events first (None: no room in a key)."""
+    key = BUSY + RANK.pack(RANK_TOP - events) + skey[1:]
+    return key if len(key) <= 511 else None
+
+
+def _rank(txn: lmdb.Transaction, db: Any, skey: bytes, before: int, after: int) -> None:
+    """Move a session's `BUSY` key from its old count of events to its new one."""
+    old = rank_key(before, skey) if before > 0 else None
+    if old is not None:
+        txn.delete(old, db=db)
+    new = rank_key(after, skey) if after > 0 else None
+    if new is not None:
+        txn.put(new, b"", db=db)
+
+
 def usage_of(record: Mapping[str, Any]) -> tuple[int, int, int]:
     """(in, cached, out) tokens an event record carries; zeros when it carries none."""
     usage = record.get("usage")
@@ -96,32 +120,49 @@ class Tally:
         #: session key -> [events, in, cached, out, first, last, the day key of its first
         #: event, its project]
         self.sessions: dict[bytes, list[Any]] = {}
+        self._rows: dict[tuple[Any, ...], tuple[list[int], list[Any] | None]] = {}
 
     def add(self, record: Mapping[str, Any], sign: int = 1) -> None:
         """Count an event record (`sign` -1: take back a version a newer one replaces)."""
         time = record.get("time")
-        when = time if type(time) is int else 0
-        source, session = str(record.get("source")), str(record.get("session"))
-        project = record.get("project")
-        key = day_key(day_of(when), source, project if isinstance(project, str) else None)
-        tokens = usage_of(record)
-        day = self.days.setdefault(key, [0, 0, 0, 0, 0])
+        when = time if type(time) is int and time > 0 else 0
+        source, session, project = (
+            record.get("source"),
+            record.get("session"),
+            record.get("project"),
+        )
+        # Most events of a batch share their day and session: their rows are made once.
+        found = self._rows.get((when // DAY_MS, source, session, project))
+        if found is None:
+            found = self._rows[when // DAY_MS, source, session, project] = self._row(when, record)
+        day, sess = found
+        usage = record.get("usage")
+        tin, cached, out = usage_of(record) if usage is not None else (0, 0, 0)
         day[0] += sign
-        day[2] += sign * tokens[0]
-        day[3] += sign * tokens[1]
-        day[4] += sign * tokens[2]
-        skey = session_key(source, session)
+        if sess is not None:
+            sess[0] += sign
+        if tin or cached or out:
+            for row, at in ((day, 2), (sess, 1)):
+                if row is not None:
+                    row[at] += sign * tin
+                    row[at + 1] += sign * cached
+                    row[at + 2] += sign * out
+        if sess is not None and sign > 0 and when:
+            sess[4] = when if not sess[4] else min(sess[4], when)
+            sess[5] = max(sess[5], when)
+
+    def _row(self, when: int, record: Mapping[str, Any]) -> tuple[list[int], list[Any] | None]:
+        """The day's and the session's rows an event adds to."""
+        source, project = str(record.get("source")), record.get("project")
+        key = day_key(day_of(when), source, project if isinstance(project, str) else None)
+        day = self.days.setdefault(key, [0, 0, 0, 0, 0])
+        skey = session_key(source, str(record.get("session")))
         if skey is None:
-            return
+            return day, None
         sess = self.sessions.get(skey)
         if sess is None:
             sess = self.sessions[skey] = [0, 0, 0, 0, 0, 0, key, key[5:].partition(b"\0")[2]]
-        sess[0] += sign
-        for index in range(3):
-            sess[1 + index] += sign * tokens[index]
-        if sign > 0 and when > 0:
-            sess[4] = when if not sess[4] else min(sess[4], when)
-            sess[5] = max(sess[5], when)
+        return day, sess
 
     def flush(self, store: Store, txn: lmdb.Transaction) -> None:
         """Add what was tallied to the stored figures (in the events' own transaction)."""
@@ -135,6 +176,8 @@ class Tally:
             else:
                 kept, project = _SESS.unpack_from(raw), raw[_SESS.size :]
             first = min(first, kept[4]) if first and kept[4] else first or kept[4]
+            if events:
+                _rank(txn, db, skey, kept[0], kept[0] + events)
             txn.put(
                 skey,
                 _SESS.pack(
@@ -154,3 +197,4 @@ class Tally:
             txn.put(key, _DAY.pack(*(a + b for a, b in zip(kept_day, add, strict=True))), db=db)
         self.days.clear()
         self.sessions.clear()
+        self._rows.clear()

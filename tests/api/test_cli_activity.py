@@ -67,6 +67,9 @@ def test_a_wrong_window_or_source_is_refused_with_what_exists(env: dict[str, str
     assert result.exit_code == 2 and "days must be between 1 and 3,650" in result.output
     result = CliRunner().invoke(app, ["activity", "--source", "claude"], env=env)
     assert result.exit_code == 2 and "those that have: claude-code" in result.output
+    result = CliRunner().invoke(app, ["activity", "--days", DAYS, "--project", "demo-ap"], env=env)
+    assert result.exit_code == 2 and "No activity in a project 'demo-ap'" in result.output
+    assert "demo-app" in result.output  # the name meant, among those there are
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 from helpers import fixture_env
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from origin_store import Ingester, Settings, Store, activity
 from origin_store.activity.build import BACKFILL
@@ -33,9 +35,10 @@ def _recount(store: Store) -> dict[str, Any]:
     return {k: {**v, "s": len(v["s"])} for k, v in out.items()}
 
 
-def _figures(store: Store) -> dict[str, Any]:
-    """The same, from the figures kept (every day there is, day 0 without a time included)."""
-    found = activity.activity(store, 150_001, now_ms=DAY_MS * 150_000)
+def _figures(store: Store, last_day: int = 25_000) -> dict[str, Any]:
+    """The same, from the figures kept (every day to `last_day`, day 0 without a time
+    included)."""
+    found = activity.activity(store, last_day + 1, now_ms=DAY_MS * last_day)
     return {
         source: {"events": f.events, "in": f.tokens_in, "out": f.tokens_out, "s": f.sessions}
         for source, f in found.by_source.items()
@@ -127,6 +130,8 @@ def test_events_applied_by_sync_count_once(tmp_path: Path) -> None:
     assert [f.events for f in found.per_day["claude-code"]] == [2, 1]
     assert found.projects[0][0] == "hubbed"
     assert [(s.session, s.events) for s in found.sessions] == [("s1", 2), ("s2", 1)]
+    assert activity.activity(store, 2, project="elsewhere", now_ms=day + DAY_MS).sessions == []
+    assert found.sessions[0].tokens_in == 100 and found.sessions[0].project == "hubbed"
     store.close()
 
 
@@ -146,3 +151,78 @@ def test_a_store_without_figures_builds_them_once(home) -> None:
     with store.read() as txn:
         assert store.meta_get(txn, BACKFILL) is None
     assert verify(store, settings.home).ok
+
+
+_IDS = st.sampled_from([f"e{n}" for n in range(12)])
+_EVENTS = st.tuples(
+    _IDS,
+    st.sampled_from(["s1", "s2", "s3"]),
+    st.integers(min_value=0, max_value=5 * DAY_MS),  # 0: an event without a time
+    st.one_of(st.none(), st.lists(st.integers(0, 10**6), min_size=3, max_size=3)),
+    st.sampled_from(["one", "two"]),
+)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(batches=st.lists(st.lists(_EVENTS, min_size=1, max_size=6), min_size=1, max_size=5))
+def test_any_order_of_pushes_and_newer_versions_keeps_figures_equal_to_a_recount(
+    tmp_path_factory: pytest.TempPathFactory, batches: list[list[Any]]
+) -> None:
+    """Events pushed in batches, repeated, or in newer versions (another time, session,
+    project or usage): the figures always equal a recount of what is stored."""
+    store = Store.open(tmp_path_factory.mktemp("hub"))
+    try:
+        for number, batch in enumerate(batches):
+            items: list[Any] = []
+            for seq, (event_id, session, time, usage, project) in enumerate(batch, start=1):
+                item = _event_item(number * 10 + seq, event_id, session, time, usage)
+                item["event"]["project"] = project
+                items.append(item)
+            prepare_items(store, items)
+            store.write(lambda txn, items=items: apply_items(store, txn, items, "laptop"))
+        recount = activity.Recount()
+        with store.read() as txn:
+            for key, value in store.iter_events(txn):
+                recount.add(store.codec.decode(txn, key, value))
+            assert activity.compare(store, txn, recount) == []
+        per_session: dict[str, int] = {}
+        with store.read() as txn:
+            for key, value in store.iter_events(txn):
+                name = store.codec.decode(txn, key, value)["session"]
+                per_session[name] = per_session.get(name, 0) + 1
+        busiest = activity.activity(store, 7, now_ms=6 * DAY_MS).sessions
+        assert [(s.session, s.events) for s in busiest] == sorted(
+            per_session.items(), key=lambda item: (-item[1], item[0])
+        )
+        figures, counted = _figures(store, 6), _recount(store)
+        for source in figures:  # a session emptied by newer versions stays started
+            assert figures[source]["s"] >= counted[source].pop("s")
+            figures[source].pop("s")
+        assert figures == counted
+    finally:
+        store.close()
+
+
+def test_a_store_of_schema_7_is_marked_on_upgrade_and_built_on_first_read(home) -> None:
+    settings, store = home
+    Ingester(store, settings, SOURCES).run()
+    counted = _figures(store)
+
+    def as_schema_7(txn: Any) -> None:  # as an Origin before the figures left it
+        txn.drop(store.dbs["activity"], delete=False)
+        txn.put(b"schema", b"7", db=store.dbs["meta"])
+
+    store.write(as_schema_7)
+    store.close()
+    store = Store.open(settings.home)
+    try:
+        with store.read() as txn:
+            mark = store.meta_get(txn, BACKFILL)
+            assert mark is not None and mark["done"] == 0 and mark["upto"] > 100
+            assert store.meta_get(txn, "schema") == 8
+        assert _figures(store) == counted
+        assert verify(store, settings.home).ok
+    finally:
+        store.close()

@@ -127,6 +127,11 @@ CODEX_CASES = [
         [_count(_u(1, 0, 1), None), _count(_u(2, 0, 2), None), _said("a")],
         [Usage(3, 0, 3)],
     ),
+    (
+        "a count written again (its total unchanged) counts once",
+        [_count(_u(4, 0, 1), _u(4, 0, 1)), _count(_u(4, 0, 1), _u(4, 0, 1)), _said("a")],
+        [Usage(4, 0, 1)],
+    ),
     ("a count without counts", [_count(None, {"total_tokens": 9000}), _said("a")], [None]),
 ]
 

@@ -19,7 +19,7 @@ from ...contract.timeargs import render as iso
 from ...errors import OriginError
 from ..guard import ui_of
 from ..render import render
-from .activity_chart import SERIES_CLASSES, Series, stacked
+from .activity_chart import SERIES_CLASSES, Series, figures_table, stacked
 
 AnyRequest = Request[Any, Any, Any]
 #: The windows offered: (days, label).
@@ -74,6 +74,23 @@ def _charts(found: admin.Activity) -> list[tuple[str, Markup]]:
     ]
 
 
+#: What was drawn for the answers `admin.activity` keeps (the same object until the store's
+#: feed moves): drawn once, not at every request.
+_DRAWN: dict[int, tuple[admin.Activity, list[tuple[str, Markup]], Markup]] = {}
+DRAWN = 16
+
+
+def _drawn(found: admin.Activity) -> tuple[list[tuple[str, Markup]], Markup]:
+    kept = _DRAWN.get(id(found))
+    if kept is not None and kept[0] is found:
+        return kept[1], kept[2]
+    charts, table = _charts(found), figures_table(found.first_day, found.per_day)
+    if len(_DRAWN) >= DRAWN:
+        _DRAWN.pop(next(iter(_DRAWN)))
+    _DRAWN[id(found)] = (found, charts, table)
+    return charts, table
+
+
 @get("/activity", sync_to_thread=True)
 def activity(request: AnyRequest) -> Response[str]:
     days = _days(request)
@@ -85,10 +102,7 @@ def activity(request: AnyRequest) -> Response[str]:
     except OriginError as failed:
         error = failed.message
         found = admin.activity(ui_of(request).origin, days)
-    table = [
-        (day_label(found.first_day + d), {s: row[d] for s, row in found.per_day.items()})
-        for d in range(found.days)
-    ]
+    charts, table = _drawn(found)
     return render(
         request,
         "activity.html",
@@ -99,9 +113,9 @@ def activity(request: AnyRequest) -> Response[str]:
         ranges=RANGES,
         source=source,
         project=project,
-        charts=_charts(found),
+        charts=charts,
         legend=[(s, f"act-s{i % SERIES_CLASSES}") for i, s in enumerate(sorted(found.per_day))],
-        table=[(day, row) for day, row in reversed(table) if any(f.events for f in row.values())],
+        table=table,
         first=day_label(found.first_day),
         last=day_label(found.first_day + found.days - 1),
         iso=iso,

@@ -9,11 +9,12 @@ figures as a table for those who would rather read them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
-from origin_store.activity import day_label
+from ...admin import Figures, day_label
 
 #: The drawing's own units; the SVG scales to its box (viewBox), whatever the screen: about
 #: one unit a pixel in a wide window, and in a narrow one ui.css makes the labels' font larger
@@ -106,4 +107,29 @@ def _describe(unit: str, first_day: int, totals: list[int]) -> str:
     return (
         f"{total:,} {unit} in {len(totals)} days from {day_label(first_day)}; the busiest day "
         f"{day_label(first_day + busiest)} with {totals[busiest]:,}."
+    )
+
+
+def figures_table(first_day: int, per_day: Mapping[str, Sequence[Figures]]) -> Markup:
+    """The charts' figures as a table, newest day first, days with events only: for those who
+    would rather read them (and screen readers)."""
+    rows = []
+    days = max((len(r) for r in per_day.values()), default=0)
+    for day in reversed(range(days)):
+        label = day_label(first_day + day)
+        for name, row in per_day.items():
+            f = row[day]
+            if f.events:
+                rows.append(
+                    f"<tr><td>{label}</td><td>{escape(name)}</td><td class=num>{f.events:,}</td>"
+                    f"<td class=num>{f.sessions:,}</td><td class=num>{f.tokens_in:,}</td>"
+                    f"<td class=num>{f.tokens_out:,}</td></tr>"
+                )
+    return Markup(
+        '<details class="act-table"><summary>The figures as a table '
+        f"({len(rows):,} rows: a day and an agent with events)</summary>"
+        '<table class="counts"><thead><tr><th scope="col">Day</th><th scope="col">Agent</th>'
+        '<th scope="col" class="num">Events</th><th scope="col" class="num">Sessions</th>'
+        '<th scope="col" class="num">Tokens in</th><th scope="col" class="num">Tokens out</th>'
+        f"</tr></thead><tbody>{''.join(rows)}</tbody></table></details>"
     )

@@ -170,13 +170,16 @@ def _hold_usage(payload: dict[str, Any], state: dict[str, Any]) -> None:
     """Keep a model call's tokens for the next event of the file, which carries them: a
     token_count line has no event of its own. The call's own are `last_token_usage`;
     `total_token_usage` is the thread's so far, so without the former the call's are the total
-    less the one before. Held in the file's state, so a line read once is counted once; a
-    file's last call waits for the file's next event."""
+    less the one before, and a count whose total did not move is one written again. Held in
+    the file's state, so a line read once is counted once; a file's last call waits for the
+    file's next event."""
     info = payload.get("info")
     if not isinstance(info, dict):
         return
     total, last = _token_counts(info.get("total_token_usage")), info.get("last_token_usage")
     before = state.get("utotal")
+    if total is not None and total == before:
+        return  # the same count written again (Codex repeats one with its rate limits)
     if isinstance(last, dict):
         call = _token_counts(last)
     elif total is not None and isinstance(before, list):
