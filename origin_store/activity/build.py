@@ -19,7 +19,7 @@ from ..core.codec import CodecError
 from ..core.db import Store
 from ..core.keys import read_u64, u64
 from ..core.lmdbio import pairs, prefixed
-from .tally import DAY, SESSION, Tally, split_day_key, unpack_day, unpack_session
+from .tally import DAY, SESSION, Tally, session_key, split_day_key, unpack_day, unpack_session
 
 #: `meta` key of a backfill not finished: {"upto": last record to tally, "done": tallied up to}.
 BACKFILL = "activity_from"
@@ -82,7 +82,9 @@ class Recount:
 
     def add(self, record: dict[str, Any]) -> None:
         self.tally.add(record)
-        self.sessions.setdefault(str(record.get("source")), set()).add(str(record.get("session")))
+        source, session = str(record.get("source")), str(record.get("session"))
+        if session_key(source, session) is not None:  # as the tally: an unkeyable name is not kept
+            self.sessions.setdefault(source, set()).add(session)
 
 
 def compare(store: Store, txn: lmdb.Transaction, recount: Recount) -> list[str]:

@@ -207,7 +207,7 @@ def test_the_write_commands_json_is_the_tools_result(env: dict[str, str]) -> Non
     assert tool(env, "get", id=entry["id"])["entry"] == entry
     fixed = as_json(env, "correct", entry["id"], "Releases are tagged, signed.", "--confidence", "0.5")  # fmt: skip
     assert fixed["entry"]["supersedes"] == entry["id"] and fixed["entry"]["confidence"] == 0.5
-    gone = as_json(env, "forget", PROMPT_EVENT, "--reason", "the user asked")
+    gone = as_json(env, "forget", PROMPT_EVENT, "--reason", "the user asked", "--yes")
     assert gone["tombstone"].startswith("tmb_") and gone["excluded_events"] == 1
     assert set(gone["forgotten_entries"]) == {entry["id"], fixed["entry"]["id"]}
 
@@ -287,7 +287,9 @@ def test_printed_to_a_pipe_nothing_is_wrapped(env: dict[str, str]) -> None:
     text = run("get", PROMPT_EVENT)
     assert f"  claude-code · project demo-app · session {SESSION}\n" in text
     entry = json.loads(run("remember", "We tag releases.", "--event", PROMPT_EVENT, "--json"))
-    gone = run("forget", entry["entry"]["id"], "--reason", "the user asked in a long sentence")
+    gone = run(
+        "forget", entry["entry"]["id"], "--reason", "the user asked in a long sentence", "--yes"
+    )
     assert re.search(r"^undo: origin restore tmb_\w+$", gone, flags=re.M)
 
 
