@@ -106,7 +106,7 @@ def activity(
     json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
 ) -> None:
     """Events, sessions and tokens per day by agent, with the busiest projects and sessions."""
-    with edge(), Origin.open() as origin:
+    with edge(), Origin.open(existing=True) as origin:
         found = admin.activity(origin, days, source=source, project=project)
         if json:
             print_json(as_json(found))

@@ -47,7 +47,7 @@ def continue_session(
 ) -> None:
     """Print the agent's own command that continues a session in its directory, such as
     `cd ~/app && claude --resume <id>`; with --run, run it."""
-    with edge(), Origin.open() as origin:
+    with edge(), Origin.open(existing=True) as origin:
         found = continuation_of(origin, session, source)
     if json:
         print_json(_shown(found))

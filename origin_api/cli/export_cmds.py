@@ -45,7 +45,7 @@ def export_session(
     if fmt not in FORMATS:
         err_console.print(f"[red]error:[/red] no format {text(fmt)}: md, html or json.")
         raise typer.Exit(2)
-    with edge(), Origin.open() as origin:
+    with edge(), Origin.open(existing=True) as origin:
         written = export(origin, session, source, fmt=fmt, include_tools=include_tools)
     if output is None:
         sys.stdout.write(written)

@@ -237,7 +237,10 @@ def search_lines(result: SearchResult) -> list[str]:
     if not lines:
         return ["nothing found"]
     if result["events"]:
-        lines.append("a session's events: origin timeline --session SESSION")
+        lines.append(
+            "a session: origin timeline --session SESSION (its events), "
+            "origin continue SESSION (resume it in its agent)"
+        )
     return lines
 
 

@@ -177,7 +177,9 @@ def test_a_fresh_process_imports_neither_typer_nor_rich(env: dict[str, str]) -> 
     assert done.returncode == 0, done.stderr
     text, _, whole = done.stdout.partition("\n{\n")
     event = json.loads("{\n" + whole)
-    hit, _, text = text.partition("a session's events: origin timeline --session SESSION\n")
+    hit, _, text = text.partition(
+        "a session: origin timeline --session SESSION (its events), origin continue SESSION (resume it in its agent)\n"
+    )
     assert "[rate] [limiter]" in hit and "\n  session " in hit, hit
     assert text.startswith(f"{event['id']}  {event['time']} · ")
 

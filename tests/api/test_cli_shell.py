@@ -78,7 +78,10 @@ def test_each_hit_says_its_session_plainly(env: dict[str, str]) -> None:
             + f" · {event['role']} {event['kind']}"
         )
         assert f"  session {event['session']}" in text[head + 1 : head + 12]
-    assert text[-1] == "a session's events: origin timeline --session SESSION"
+    assert (
+        text[-1]
+        == "a session: origin timeline --session SESSION (its events), origin continue SESSION (resume it in its agent)"
+    )
     # the session id as printed is what `origin timeline --session` takes
     shown = next(line for line in text if line.startswith("  session ")).split()[1]
     listed = CliRunner().invoke(app, ["timeline", "--session", shown], env=env)

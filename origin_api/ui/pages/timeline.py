@@ -29,8 +29,6 @@ RANGES = (("24h", "day"), ("7d", "week"), ("30d", "month"), ("365d", "year"), ("
 DEFAULT_RANGE = "30d"
 #: The most sessions one timeline page lists (the tool's own maximum is 500).
 TIMELINE_LIMIT = 200
-#: Event kinds shown folded (a click away) in a session: what the agent's tools did.
-FOLDED = frozenset({"tool_use", "tool_result", "meta", "system"})
 
 
 def _param(request: AnyRequest, name: str) -> str:
@@ -103,7 +101,6 @@ def session(request: AnyRequest) -> Response[str]:
         found=found,
         messages=messages,
         widened=asked and not messages,
-        folded=FOLDED,
         page_size=PAGE_SIZE,
         context=session_context(
             ui_of(request).origin, found.session["source"], session_id, found.events
