@@ -10,7 +10,14 @@ from urllib.parse import urlencode
 
 import pytest
 from test_entries_support import forget, remember, say, tombstone_of
-from ui_support import HOSTILE_EVENT, HOSTILE_SESSION, Client, sign_in_page
+from ui_support import (
+    HOSTILE_EVENT,
+    HOSTILE_SESSION,
+    RENDER_SESSION,
+    Client,
+    render_event,
+    sign_in_page,
+)
 
 from origin_api.hub import create_app
 from origin_api.runtime import Origin
@@ -40,6 +47,7 @@ def _pages(written: dict[str, str]) -> list[str]:
         "/ui/search?q=导出",
         "/ui/timeline?since=all",
         f"/ui/session?source=claude-code&id={HOSTILE_SESSION}",
+        f"/ui/session?source=claude-code&id={RENDER_SESSION}&" + urlencode({"at": render_event(4)}),
         "/ui/raw?" + urlencode({"id": HOSTILE_EVENT}),
         "/ui/raw?" + urlencode({"id": written["event"]}),
         "/ui/entries",
