@@ -11,8 +11,6 @@ little.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,6 +19,7 @@ from markupsafe import escape as _e
 
 from .calls import Call, read_call
 from .highlight import Budget, code_html
+from .kept import Kept
 from .markdown import markdown_html
 from .outputs import Output, read_output
 
@@ -31,8 +30,7 @@ FOLD_DIFF_LINES = 40
 SUMMARY_CHARS = 100
 #: How many bodies are kept (the oldest go first).
 CACHE_ENTRIES = 4_096
-_CACHE: OrderedDict[tuple[str, str, bool], Markup] = OrderedDict()
-_CACHE_LOCK = threading.Lock()
+_KEPT: Kept[tuple[str, str, bool], Markup] = Kept(CACHE_ENTRIES)
 
 
 def event_html(
@@ -46,24 +44,19 @@ def event_html(
     kind, text = str(event["kind"]), str(event["text"] or "")
     paired = kind == "tool_result" and _after_command(previous)
     key = (kind, text, paired)
-    with _CACHE_LOCK:
-        kept = _CACHE.get(key)
+    kept = _KEPT.get(key)
     if kept is not None:
         return kept
     skipped = budget.skipped if budget is not None else 0
     html = _body(kind, text, paired, budget)
     if budget is None or budget.skipped == skipped:
-        with _CACHE_LOCK:
-            _CACHE[key] = html
-            while len(_CACHE) > CACHE_ENTRIES:
-                _CACHE.popitem(last=False)
+        _KEPT.put(key, html)
     return html
 
 
 def clear_cache() -> None:
     """Forget every kept body (for measuring a page read the first time)."""
-    with _CACHE_LOCK:
-        _CACHE.clear()
+    _KEPT.clear()
 
 
 def _after_command(previous: Mapping[str, Any] | None) -> bool:

@@ -15,9 +15,7 @@ Text past `HIGHLIGHT_CHARS` is never coloured. An export has no budget: it colou
 
 from __future__ import annotations
 
-import threading
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -27,6 +25,8 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexer import Lexer
 from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
+
+from .kept import Kept
 
 #: Past this many characters, code is shown without colours.
 HIGHLIGHT_CHARS = 20_000
@@ -38,8 +38,7 @@ HIGHLIGHT_SECONDS = 0.010
 #: How many coloured blocks are kept (the oldest go first).
 CACHE_ENTRIES = 2_048
 _FORMATTER = HtmlFormatter(nowrap=True)
-_CACHE: OrderedDict[tuple[str, str], str] = OrderedDict()
-_CACHE_LOCK = threading.Lock()
+_KEPT: Kept[tuple[str, str], str] = Kept(CACHE_ENTRIES)
 
 
 @dataclass
@@ -82,8 +81,7 @@ def _coloured(code: str, language: str, budget: Budget | None) -> str:
     if lexer is None:
         return str(escape(code))
     key = (code, language)
-    with _CACHE_LOCK:
-        kept = _CACHE.get(key)
+    kept = _KEPT.get(key)
     if kept is not None:
         return kept
     if budget is not None and not budget.allows():
@@ -95,10 +93,7 @@ def _coloured(code: str, language: str, budget: Budget | None) -> str:
         inner = inner[:-1]
     if budget is not None:
         budget.spent += time.perf_counter() - started
-    with _CACHE_LOCK:
-        _CACHE[key] = inner
-        while len(_CACHE) > CACHE_ENTRIES:
-            _CACHE.popitem(last=False)
+    _KEPT.put(key, inner)
     return inner
 
 

@@ -12,8 +12,6 @@ renderings are kept (those whose code was all coloured): a page read twice is re
 from __future__ import annotations
 
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,6 +22,7 @@ from markdown_it.utils import OptionsDict
 from markupsafe import Markup, escape
 
 from .highlight import Budget, code_html
+from .kept import Kept
 
 #: The schemes a link may have; anything else (javascript:, data:, vbscript:, file:, a
 #: relative path into the UI) is left as text.
@@ -90,30 +89,24 @@ _MD = _parser()
 
 #: How many renderings are kept (the oldest go first).
 CACHE_ENTRIES = 4_096
-_CACHE: OrderedDict[str, Markup] = OrderedDict()
-_CACHE_LOCK = threading.Lock()
+_KEPT: Kept[str, Markup] = Kept(CACHE_ENTRIES)
 
 
 def markdown_html(text: str, budget: Budget | None = None) -> Markup:
     """A text as Markdown, as HTML safe to put in a page; its code coloured within `budget`."""
-    with _CACHE_LOCK:
-        kept = _CACHE.get(text)
+    kept = _KEPT.get(text)
     if kept is not None:
         return kept
     env: dict[str, Any] = {"budget": budget}
     html = Markup(_MD.render(text, env))
     if not env.get("uncoloured"):
-        with _CACHE_LOCK:
-            _CACHE[text] = html
-            while len(_CACHE) > CACHE_ENTRIES:
-                _CACHE.popitem(last=False)
+        _KEPT.put(text, html)
     return html
 
 
 def clear_cache() -> None:
     """Forget every kept rendering (for measuring a page read the first time)."""
-    with _CACHE_LOCK:
-        _CACHE.clear()
+    _KEPT.clear()
 
 
 def plain_html(text: str) -> Markup:
