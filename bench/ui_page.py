@@ -7,6 +7,8 @@ the page reports in its `Server-Timing` header; the issue's target is the whole 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -35,7 +37,10 @@ def report(home: Path, mix: list[Any], section: Any) -> dict[str, Any]:
     return results
 
 
-def measure(home: Path, mix: list[Any]) -> dict[str, Any]:
+@contextmanager
+def signed_in(home: Path) -> Iterator[tuple[Any, str, httpx2.Client]]:
+    """The UI alone, served over `home` by a real hub on loopback (uvicorn in a thread), read
+    only, and a client signed in to it: (origin, the hub's base URL, client)."""
     from origin_api.hub.edge import HubApp
     from origin_api.hub.server import start_in_thread
     from origin_api.runtime import Origin
@@ -44,14 +49,8 @@ def measure(home: Path, mix: list[Any]) -> dict[str, Any]:
     from origin_api.ui.core import Ui
     from origin_api.ui.errors import not_found
 
-    env = {
-        "HOME": str(home / "no-agents"),
-        "ORIGIN_HOME": str(home),
-        "ORIGIN_SEARCH_INGEST_INTERVAL_MS": str(10**12),  # read only: the build is what is timed
-        "ORIGIN_WATCH_INTERVAL_MS": "0",
-    }
     names = frozenset({"127.0.0.1"})
-    with Origin.open(Settings.from_env(env)) as origin:
+    with Origin.open(Settings.from_env(_env(home))) as origin:
         ui = Ui(origin)
         app = HubApp(
             hub_names=names,
@@ -61,27 +60,32 @@ def measure(home: Path, mix: list[Any]) -> dict[str, Any]:
             logging_config=None,
         )
         cookie, _ = ui.sessions.start("bench")
-        tool_ms: list[float] = []
-        out: dict[str, Any] = {}
         with (
             start_in_thread(origin, app=app, ingest=False) as hub,
             httpx2.Client(cookies={"origin_ui": cookie}, timeout=30) as client,
         ):
             # One line a request on stderr otherwise (the hub turns it on as it starts).
             logging.getLogger("origin.hub.requests").setLevel(logging.WARNING)
-            for path in PAGES:
+            yield origin, hub.base, client
 
-                def get(query: Any, path: str = path) -> None:
-                    answer = client.get(hub.base + path, params=_params(query))
-                    if answer.status_code != 200:
-                        raise RuntimeError(f"{path} answered {answer.status_code}")
-                    if path == PAGES[0]:
-                        timing = answer.headers.get("server-timing", "")
-                        if "dur=" in timing:
-                            tool_ms.append(float(timing.split("dur=")[1].split(",")[0]))
 
-                out[path] = asdict(summarize(time_calls(get, mix)))
-        out["tool"] = asdict(summarize(tool_ms[len(mix) :] or [0.0]))  # the timed pass only
+def measure(home: Path, mix: list[Any]) -> dict[str, Any]:
+    tool_ms: list[float] = []
+    out: dict[str, Any] = {}
+    with signed_in(home) as (_, base, client):
+        for path in PAGES:
+
+            def get(query: Any, path: str = path) -> None:
+                answer = client.get(base + path, params=_params(query))
+                if answer.status_code != 200:
+                    raise RuntimeError(f"{path} answered {answer.status_code}")
+                if path == PAGES[0]:
+                    timing = answer.headers.get("server-timing", "")
+                    if "dur=" in timing:
+                        tool_ms.append(float(timing.split("dur=")[1].split(",")[0]))
+
+            out[path] = asdict(summarize(time_calls(get, mix)))
+    out["tool"] = asdict(summarize(tool_ms[len(mix) :] or [0.0]))  # the timed pass only
     return out
 
 
@@ -144,46 +148,23 @@ def _env(home: Path) -> dict[str, str]:
     return {
         "HOME": str(home / "no-agents"),
         "ORIGIN_HOME": str(home),
-        "ORIGIN_SEARCH_INGEST_INTERVAL_MS": str(10**12),
+        "ORIGIN_SEARCH_INGEST_INTERVAL_MS": str(10**12),  # read only: the build is what is timed
         "ORIGIN_WATCH_INTERVAL_MS": "0",
     }
 
 
 def measure_session_at(home: Path) -> dict[str, Any]:
-    from origin_api.hub.edge import HubApp
-    from origin_api.hub.server import start_in_thread
-    from origin_api.runtime import Origin
-    from origin_api.settings import Settings
-    from origin_api.ui.app import create_router
-    from origin_api.ui.core import Ui
-    from origin_api.ui.errors import not_found
-
     hits, sizes = _hits(home)
-    names = frozenset({"127.0.0.1"})
-    with Origin.open(Settings.from_env(_env(home))) as origin:
-        ui = Ui(origin)
-        app = HubApp(
-            hub_names=names,
-            pages=not_found,
-            route_handlers=[create_router(ui, names)],
-            openapi_config=None,
-            logging_config=None,
-        )
-        cookie, _ = ui.sessions.start("bench")
-        with (
-            start_in_thread(origin, app=app, ingest=False) as hub,
-            httpx2.Client(cookies={"origin_ui": cookie}, timeout=30) as client,
-        ):
-            logging.getLogger("origin.hub.requests").setLevel(logging.WARNING)
+    with signed_in(home) as (_, base, client):
 
-            def get(hit: tuple[str, str, str]) -> None:
-                source, session, event_id = hit
-                params = {"source": source, "id": session, "at": event_id}
-                answer = client.get(hub.base + "/ui/session", params=params)
-                if answer.status_code != 200 or "ev-at" not in answer.text:
-                    raise RuntimeError(f"/ui/session?at= answered {answer.status_code}")
+        def get(hit: tuple[str, str, str]) -> None:
+            source, session, event_id = hit
+            params = {"source": source, "id": session, "at": event_id}
+            answer = client.get(base + "/ui/session", params=params)
+            if answer.status_code != 200 or "ev-at" not in answer.text:
+                raise RuntimeError(f"/ui/session?at= answered {answer.status_code}")
 
-            samples = time_calls(get, hits * SESSION_ROUNDS)
+        samples = time_calls(get, hits * SESSION_ROUNDS)
     return {
         "at": asdict(summarize(samples)),
         "sessions": len(sizes),
@@ -220,50 +201,22 @@ def report_activity(home: Path, section: Any) -> dict[str, Any]:
 def measure_activity(home: Path) -> dict[str, Any]:
     import time
 
-    from origin_api.hub.edge import HubApp
-    from origin_api.hub.server import start_in_thread
-    from origin_api.runtime import Origin
-    from origin_api.settings import Settings
-    from origin_api.ui.app import create_router
-    from origin_api.ui.core import Ui
-    from origin_api.ui.errors import not_found
     from origin_store import activity
 
-    env = {
-        "HOME": str(home / "no-agents"),
-        "ORIGIN_HOME": str(home),
-        "ORIGIN_SEARCH_INGEST_INTERVAL_MS": str(10**12),
-        "ORIGIN_WATCH_INTERVAL_MS": "0",
-    }
-    names = frozenset({"127.0.0.1"})
     out: dict[str, Any] = {}
-    with Origin.open(Settings.from_env(env)) as origin:
+    with signed_in(home) as (origin, base, client):
         began = time.perf_counter()
         out["backfilled"] = activity.backfill(origin.store)  # a home cached before the figures
         out["built_s"] = time.perf_counter() - began if out["backfilled"] else 0.0
-        ui = Ui(origin)
-        app = HubApp(
-            hub_names=names,
-            pages=not_found,
-            route_handlers=[create_router(ui, names)],
-            openapi_config=None,
-            logging_config=None,
-        )
-        cookie, _ = ui.sessions.start("bench")
-        with (
-            start_in_thread(origin, app=app, ingest=False) as hub,
-            httpx2.Client(cookies={"origin_ui": cookie}, timeout=30) as client,
-        ):
-            logging.getLogger("origin.hub.requests").setLevel(logging.WARNING)
-            days = [ACTIVITY_DAYS[n % len(ACTIVITY_DAYS)] for n in range(ACTIVITY_REQUESTS)]
-            for mode in ("read", "kept"):
+        days = [ACTIVITY_DAYS[n % len(ACTIVITY_DAYS)] for n in range(ACTIVITY_REQUESTS)]
+        for mode in ("read", "kept"):
 
-                def get(window: int, mode: str = mode) -> None:
-                    if mode == "read":  # as the first request after a write finds it
-                        activity.forget_answers()
-                    answer = client.get(hub.base + "/ui/activity", params={"days": str(window)})
-                    if answer.status_code != 200:
-                        raise RuntimeError(f"/ui/activity answered {answer.status_code}")
+            def get(window: int, mode: str = mode) -> None:
+                if mode == "read":  # as the first request after a write finds it
+                    activity.forget_answers()
+                answer = client.get(base + "/ui/activity", params={"days": str(window)})
+                if answer.status_code != 200:
+                    raise RuntimeError(f"/ui/activity answered {answer.status_code}")
 
-                out[mode] = asdict(summarize(time_calls(get, days)))
+            out[mode] = asdict(summarize(time_calls(get, days)))
     return out
