@@ -49,6 +49,23 @@ def test_the_session_page_renders_markdown_commands_diffs_and_folds(signed_in: C
     assert RENDER_SECRET not in page and "[redacted github-token]" in page
 
 
+def test_a_page_may_open_at_a_tool_result():
+    """A page whose first event is a tool result (its command on the page before: a session
+    opened at a hit, a page past the first) shows it as an output of its own. The 1M bench's
+    sessions opened at a hit met this first: the loop has no previous item there."""
+    from origin_api.ui.render import _ENV
+
+    page = _ENV.from_string(
+        "{% set budget = highlight_budget() %}"
+        '{% for e in events %}<li value="{{ loop.index }}">{% include "event_body.html" %}</li>'
+        "{% endfor %}"
+    )
+    result = {"kind": "tool_result", "role": "tool", "text": RENDER_COMMAND_OUTPUT}
+    command = {"kind": "tool_use", "role": "assistant", "text": 'Bash {"command": "ls"}'}
+    assert RENDER_COMMAND_OUTPUT in page.render(events=[result])
+    assert RENDER_COMMAND_OUTPUT in page.render(events=[command, result])
+
+
 def test_the_code_colours_are_served(signed_in: Client):
     css = signed_in.get("/ui/static/code.css")
     assert css.status_code == 200 and css.headers["content-type"].startswith("text/css")
