@@ -184,6 +184,8 @@ ROWS = (
     Row("secret redaction alone", "redactor_mb_per_s", lambda v: f"{v:,.0f} MB/s"),
     Row("admin UI search page p50", "ui_search_p50_ms", _ms),
     Row("admin UI search page p99", "ui_search_p99_ms", _ms),
+    Row("admin UI session at a hit p50", "ui_session_at_p50_ms", _ms),
+    Row("admin UI session at a hit p99", "ui_session_at_p99_ms", _ms),
     Row("admin UI activity page p50", "ui_activity_p50_ms", _ms),
     Row("admin UI activity page p99", "ui_activity_p99_ms", _ms),
 )
