@@ -31,6 +31,7 @@ from ui_support import (  # noqa: E402
     HOSTILE_EVENT,
     HOSTILE_SESSION,
     PASSWORD,
+    RENDER_SESSION,
     sign_in_page,
     write_ui_sessions,
 )
@@ -46,9 +47,16 @@ OUT = ROOT / "docs" / "ui"
 SIZES = {"": (1280, 800), "-narrow": (390, 844)}
 #: The colour schemes, by file name suffix, and the pages shot in the dark one too.
 THEMES = {"": "light", "-dark": "dark"}
-DARK = {"home", "search", "timeline", "session", "raw", "entry", "activity", "status"}
+DARK = {"home", "search", "timeline", "session", "transcript", "raw", "entry", "activity", "status"}
 #: Pages shot whole (up to this height), where what matters is below the fold.
-FULL = {"entry": 1400, "tombstone": 1200, "status": 1800, "raw": 1400, "activity": 1900}
+FULL = {
+    "transcript": 1800,
+    "entry": 1400,
+    "tombstone": 1200,
+    "status": 1800,
+    "raw": 1400,
+    "activity": 1900,
+}
 #: Events of `ui_support`'s sessions the scene uses: the hostile reply, and one of the long
 #: session's messages to forget.
 HOSTILE_REPLY = "claude-code:5c0ffee0-0000-4000-8000-0000000000a2"
@@ -123,6 +131,7 @@ def pages(made: dict[str, str]) -> list[tuple[str, str]]:
         ("search-chinese", "/ui/search?q=导出"),
         ("timeline", "/ui/timeline?since=all"),
         ("session", f"/ui/session?source=claude-code&id={HOSTILE_SESSION}"),
+        ("transcript", f"/ui/session?source=claude-code&id={RENDER_SESSION}&tools=1"),
         ("raw", "/ui/raw?" + urlencode({"id": HOSTILE_EVENT})),
         ("entries", "/ui/entries"),
         ("entry", f"/ui/entries/{made['entry']}"),
