@@ -45,7 +45,8 @@ def test_registering_again_replaces_the_entry(user: User) -> None:
 def test_the_printed_command_is_the_one_that_works(user: User) -> None:
     """Where `claude` is not on PATH Origin prints a command: run as printed, it connects."""
     claude = client("claude")
-    done = user.run(ORIGIN, "register", "claude-code", PATH=BARE_PATH)
+    done = user.run(ORIGIN, "register", "claude-code", PATH=BARE_PATH, check=False)
+    assert done.returncode == 1  # nothing registered: said, and not a success
     lines = done.stdout.splitlines()
     assert lines[0] == "claude is not on PATH. Once Claude Code is installed, run:", lines
     command = lines[1].strip().split(" ", 1)[1]
