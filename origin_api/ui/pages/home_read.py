@@ -3,8 +3,9 @@ the projects and agents that exist, search hits' session titles.
 
 All of it comes from a catalog of the session records (a few thousand at a million events:
 each holds its visible event count, its first and last times), never from events, read in one
-pass and kept until the store's change feed moves (every ingest, remember, forget and restore
-moves it): a page in between reads none of it again. Entries are counted from the roots
+pass, kept until the store's change feed moves (every ingest, remember, forget and restore
+moves it), and then brought up to date from the feed: a page in between reads none of it again,
+and one after an ingest reads only the sessions it touched. Entries are counted from the roots
 table's own size. Memory files (`memory:<path>` sessions, one per imported MEMORY.md or
 CLAUDE.md) are counted and listed apart: they are not conversations.
 """
@@ -20,6 +21,7 @@ import lmdb
 from origin_store.entries import versions as store_entries
 from origin_store.parsers.memory import SESSION_PREFIX
 from origin_store.reader import get_session, iter_sessions
+from origin_store.records import SessionDoc
 
 from ...runtime import Origin
 from ...service.shapes import SessionView
@@ -85,52 +87,110 @@ def is_memory(session_id: str) -> bool:
     return session_id.startswith(SESSION_PREFIX)
 
 
-#: The last catalog read, by store, with the change-feed position it was read at.
-_KEPT: dict[str, tuple[int, Catalog]] = {}
+#: Changes past which a catalog is read again whole rather than brought up to date.
+CATCH_UP_MAX = 5_000
+#: A session in short, as the catalog needs it: (source, session) → its record's few facts.
+Key = tuple[str, str]
+
+
+@dataclass
+class _Kept:
+    """The last catalog of a store, the change-feed position it is of, and its sessions."""
+
+    seq: int
+    items: dict[Key, Item]
+    catalog: Catalog
+
+
+#: The last catalog read, by store.
+_KEPT: dict[str, _Kept] = {}
 _LOCK = threading.Lock()
 
 
 def catalog(origin: Origin, txn: lmdb.Transaction) -> Catalog:
-    """The catalog as of `txn`: the kept one while the change feed has not moved."""
+    """The catalog as of `txn`: the kept one while the change feed has not moved; brought up
+    to date from the feed when only sessions' events and titles changed (re-reading just
+    those sessions: reading all 8,332 records of the 1M bench takes ~70 ms); read whole
+    otherwise (a forget, a restore, a replaced row, or many changes)."""
     store = origin.store
     seq = store.feed_last(txn)
     key = str(store.path)
     kept = _KEPT.get(key)
-    if kept is not None and kept[0] == seq:
-        return kept[1]
-    found = _read_catalog(origin, txn)
+    if kept is not None and kept.seq == seq:
+        return kept.catalog
+    changed = _changed(origin, txn, kept.seq) if kept is not None and kept.seq < seq else None
+    if kept is not None and changed is not None:
+        items = dict(kept.items)
+        for source, session in changed:
+            doc = get_session(store, txn, source, session)
+            if doc is None:
+                items.pop((source, session), None)
+            else:
+                items[(source, session)] = _item(doc)
+    else:
+        items = {(doc["source"], doc["session"]): _item(doc) for doc in iter_sessions(store, txn)}
+    found = _catalog(items)
     with _LOCK:
-        _KEPT[key] = (seq, found)
+        _KEPT[key] = _Kept(seq, items, found)
     return found
 
 
-def _read_catalog(origin: Origin, txn: lmdb.Transaction) -> Catalog:
+def _changed(origin: Origin, txn: lmdb.Transaction, since: int) -> set[Key] | None:
+    """The sessions the feed's changes after `since` touched; None where a change may touch
+    any (a hide, an unhide, a replaced row) or there are more than CATCH_UP_MAX."""
+    touched: set[Key] = set()
+    for n, (_, item, record) in enumerate(origin.store.feed_since_events(txn, since)):
+        if n >= CATCH_UP_MAX:
+            return None
+        kind = item["t"]
+        if kind == "event" and record is not None:
+            touched.add((record["source"], record["session"]))
+        elif kind == "session" and ":" in item.get("id", ""):
+            source, _, session = item["id"].partition(":")
+            touched.add((source, session))
+        elif kind != "entry":  # an entry names no session's facts
+            return None
+    return touched
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """What the catalog keeps of a session record."""
+
+    source: str
+    session: str
+    project: str | None
+    events: int
+    started: int | None
+    ended: int | None
+
+
+def _item(doc: SessionDoc) -> Item:
+    return Item(
+        doc["source"], doc["session"], doc["project"], doc["events"], doc["started"], doc["ended"]
+    )
+
+
+def _catalog(items: dict[Key, Item]) -> Catalog:
     sessions: Counter[str] = Counter()
     events: Counter[str] = Counter()
     memory = 0
     rows: list[Row] = []
     projects: set[str] = set()
     agents: set[str] = set()
-    for item in iter_sessions(origin.store, txn):
-        agents.add(item["source"])
-        if item["project"]:
-            projects.add(item["project"])
-        memo = is_memory(item["session"])
+    for item in items.values():
+        agents.add(item.source)
+        if item.project:
+            projects.add(item.project)
+        memo = is_memory(item.session)
         if memo:
             memory += 1
         else:
-            sessions[item["source"]] += 1
-            events[item["source"]] += item["events"]
-        if item["events"] and item["ended"] is not None and item["started"] is not None:
+            sessions[item.source] += 1
+            events[item.source] += item.events
+        if item.events and item.ended is not None and item.started is not None:
             rows.append(
-                Row(
-                    item["ended"],
-                    item["started"],
-                    item["source"],
-                    item["session"],
-                    item["project"],
-                    memo,
-                )
+                Row(item.ended, item.started, item.source, item.session, item.project, memo)
             )
     rows.sort(key=lambda r: (r.ended, r.session), reverse=True)
     counted = [
