@@ -11,7 +11,7 @@ from __future__ import annotations
 from .body import event_html
 from .export import FORMATS, export, file_name, write
 from .highlight import Budget, stylesheet
-from .markdown import markdown_html
+from .markdown import markdown_html, markdown_text
 from .read import Header, Transcript, read_transcript
 
 __all__ = [
@@ -23,6 +23,7 @@ __all__ = [
     "export",
     "file_name",
     "markdown_html",
+    "markdown_text",
     "read_transcript",
     "stylesheet",
     "write",

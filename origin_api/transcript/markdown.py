@@ -109,6 +109,19 @@ def clear_cache() -> None:
     _KEPT.clear()
 
 
+def markdown_text(text: str) -> str:
+    """A line of Markdown as the words a person reads (`Add **retries**` is `Add retries`): a
+    session's first prompt is its title, and a title shows no markers."""
+    words: list[str] = []
+    for token in _MD.parseInline(text):
+        for child in token.children or []:
+            if child.type in ("text", "code_inline"):
+                words.append(child.content)
+            elif child.type in ("softbreak", "hardbreak"):
+                words.append(" ")
+    return "".join(words) or text
+
+
 def plain_html(text: str) -> Markup:
     """A text as it is (escaped), for what is not Markdown."""
     return escape(text)

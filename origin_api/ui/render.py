@@ -19,7 +19,7 @@ from litestar import Response
 from litestar.connection import ASGIConnection
 from markupsafe import Markup, escape
 
-from ..transcript import Budget, event_html
+from ..transcript import Budget, event_html, markdown_text
 from .guard import session_of, ui_of
 
 #: The pages in the navigation, in order: (label, path). Each path is a page module's.
@@ -149,7 +149,7 @@ _ENV.globals.update(
     raw_url=raw_url, entry_url=entry_url, session_url=session_url, at_url=at_url, nav=NAV
 )
 _ENV.globals.update(event_body=event_html, highlight_budget=Budget, export_url=export_url)
-_ENV.filters.update(when=when, marked=marked)
+_ENV.filters.update(when=when, marked=marked, words=markdown_text)
 
 
 def render(

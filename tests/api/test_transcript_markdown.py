@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from helpers import acting
 
-from origin_api.transcript import event_html, markdown_html, stylesheet
+from origin_api.transcript import event_html, markdown_html, markdown_text, stylesheet
 
 CODE_CSS = Path(__file__).parents[2] / "origin_api" / "ui" / "static" / "code.css"
 
@@ -140,3 +140,19 @@ def test_the_committed_code_colours_are_the_generated_ones():
     css = CODE_CSS.read_text(encoding="utf-8")
     assert css == stylesheet()
     assert "[data-theme=dark] .code .k" in css and "@media (prefers-color-scheme: dark)" in css
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("Add **retries** to the sender", "Add retries to the sender"),
+        ("Fix `parse_dates` on CI", "Fix parse_dates on CI"),
+        ("line one\nline two", "line one line two"),
+        ("<script>alert(1)</script> stays text", "<script>alert(1)</script> stays text"),
+        ("[x](javascript:alert(1)) is no link", "[x](javascript:alert(1)) is no link"),
+        ("[docs](https://example.com/a) here", "docs here"),
+        ("", ""),
+    ],
+)
+def test_a_title_is_its_words(text: str, words: str) -> None:
+    assert markdown_text(text) == words

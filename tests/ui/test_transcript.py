@@ -66,6 +66,16 @@ def test_a_page_may_open_at_a_tool_result():
     assert RENDER_COMMAND_OUTPUT in page.render(events=[command, result])
 
 
+def test_the_title_shows_the_prompts_words_not_its_markers(signed_in: Client):
+    """The first prompt, `Add **retries** to …`, titles the page as words; still escaped."""
+    page = signed_in.get(PAGE).text
+    assert "<h1>Add retries to the webhook sender;" in page
+    assert "<title>Add retries to the webhook sender;" in page
+    hostile = signed_in.get(f"/ui/session?source=claude-code&id={HOSTILE_MD_SESSION}").text
+    assert "<h1>[plain js](javascript:alert(1))" in hostile.replace("\n", " ")
+    assert not acting(hostile.split("<h1>", 1)[1].split("</h1>", 1)[0])
+
+
 def test_the_code_colours_are_served(signed_in: Client):
     css = signed_in.get("/ui/static/code.css")
     assert css.status_code == 200 and css.headers["content-type"].startswith("text/css")
