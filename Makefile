@@ -58,9 +58,9 @@ lint: $(STAMP)
 types: $(STAMP)
 	$(BIN)/mypy
 
-## The suite (unit, property and end-to-end tests), but the slow multi-process ones.
+## The suite (unit, property and end-to-end tests), but the slow multi-process ones, on two workers.
 test: $(STAMP)
-	$(BIN)/pytest -q -m "not clients and not browser and not slow"
+	$(BIN)/pytest -q -n 2 -m "not clients and not browser and not slow"
 
 ## The slow multi-process end-to-end tests (kills, real hubs and devices, origin run).
 test-slow: $(STAMP)

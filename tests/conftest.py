@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -48,14 +47,16 @@ def shared_fixtures() -> Path:
     return SHARED_FIXTURES
 
 
-@pytest.fixture(scope="session", autouse=True)
-def no_search_server_outlives_the_suite() -> Iterator[None]:
-    """A test whose commands leave a search server (a fresh `origin search` in an environment
-    built whole, without ORIGIN_CLI_LINGER_S=0) would leave it idling for ten minutes after the
-    suite. Every server of this installation (another checkout's suite may run beside this one)
-    started while the suite ran, whatever home it serves, is ended with the suite, and named on
-    stderr: the test that left it should end it (or start none)."""
-    yield
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """No search server outlives the suite. A test whose commands leave one (a fresh `origin
+    search` in an environment built whole, without ORIGIN_CLI_LINGER_S=0) would leave it idling
+    for ten minutes. Every server of this installation (another checkout's suite may run beside
+    this one) started while the suite ran, whatever home it serves, is ended with the suite, and
+    named in its summary: the test that left it should end it (or start none). Under
+    pytest-xdist only the controller does this, once every worker is done: a worker finishing
+    first would end the servers another worker's tests are using."""
+    if hasattr(session.config, "workerinput"):
+        return
     left = [(pid, home) for pid, home, started in lingering_servers() if started >= STARTED]
     for pid, _ in left:
         with contextlib.suppress(ProcessLookupError):
