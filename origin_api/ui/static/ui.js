@@ -16,6 +16,26 @@
     });
   }
 
+  // The hits fragment at `url` in place of `hits`' content, its times shown locally, and the
+  // address made `address`; a sign-in that has ended reloads the page. Resolves true once the
+  // hits are in (search as you type and "Show more" both load hits this way).
+  function loadHits(hits, url, address, signal) {
+    return fetch(url, {
+      credentials: "same-origin",
+      headers: { "X-Requested-With": "origin-ui" },
+      signal: signal
+    }).then(function (response) {
+      if (response.redirected || response.status === 401) { window.location.reload(); return null; }
+      return response.text();
+    }).then(function (html) {
+      if (html === null) return false;
+      hits.innerHTML = html; // the server's HTML: every text in it is escaped there
+      localTimes(hits);
+      history.replaceState(null, "", address);
+      return true;
+    });
+  }
+
   function searchAsYouType() {
     var form = document.getElementById("search");
     var hits = document.getElementById("hits");
@@ -28,19 +48,8 @@
       last = shown;
       if (pending) pending.abort();
       pending = new AbortController();
-      fetch(form.dataset.hits + "?" + shown, {
-        credentials: "same-origin",
-        headers: { "X-Requested-With": "origin-ui" },
-        signal: pending.signal
-      }).then(function (response) {
-        if (response.redirected || response.status === 401) { window.location.reload(); return null; }
-        return response.text();
-      }).then(function (html) {
-        if (html === null) return;
-        hits.innerHTML = html; // the server's HTML: every text in it is escaped there
-        localTimes(hits);
-        history.replaceState(null, "", form.action + "?" + shown);
-      }).catch(function (error) {
+      loadHits(hits, form.dataset.hits + "?" + shown, form.action + "?" + shown, pending.signal)
+      .catch(function (error) {
         if (error.name !== "AbortError") hits.textContent = "The search failed: " + error.message;
       });
     }
@@ -225,17 +234,8 @@
       var kind = hits.querySelector("li.hit.event") ? "li.hit.event" : "li.hit.entry";
       var before = hits.querySelectorAll(kind).length;
       link.setAttribute("aria-busy", "true");
-      fetch(link.dataset.more, {
-        credentials: "same-origin",
-        headers: { "X-Requested-With": "origin-ui" }
-      }).then(function (response) {
-        if (response.redirected || response.status === 401) { window.location.reload(); return null; }
-        return response.text();
-      }).then(function (html) {
-        if (html === null) return;
-        hits.innerHTML = html; // the server's HTML: every text in it is escaped there
-        localTimes(hits);
-        history.replaceState(null, "", link.getAttribute("href"));
+      loadHits(hits, link.dataset.more, link.getAttribute("href")).then(function (loaded) {
+        if (!loaded) return;
         var next = hits.querySelectorAll(kind)[before];
         if (next) {
           next.setAttribute("tabindex", "-1");
