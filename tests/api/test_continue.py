@@ -145,3 +145,28 @@ def test_run_without_the_agents_cli(archive: dict[str, str]) -> None:
     done = run_origin(env, "continue", CLAUDE_SESSION, "--run")
     assert done.returncode == 127
     assert "claude is not on PATH" in done.stderr and "claude --resume" in done.stderr
+
+
+@pytest.mark.parametrize("command", ["continue", "export"])
+@pytest.mark.parametrize(
+    "session",
+    ["語" * 200, "😀" * 150, "x" * 10_000, "-", "'; rm -rf / #", "\t", "claude-code:"],
+    ids=[
+        "600 bytes of 3-byte letters",
+        "600 bytes of emoji",
+        "10,000",
+        "dash",
+        "shell",
+        "tab",
+        "source only",
+    ],
+)
+def test_a_hostile_session_id_is_refused_in_a_line(
+    archive: dict[str, str], command: str, session: str
+) -> None:
+    """`origin continue` and `origin export` read the id a person pasted: anything that names
+    no session is one line on stderr and exit 2, nothing printed, nothing run."""
+    done = run_origin(archive, command, "--", session)
+    assert done.returncode == 2, (done.stdout, done.stderr[-300:])
+    assert done.stdout == "" and done.stderr.startswith("error: ")
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
