@@ -5,7 +5,17 @@ modules and refuses to load if they do not name exactly these."""
 
 from __future__ import annotations
 
-AGENTS: tuple[str, ...] = ("claude-code", "codex", "cursor", "zcode", "grok")
+AGENTS: tuple[str, ...] = (
+    "claude-code",
+    "codex",
+    "cursor",
+    "zcode",
+    "grok",
+    "gemini",
+    "opencode",
+    "copilot",
+    "qwen",
+)
 
 #: The names the agents give themselves as MCP clients (`clientInfo.name`, or a hub's
 #: X-Origin-Client), each to its source id: a user reads an entry's author as the agent that wrote it,

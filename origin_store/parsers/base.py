@@ -106,6 +106,10 @@ class FileKind:
     #: each pass's last line, so a message is searchable before its next line arrives; its
     #: event is replaced when the complete one comes (the kind's batches upsert).
     finish: Callable[[dict[str, Any]], list[Record]] | None = None
+    #: For an append-only log whose later lines say again what earlier ones said (Gemini CLI
+    #: writes a message again under its id when it changes, and copies the whole history on
+    #: each resume): an event of a later line replaces the one of the same id.
+    rewrites: bool = False
 
     @property
     def snapshots(self) -> bool:
@@ -114,9 +118,9 @@ class FileKind:
 
     @property
     def upserts(self) -> bool:
-        """Whether a later line may say again what an event says: a row read anew, or what a
-        parser held open and gave as it stood (`finish`)."""
-        return self.snapshots or self.finish is not None
+        """Whether a later line may say again what an event says: a row read anew, what a
+        parser held open and gave as it stood (`finish`), or a log that rewrites (`rewrites`)."""
+        return self.snapshots or self.finish is not None or self.rewrites
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,7 @@ appends a row log line each time its text changes: every line here is a version 
 event's id holds a digest of the text, so the same text read again is the same event, and each
 file is a session of its own (`memory:<path>`), titled with its path under its agent's home or
 its project, so `timeline` shows a file's versions in order. Which files each agent reads:
-research/formats.md §1.6, §2.6, §3.5, §4.5, §5.4; how they become entries: docs/memory.md.
+research/formats.md §1.6, §2.6, §3.5, §4.5, §5.4, §8.5, §9.4, §10.4, §11.4; how they become entries: docs/memory.md.
 """
 
 from __future__ import annotations
@@ -32,6 +32,11 @@ USER_FILES: dict[str, tuple[str, ...]] = {
     "cursor": (),
     "zcode": ("skills/*/SKILL.md",),
     "grok": ("AGENTS.md", "AGENTS.override.md", "memory/**/*.md"),
+    "gemini": ("GEMINI.md",),
+    # OpenCode's roots include its config directory, where its global instructions live.
+    "opencode": ("AGENTS.md", "AGENTS.local.md"),
+    "copilot": ("copilot-instructions.md",),
+    "qwen": ("QWEN.md", "projects/*/memory/**/*.md"),
 }
 
 #: Files each agent reads in a project directory (globs relative to each of `project_dirs`).
@@ -52,12 +57,36 @@ PROJECT_FILES: dict[str, tuple[str, ...]] = {
         ".claude/rules/**/*.md",
         ".cursor/rules/**/*.md",
     ),
+    "gemini": ("GEMINI.md",),
+    "opencode": (
+        "AGENTS.md",
+        "AGENTS.local.md",
+        "CLAUDE.md",
+        "CLAUDE.local.md",
+        "CONTEXT.md",
+    ),
+    "copilot": (
+        ".github/copilot-instructions.md",
+        ".github/instructions/**/*.instructions.md",
+        "AGENTS.md",
+    ),
+    "qwen": ("QWEN.md", "AGENTS.md"),
 }
 
 #: Several agents read one project file (CLAUDE.md: Claude Code, ZCode, Grok Build); it is filed
 #: under the first of these that reads it, the agent whose convention it is, so that it gives
 #: one stream of events whichever agent's session led to it.
-OWNER_ORDER: tuple[str, ...] = ("claude-code", "codex", "cursor", "grok", "zcode")
+OWNER_ORDER: tuple[str, ...] = (
+    "claude-code",
+    "codex",
+    "cursor",
+    "grok",
+    "zcode",
+    "gemini",
+    "opencode",
+    "copilot",
+    "qwen",
+)
 
 
 def project_owner(rel: str) -> str | None:

@@ -20,8 +20,12 @@ from .agents import AGENTS
 from .base import Source
 from .claude_code import transcript as claude_code
 from .codex import rollout as codex
+from .copilot import source as copilot
 from .cursor import source as cursor
+from .gemini import source as gemini
 from .grok import source as grok
+from .opencode import source as opencode
+from .qwen import source as qwen
 from .zcode import source as zcode
 
 
@@ -36,7 +40,17 @@ def _with_memories(source: Source) -> Source:
 
 SOURCES: dict[str, Source] = {
     source.name: _with_memories(source)
-    for source in (claude_code.SOURCE, codex.SOURCE, cursor.SOURCE, zcode.SOURCE, grok.SOURCE)
+    for source in (
+        claude_code.SOURCE,
+        codex.SOURCE,
+        cursor.SOURCE,
+        zcode.SOURCE,
+        grok.SOURCE,
+        gemini.SOURCE,
+        opencode.SOURCE,
+        copilot.SOURCE,
+        qwen.SOURCE,
+    )
 }
 if tuple(SOURCES) != AGENTS:  # the names alone, for who needs no parser, are kept there
     raise RuntimeError(f"agents.AGENTS must be {tuple(SOURCES)}, in this order")

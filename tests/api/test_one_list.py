@@ -35,7 +35,17 @@ def test_the_kind_enum_is_the_models_entry_kinds():
 
 
 def test_every_source_the_contract_names_is_read_in_its_order():
-    assert tuple(SOURCES) == ("claude-code", "codex", "cursor", "zcode", "grok")
+    assert tuple(SOURCES) == (
+        "claude-code",
+        "codex",
+        "cursor",
+        "zcode",
+        "grok",
+        "gemini",
+        "opencode",
+        "copilot",
+        "qwen",
+    )
 
 
 def test_a_source_nothing_recorded_finds_nothing_and_a_nameless_one_is_refused(tool):

@@ -1,0 +1,1 @@
+"""GitHub Copilot CLI's session logs (research/formats.md §11)."""

@@ -1,0 +1,1 @@
+"""OpenCode's session logs (research/formats.md §10)."""

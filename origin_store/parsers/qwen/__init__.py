@@ -1,0 +1,1 @@
+"""Qwen Code's session logs (research/formats.md §9)."""
