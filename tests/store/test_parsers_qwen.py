@@ -277,9 +277,41 @@ def test_roots(environ: dict[str, str], expected: list[str]) -> None:
 def test_registered_with_its_memory_files() -> None:
     source = SOURCES["qwen"]
     kinds = {kind.name: kind for kind in source.kinds}
-    assert kinds["chat"].patterns == ("projects/*/chats/*.jsonl",)
+    assert kinds["chat"].patterns == (
+        "projects/*/chats/*.jsonl",
+        "projects/*/subagents/*/agent-*.jsonl",
+    )
     assert "QWEN.md" in kinds["memory"].patterns
     assert "QWEN.md" in kinds["project_memory"].patterns
     assert {
         p.relative_to(home()).as_posix() for p in home().glob("projects/*/chats/*.jsonl")
     } == set(FILES.values())
+
+
+AGENT = "b7c1d2e3f4a5"
+AGENT_FILE = f"projects/-home-dev-harbor-map/subagents/{S1}/agent-{AGENT}.jsonl"
+
+
+def test_a_background_agent_is_a_session_under_its_parent() -> None:
+    state = chats.start(AGENT_FILE)
+    records = [
+        r
+        for number, line in enumerate(read_lines(home() / AGENT_FILE), start=1)
+        for r in chats.parse(line, number, state)
+    ]
+    assert not [r for r in records if isinstance(r, ParseProblem)]
+    session = f"{S1}/agent-{AGENT}"
+    facts = merged(records)
+    assert set(facts) == {session}
+    assert (facts[session]["parent"], facts[session]["cwd"]) == (S1, HARBOR)
+    assert facts[session]["prompt"].startswith("Survey the pier lengths")
+    found = events(records)
+    assert {e.session for e in found} == {session}
+    assert not {e.id for e in found} & set(by_id())  # its own ids, none of its parent's
+    assert [(e.kind, e.rendered) for e in found] == [
+        ("message", "Survey the pier lengths, keyword agentsextant."),
+        ("tool_use", 'glob {"pattern":"piers/*.csv"}'),
+        ("tool_result", "piers/east.csv agentcompass"),
+        ("tool_result", "[error] EACCES agentbollard"),
+        ("message", "The east pier is 240 m. agentplumb"),
+    ]  # the fork's copy of its parent's history (agent_bootstrap) gives nothing

@@ -34,7 +34,7 @@ _PART = st.fixed_dictionaries(
             "response": st.fixed_dictionaries({}, optional={
                 "output": st.text() | st.just("Tool output was too large and has been truncated.")
                 | st.just("Output: x\nExit Code: 2\nSignal: (none)") | _JSON,
-                "error": _JSON}) | _JSON}) | _JSON,
+                "error": _JSON, "success": _JSON}) | _JSON}) | _JSON,
         "inlineData": st.fixed_dictionaries({}, optional={"mimeType": _JSON, "data": _JSON}) | _JSON,
         "fileData": _JSON,
     },
@@ -61,7 +61,7 @@ RECORD_LINE = st.fixed_dictionaries(
         "version": _JSON,
         "gitBranch": _JSON,
         "subtype": st.sampled_from(["custom_title", "chat_compression", "slash_command",
-                                    "at_command", "ui_telemetry", "cron", "x"]) | _JSON,
+                                    "at_command", "ui_telemetry", "cron", "agent_bootstrap", "x"]) | _JSON,
         "message": st.fixed_dictionaries({}, optional={
             "role": _JSON, "parts": st.lists(_PART, max_size=4) | _JSON}) | _JSON,
         "model": _JSON,
@@ -90,9 +90,15 @@ def check(records: object) -> None:
                 assert min(r.usage) >= 0 and r.usage.cached <= r.usage.tokens_in
 
 
-@given(lines=st.lists(RECORD_LINE, min_size=1, max_size=8))
-def test_record_lines(lines: list[dict[str, Any]]) -> None:
-    state = chats.start(f"projects/-home-dev-x/chats/{_SESSION}.jsonl")
+_FILES = [
+    f"projects/-home-dev-x/chats/{_SESSION}.jsonl",
+    f"projects/-home-dev-x/subagents/{_SESSION}/agent-a1.jsonl",
+]
+
+
+@given(lines=st.lists(RECORD_LINE, min_size=1, max_size=8), relpath=st.sampled_from(_FILES))
+def test_record_lines(lines: list[dict[str, Any]], relpath: str) -> None:
+    state = chats.start(relpath)
     for number, obj in enumerate(lines, start=1):
         check(chats.parse(orjson.dumps(obj), number, state))
         state = json.loads(json.dumps(state))

@@ -1,4 +1,7 @@
-"""Qwen Code's session logs: `projects/<slug>/chats/<sessionId>.jsonl` (research/formats.md §9).
+"""Qwen Code's session logs: `projects/<slug>/chats/<sessionId>.jsonl` (research/formats.md §9),
+and its background agents' transcripts, `projects/<slug>/subagents/<sessionId>/agent-<id>.jsonl`
+(`attachJsonlTranscriptWriter` in packages/core/src/agents/agent-transcript.ts), in the same
+records, each agent a session under its parent's like Claude Code's sub-agents.
 
 Every line is a self-contained `ChatRecord` of a uuid/parentUuid tree, like Claude Code's, so a
 line maps to events on its own and its `uuid` is the event's id; a resumed session appends to
@@ -57,9 +60,14 @@ _Event = tuple[int, str, str, str | Labelled]  # (block index, role, kind, text)
 
 
 def start(relpath: str) -> dict[str, Any]:
-    """The file's name is its session id, which every line repeats."""
-    name = PurePosixPath(relpath).name
+    """A chat's file name is its session id, which every line repeats. A background agent's
+    transcript (`projects/<slug>/subagents/<sessionId>/agent-<agentId>.jsonl`) repeats its
+    parent's: the agent is told apart by its path, a session of its own under the parent's."""
+    parts = PurePosixPath(relpath).parts
+    name = parts[-1] if parts else ""
     stem = name[: -len(".jsonl")] if name.endswith(".jsonl") else name
+    if len(parts) >= 3 and parts[-3] == "subagents" and stem.startswith("agent-"):
+        return {"t": 0, "sid": parts[-2], "agent": stem[len("agent-") :] or "unknown"}
     return {"t": 0, "sid": stem or "unknown"}
 
 
@@ -84,12 +92,16 @@ def _parse(line: bytes, state: dict[str, Any]) -> list[Record]:
     sid = nonempty_str(obj.get("sessionId"))
     if sid is not None:
         state["sid"] = sid
-    session = nonempty_str(state.get("sid")) or "unknown"
+    parent = nonempty_str(state.get("sid")) or "unknown"
+    agent = nonempty_str(state.get("agent"))
+    session = f"{parent}/agent-{agent}" if agent else parent
     cwd = nonempty_str(state.get("cwd"))
     fact_time = time or None
     out: list[Record] = []
-    if cwd is not None and state.get("cwd_for") != session:
-        out.append(SessionFact(session, NAME, cwd=cwd, time=fact_time))
+    if (cwd is not None or agent) and state.get("cwd_for") != session:
+        out.append(
+            SessionFact(session, NAME, cwd=cwd, parent=parent if agent else None, time=fact_time)
+        )
         state["cwd_for"] = session
     if rtype == "user":
         events = _user_events(obj, state, session, fact_time, out)
@@ -242,7 +254,10 @@ def _tool_result_events(obj: dict[str, Any]) -> list[_Event]:
             continue
         response = part.get("functionResponse")
         if isinstance(response, dict):
-            text = _response_text(response.get("response"))
+            answer = response.get("response")
+            text = _response_text(answer)
+            if isinstance(answer, dict) and answer.get("success") is False:
+                failed = True  # a background agent's call, written without a status
             exit_code = _EXIT.findall(text)
             if exit_code and exit_code[-1] != "0":
                 failed = True
@@ -276,7 +291,9 @@ def _response_text(response: object) -> str:
             value = response.get(key)
             if isinstance(value, str):
                 return value
-        return compact_json(response) if response else ""
+        if set(response) <= {"success"}:  # a background agent's call: no words but its outcome
+            return ""
+        return compact_json(response)
     if isinstance(response, str):
         return response
     return "" if response is None else compact_json(response)
@@ -292,7 +309,13 @@ def _system_events(
     subtype = nonempty_str(obj.get("subtype")) or ""
     found = obj.get("systemPayload")
     payload: dict[str, Any] = found if isinstance(found, dict) else {}
-    if subtype in ("ui_telemetry", "attribution_snapshot", "file_history_snapshot"):
+    # A forked agent's bootstrap copies its parent's history, read in the parent's file.
+    if subtype in (
+        "ui_telemetry",
+        "attribution_snapshot",
+        "file_history_snapshot",
+        "agent_bootstrap",
+    ):
         return []
     if subtype == "custom_title":
         return _title(payload, state, session, fact_time, out)
@@ -382,7 +405,7 @@ def _slash_command(payload: dict[str, Any]) -> list[_Event]:
 
 CHATS = FileKind(
     name="chat",
-    patterns=("projects/*/chats/*.jsonl",),
+    patterns=("projects/*/chats/*.jsonl", "projects/*/subagents/*/agent-*.jsonl"),
     parse=parse,
     start=start,
 )

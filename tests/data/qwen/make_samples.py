@@ -41,12 +41,13 @@ class Chat:
 
     def __init__(self, session: str, cwd: str, branch: str, version: str) -> None:
         self.session, self.cwd, self.branch, self.version = session, cwd, branch, version
+        self.prefix = session[:8]  # of the records' uuids
         self.records: list[dict[str, Any]] = []
         self.parent: str | None = None
 
     def add(self, second: int, rtype: str, **fields: Any) -> str:
         number = len(self.records) + 1
-        uuid = f"{self.session[:8]}-0000-4000-8000-{number:012x}"
+        uuid = f"{self.prefix}-0000-4000-8000-{number:012x}"
         stamp = BASE + timedelta(seconds=second, milliseconds=number * 7)
         record = {
             "uuid": uuid,
@@ -377,6 +378,101 @@ def session_three() -> None:
     chat.write()
 
 
+AGENT = "b7c1d2e3f4a5"  # S1's background agent
+
+
+def background_agent() -> None:
+    """A background agent's transcript: its lines carry the parent's session id, `isSidechain`
+    and the agent's id; a fork's first record copies the parent's history."""
+    chat = Chat(S1, HARBOR, "main", "0.15.10")
+    chat.prefix = AGENT[:8]
+    extra = {"agentId": AGENT, "agentName": "surveyor", "isSidechain": True}
+    chat.add(
+        86410,
+        "system",
+        subtype="agent_bootstrap",
+        systemPayload={
+            "kind": "fork",
+            "history": [{"role": "user", "parts": [{"text": "quillonharbor"}]}],
+        },
+        **extra,
+    )
+    chat.add(
+        86411,
+        "user",
+        message={
+            "role": "user",
+            "parts": [{"text": "Survey the pier lengths, keyword agentsextant."}],
+        },
+        **extra,
+    )
+    chat.add(
+        86412,
+        "assistant",
+        message={
+            "role": "model",
+            "parts": [
+                {
+                    "functionCall": {
+                        "id": "call_s1",
+                        "name": "glob",
+                        "args": {"pattern": "piers/*.csv"},
+                    }
+                }
+            ],
+        },
+        **extra,
+    )
+    chat.add(
+        86413,
+        "tool_result",
+        message={
+            "role": "user",
+            "parts": [
+                {
+                    "functionResponse": {
+                        "id": "call_s1",
+                        "name": "glob",
+                        "response": {"output": "piers/east.csv agentcompass"},
+                    }
+                }
+            ],
+        },
+        toolCallResult={"callId": "call_s1", "durationMs": 12},
+        **extra,
+    )
+    chat.add(
+        86414,
+        "tool_result",
+        message={
+            "role": "user",
+            "parts": [
+                {
+                    "functionResponse": {
+                        "id": "call_s2",
+                        "name": "read_file",
+                        "response": {"success": False, "error": "EACCES agentbollard"},
+                    }
+                }
+            ],
+        },
+        toolCallResult={"callId": "call_s2"},
+        **extra,
+    )
+    chat.add(
+        86415,
+        "assistant",
+        message={"role": "model", "parts": [{"text": "The east pier is 240 m. agentplumb"}]},
+        **extra,
+    )
+    folder = QWEN / "projects" / slug(HARBOR) / "subagents" / S1
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = "".join(dump(r) + "\n" for r in chat.records)
+    (folder / f"agent-{AGENT}.jsonl").write_text(lines, encoding="utf-8")
+    meta = {"agentId": AGENT, "agentType": "surveyor", "parentSessionId": S1, "status": "completed"}
+    (folder / f"agent-{AGENT}.meta.json").write_text(dump(meta), encoding="utf-8")
+
+
 def memory() -> None:
     (QWEN / "QWEN.md").write_text(
         "# My preferences\n\n- Reply tersely. memurchinuser\n", encoding="utf-8"
@@ -397,4 +493,5 @@ if __name__ == "__main__":
     session_one()
     session_two()
     session_three()
+    background_agent()
     memory()
