@@ -35,6 +35,7 @@ Ingested = tuple[Settings, Store, Ingester, Path]
 @pytest.fixture
 def ingested(tmp_path: Path) -> Iterator[Ingested]:
     home = Path(shutil.copytree(DATA / "qwen" / ".qwen", tmp_path / "qwen"))
+    shutil.copytree(DATA / "memory" / "qwen", home, dirs_exist_ok=True)  # QWEN.md, MEMORY.md
     project = tmp_path / "dockside"
     project.mkdir()
     (project / "QWEN.md").write_text("Moor on the east pier. memurchinpier\n", encoding="utf-8")

@@ -1,8 +1,8 @@
 """Writes the project's own Qwen Code sample sessions (`.qwen/` next to this file).
 
 Run `python tests/data/qwen/make_samples.py` after changing it; the output is committed. The
-folder stands for a home directory: `.qwen/` is Qwen Code's, `harbor-map/` a project. The files
-follow what Qwen Code 0.15.10 writes (research/formats.md §9): one `ChatRecord` a line, chained
+folder stands for a home directory: `.qwen/` is Qwen Code's; its memory files are written with
+the other agents' (tests/data/memory/qwen). The files follow what Qwen Code 0.15.10 writes (research/formats.md §9): one `ChatRecord` a line, chained
 by uuid/parentUuid, `ui_telemetry` and `attribution_snapshot` records between the turns, a
 large output saved under `tmp/<sha256 of the project>/`. The content is written for these
 samples: a resumed session with a title, a Chinese and Japanese one with a failed command and a
@@ -474,18 +474,17 @@ def background_agent() -> None:
 
 
 def memory() -> None:
-    (QWEN / "QWEN.md").write_text(
+    """Memory files go with the other agents' (tests/data/memory), laid out as the home's
+    folder: the samples' own environment then has none, as its other agents have none."""
+    folder = HERE.parent / "memory" / "qwen"
+    (folder / "QWEN.md").parent.mkdir(parents=True, exist_ok=True)
+    (folder / "QWEN.md").write_text(
         "# My preferences\n\n- Reply tersely. memurchinuser\n", encoding="utf-8"
     )
-    auto = QWEN / "projects" / slug(HARBOR) / "memory"
+    auto = folder / "projects" / slug(HARBOR) / "memory"
     auto.mkdir(parents=True, exist_ok=True)
     (auto / "MEMORY.md").write_text(
         "- stations.csv has a header row. memurchinauto\n", encoding="utf-8"
-    )
-    project = HERE / "harbor-map"
-    project.mkdir(exist_ok=True)
-    (project / "QWEN.md").write_text(
-        "# harbor-map\n\nUse metric units. memurchinproj\n", encoding="utf-8"
     )
 
 
