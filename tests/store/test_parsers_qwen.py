@@ -212,6 +212,15 @@ SYNTHETIC = [
     ("exit code inside the output is not the command's",
      _result({"output": _SHELL}, status="success"),
      [("system", "tool_result", _SHELL)]),
+    ("a command killed by a signal",
+     _result({"output": "Command: x\nOutput: (empty)\nError: (none)\nExit Code: (none)\nSignal: 9"},
+             status="success"),
+     [("system", "tool_result",
+       "[error] Command: x\nOutput: (empty)\nError: (none)\nExit Code: (none)\nSignal: 9")]),
+    ("a large output that failed: its display, marked",
+     _result({"output": "Tool output was too large and has been truncated.\n…\nExit Code: 2\nSignal: (none)"},
+             status="success", resultDisplay="lots of output\nOutput too long and was saved to: /t/x.output"),
+     [("system", "tool_result", "[error] lots of output\nOutput too long and was saved to: /t/x.output")]),
     ("a cancelled call", _result({"error": "Command cancelled by user."}, status="cancelled"),
      [("system", "tool_result", "[cancelled] Command cancelled by user.")]),
     ("an error with no text", _result({}, status="error", error={}),
@@ -248,6 +257,13 @@ def test_synthetic_lines(record: dict[str, Any], expected: list[tuple[str, str, 
     records = chats.parse(line, 1, chats.start(FILES[S1]))
     assert not [r for r in records if isinstance(r, ParseProblem)]
     assert [(e.role, e.kind, e.rendered) for e in events(records)] == expected
+
+
+def test_an_unknown_version_is_none() -> None:
+    line = orjson.dumps({**BASE, "uuid": "u-2", "version": "unknown", "type": "user",
+                         "message": {"parts": [{"text": "hi"}]}})  # fmt: skip
+    [event] = events(chats.parse(line, 1, chats.start(FILES[S1])))
+    assert event.agent_version is None
 
 
 def test_a_line_without_uuid_has_a_stable_digest_id() -> None:

@@ -51,8 +51,10 @@ AUTO_TITLE_RANK = 20
 #: How a tool output too large for the model begins (`truncateAndSaveToFile`, truncation.ts).
 OFFLOADED = "Tool output was too large and has been truncated."
 #: The shell tool's summary lines after the output (shell.ts): the last `Exit Code:` followed by
-#: `Signal:` is the command's own, whatever the output printed before it.
-_EXIT = re.compile(r"\nExit Code: (-?\d+)\nSignal: ")
+#: `Signal:` is the command's own, whatever the output printed before it. A code or a signal is
+#: `(none)` when there is none; a signal is written `0` by some versions when there is none.
+_EXIT = re.compile(r"\nExit Code: (\S+)\nSignal: (\S+)")
+_NO_FAILURE = ("0", "(none)")
 #: Payload fields of system records whose words are worth keeping, for subtypes not read apart.
 _PAYLOAD_TEXT = ("text", "message", "content", "displayText", "summary", "notes")
 
@@ -89,6 +91,8 @@ def _parse(line: bytes, state: dict[str, Any]) -> list[Record]:
     for key, field in (("cwd", "cwd"), ("branch", "gitBranch"), ("version", "version")):
         if field in obj:
             state[key] = nonempty_str(obj.get(field))
+    if state.get("version") == "unknown":  # what the CLI writes when it does not know its own
+        state["version"] = None
     sid = nonempty_str(obj.get("sessionId"))
     if sid is not None:
         state["sid"] = sid
@@ -258,8 +262,8 @@ def _tool_result_events(obj: dict[str, Any]) -> list[_Event]:
             text = _response_text(answer)
             if isinstance(answer, dict) and answer.get("success") is False:
                 failed = True  # a background agent's call, written without a status
-            exit_code = _EXIT.findall(text)
-            if exit_code and exit_code[-1] != "0":
+            ended = _EXIT.findall(text)
+            if ended and (ended[-1][0] not in _NO_FAILURE or ended[-1][1] not in _NO_FAILURE):
                 failed = True
             if text.startswith(OFFLOADED) and isinstance(display, str) and display.strip():
                 text = display
