@@ -122,7 +122,7 @@ def test_every_line_is_read_or_left_out_on_purpose() -> None:
 @pytest.mark.parametrize(
     "word",
     ["answerbarnacle", "answermarten", "answerdugong", "bigstartgrouper", "bigendhalibut",
-     "buoy 0650 reading", "quillonharbor", "errlamprey", "Tide stations 潮汐", "京都旅行メモ"],
+     "buoy 0650 reading", "quillonharbor", "fathomkrill", "errlamprey", "Tide stations 潮汐", "京都旅行メモ"],
 )  # fmt: skip
 def test_every_word_once(word: str) -> None:
     """Telemetry's copy of an answer, a large output's head and tail beside the whole of it, a

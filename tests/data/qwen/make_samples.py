@@ -2,11 +2,13 @@
 
 Run `python tests/data/qwen/make_samples.py` after changing it; the output is committed. The
 folder stands for a home directory: `.qwen/` is Qwen Code's; its memory files are written with
-the other agents' (tests/data/memory/qwen). The files follow what Qwen Code 0.15.10 writes (research/formats.md §9): one `ChatRecord` a line, chained
-by uuid/parentUuid, `ui_telemetry` and `attribution_snapshot` records between the turns, a
-large output saved under `tmp/<sha256 of the project>/`. The content is written for these
-samples: a resumed session with a title, a Chinese and Japanese one with a failed command and a
-half-written last line, one with a large output, a failed call, a compression and a command.
+the other agents' (tests/data/memory/qwen). The files follow what Qwen Code 0.15.10 writes
+(research/formats.md §9): one `ChatRecord` a line, chained by uuid/parentUuid, `ui_telemetry`
+and `attribution_snapshot` records between the turns, a large output saved under
+`tmp/<sha256 of the project>/`, a background agent's transcript under `subagents/`. The content
+is written for these samples: a resumed session with a title, a Chinese and Japanese one with a
+failed command, a title of the fast model's and a half-written last line, one with a large
+output, a failed call, a compression and a command.
 """
 
 from __future__ import annotations
@@ -357,6 +359,11 @@ def session_three() -> None:
                 {
                     "role": "model",
                     "parts": [{"text": "Got it. Thanks for the additional context!"}],
+                },
+                # The recent history kept as it was (as Qwen Code 0.15.10 writes it).
+                {
+                    "role": "user",
+                    "parts": [{"text": "Dump the full buoy log, keyword fathomkrill."}],
                 },
             ],
         },
