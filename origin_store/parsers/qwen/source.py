@@ -5,6 +5,7 @@ Its home is `~/.qwen`. Two variables move it, both read in `Storage`
 `QWEN_HOME` replaces `~/.qwen` (`getGlobalQwenDir`: settings, `QWEN.md`, the auto-memory under
 `projects/<slug>/memory/`), and `QWEN_RUNTIME_DIR` moves only what it writes as it runs
 (`getRuntimeBaseDir`: `projects/<slug>/chats/`, `tmp/`, `debug/`), so both are roots when set.
+Run against a scripted model, the CLI wrote its chat under each as said.
 Like the CLI, a leading `~` in either is the home directory. A `runtimeOutputDir` setting does
 what QWEN_RUNTIME_DIR does; settings are never read, so such a folder is not found.
 
