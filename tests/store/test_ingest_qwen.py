@@ -86,7 +86,7 @@ def test_sessions_titles_prompts(ingested: Ingested) -> None:
     assert all(d and d["prompt"] and d["started"] <= d["ended"] for d in found.values())
     assert found[S1] and found[S1]["project"] == "harbor-map"
     with store.read() as txn:
-        agent = get_session(store, txn, "qwen", f"{S1}/agent-b7c1d2e3f4a5")
+        agent = get_session(store, txn, "qwen", f"{S1}/agent-surveyor-call_a3")
     assert agent and agent["parent"] == S1 and agent["project"] == "harbor-map"
 
 

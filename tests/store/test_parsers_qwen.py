@@ -73,6 +73,11 @@ CASES = [
     ("edit call", eid(S1, 10), "assistant", "tool_use", 'edit {"file_path":"/home/dev/harbor-map'),
     ("edit result", eid(S1, 11), "system", "tool_result", "The file: /home/dev/harbor-map/"),
     ("title, once", eid(S1, 12), "system", "meta", "custom_title: Tide stations 潮汐"),
+    ("background agent launched", eid(S1, 15), "assistant", "tool_use",
+     'agent {"description":"survey piers","prompt":"Survey the pier lengths'),
+    ("its launch", eid(S1, 16), "system", "tool_result", "Background agent launched successfully."),
+    ("the harness's notice of its end", eid(S1, 17), "system", "system",
+     "notification: <task-notification>\n<task-id>surveyor-call_a3</task-id>"),
     ("chinese prompt", eid(S2, 1), "user", "message", "请把京都旅行的笔记写进文件"),
     ("chinese reasoning", eid(S2, 3, 0), "assistant", "meta", "先写文件。ファイルを書きます。"),
     ("write call", eid(S2, 3, 1), "assistant", "tool_use",
@@ -122,7 +127,8 @@ def test_every_line_is_read_or_left_out_on_purpose() -> None:
 @pytest.mark.parametrize(
     "word",
     ["answerbarnacle", "answermarten", "answerdugong", "bigstartgrouper", "bigendhalibut",
-     "buoy 0650 reading", "quillonharbor", "fathomkrill", "errlamprey", "Tide stations 潮汐", "京都旅行メモ"],
+     "buoy 0650 reading", "quillonharbor", "fathomkrill", "errlamprey", "Tide stations 潮汐",
+     "京都旅行メモ", "noticebuoy"],
 )  # fmt: skip
 def test_every_word_once(word: str) -> None:
     """Telemetry's copy of an answer, a large output's head and tail beside the whole of it, a
@@ -186,7 +192,7 @@ def test_usage_once_per_model_call() -> None:
     assert evs[eid(S1, 4, 0)].usage == Usage(1200, 1000, 42)
     assert evs[eid(S1, 4, 1)].usage is None and evs[eid(S1, 4, 2)].usage is None
     calls = [e.usage for e in events(everything()) if e.usage is not None]
-    assert len(calls) == 10  # the assistant records; telemetry's copies are not counted
+    assert len(calls) == 11  # the assistant records; telemetry's copies are not counted
     assert all(e.usage is None for e in events(everything()) if e.role != "assistant")
 
 
@@ -304,7 +310,7 @@ def test_registered_with_its_memory_files() -> None:
     } == set(FILES.values())
 
 
-AGENT = "b7c1d2e3f4a5"
+AGENT = "surveyor-call_a3"
 AGENT_FILE = f"projects/-home-dev-harbor-map/subagents/{S1}/agent-{AGENT}.jsonl"
 
 

@@ -1,7 +1,8 @@
 """Qwen Code's session logs: `projects/<slug>/chats/<sessionId>.jsonl` (research/formats.md §9),
 and its background agents' transcripts, `projects/<slug>/subagents/<sessionId>/agent-<id>.jsonl`
 (`attachJsonlTranscriptWriter` in packages/core/src/agents/agent-transcript.ts), in the same
-records, each agent a session under its parent's like Claude Code's sub-agents.
+records, each agent a session under its parent's like Claude Code's sub-agents. Qwen Code
+0.15.10, run against a scripted model, wrote a background agent and a `/compress` as read here.
 
 Every line is a self-contained `ChatRecord` of a uuid/parentUuid tree, like Claude Code's, so a
 line maps to events on its own and its `uuid` is the event's id; a resumed session appends to

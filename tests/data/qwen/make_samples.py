@@ -27,6 +27,7 @@ TRAVEL = "/home/dev/文档/旅行-notes"
 S1 = "3a7c2e10-5b4d-4f6a-8c9e-1d2f3a4b5c6d"  # resumed, manual title
 S2 = "7e1f9a2b-3c4d-4e5f-9a0b-1c2d3e4f5a6b"  # Chinese/Japanese, failed command, cut last line
 S3 = "b5d4c3e2-1f0a-4b9c-8d7e-6f5a4b3c2d1e"  # large output, failed call, compression
+AGENT = "surveyor-call_a3"  # S1's background agent: `<agent type>-<call id>`, as the CLI names it
 BASE = datetime(2026, 11, 20, 8, 0, tzinfo=UTC)
 
 
@@ -208,6 +209,20 @@ def session_one() -> None:
     chat.system(
         86407, "custom_title", {"customTitle": "Tide stations 潮汐", "titleSource": "manual"}
     )
+    # A background agent (its transcript: background_agent), then the harness's notice of its end.
+    prompt = "Survey the pier lengths, keyword agentsextant."
+    args = {"description": "survey piers", "prompt": prompt, "subagent_type": "surveyor",
+            "run_in_background": True}  # fmt: skip
+    chat.assistant(86408, [{"functionCall": {"id": "call_a3", "name": "agent", "args": args}}],
+                   (1700, 1600, 8, 0))  # fmt: skip
+    launched = f"Background agent launched successfully.\nagentId: {AGENT} launchmooring"
+    chat.result(86409, "call_a3", "agent", {"output": launched}, status="success",
+                resultDisplay={"type": "task_execution", "subagentName": "surveyor",
+                               "taskPrompt": prompt, "status": "background", "toolCalls": []})  # fmt: skip
+    notice = (f"<task-notification>\n<task-id>{AGENT}</task-id>\n<status>completed</status>\n"
+              "<summary>Agent \"survey piers\" completed. noticebuoy</summary>\n</task-notification>")  # fmt: skip
+    chat.add(86416, "user", subtype="notification", message={"role": "user", "parts": [{"text": notice}]},
+             systemPayload={"displayText": "Agent survey piers completed."})  # fmt: skip
     chat.write()
 
 
@@ -385,14 +400,11 @@ def session_three() -> None:
     chat.write()
 
 
-AGENT = "b7c1d2e3f4a5"  # S1's background agent
-
-
 def background_agent() -> None:
     """A background agent's transcript: its lines carry the parent's session id, `isSidechain`
     and the agent's id; a fork's first record copies the parent's history."""
     chat = Chat(S1, HARBOR, "main", "0.15.10")
-    chat.prefix = AGENT[:8]
+    chat.prefix = "5a3c0e01"
     extra = {"agentId": AGENT, "agentName": "surveyor", "isSidechain": True}
     chat.add(
         86410,
