@@ -90,7 +90,7 @@ def read_call(text: str) -> Call:
     if lower in SHELL_TOOLS:
         command = _command(args)
         if command is not None:
-            workdir = _text(args, ("workdir", "cwd", "working_directory"))
+            workdir = _text(args, ("workdir", "cwd", "working_directory", "directory"))
             return _with(base, command=command, workdir=workdir)
     if lower in EDIT_TOOLS:
         edited = _edit(args)

@@ -167,3 +167,10 @@ def test_a_download_is_named_in_plain_ascii(source: str, session: str, name: str
     """The name goes in a Content-Disposition header: ASCII, no quote, no path, no newline."""
     header: Any = {"source": source, "session": session}
     assert file_name(header, "md") == name
+
+
+def test_qwen_codes_shell_call_names_its_directory():
+    call = read_call('run_shell_command {"command":"wc -l stations.csv","directory":"data"}')
+    assert (call.kind, call.command, call.workdir) == ("command", "wc -l stations.csv", "data")
+    edit = read_call('edit {"file_path":"/h/s.csv","old_string":"id,name","new_string":"sid,name"}')
+    assert (edit.kind, edit.path) == ("edit", "/h/s.csv") and "+sid,name" in (edit.diff or "")
