@@ -261,10 +261,10 @@ def test_the_half_written_last_line_waits() -> None:
 
 
 def test_state_stays_small() -> None:
-    """The ids given are kept as nine characters each (the context, twelve messages and the
+    """The ids given are kept as seven characters each (the context, twelve messages and the
     checkpoint's `a-m2_response`); nothing else grows with the file."""
     _, state = feed(A)
-    assert len(state["seen"]) == 9 * 14
+    assert len(state["seen"]) == 7 * 14
     assert set(state) == {"sid", "t", "seen", "cwd", "prompt_sent", "model"}
 
 

@@ -80,7 +80,6 @@ RECORD_LINE = (
                           "sessionId": _JSON, "lastUpdated": _TIME, "directories": _JSON}) | _JSON}
     )
     | st.fixed_dictionaries({"$rewindTo": _ID})
-    | _JSON
 )  # fmt: skip
 
 

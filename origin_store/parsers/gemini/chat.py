@@ -16,7 +16,8 @@ The file is a log of patches to one conversation record, folded by Gemini CLI's 
   the model reads it (a turn's calls as `functionCall` parts, without `toolCalls`, tokens,
   model or the whole outputs, under the resume's time): so a message whose id the file already
   gave is not read again from one, and only the others (the injected context) become events.
-  The ids given are kept in the state as short digests (`seen`), nine characters each;
+  The ids given are kept in the state as short digests (`seen`), seven characters each (a 36-bit digest and a
+  separator: a long session's thousands of messages keep it to a few kilobytes);
 - `{"$rewindTo": id}`: the user went back to before that message. The archive keeps what was
   said: the abandoned messages stay, and the rewind is a system event that names where it went.
 
@@ -61,8 +62,8 @@ SUMMARY_TITLE_RANK = 20
 _INJECTED = ("<session_context>", "<hook_context>")
 _WORKSPACE = re.compile(r"- \*\*Workspace Directories:\*\*\n((?:[ \t]+- [^\n]+\n?)+)")
 _WORKING = re.compile(r"I'm currently working in the directory: ([^\n]+)")
-#: Characters of a message id's digest in `seen`, after its separator.
-_DIGEST = 8
+#: Characters of a message id's digest in `seen` (base64: 36 bits), each after a separator.
+_DIGEST = 6
 
 #: (event id, role, kind, text, its own time: a result's is when its call finished)
 _Item = tuple[str, str, str, str | Labelled, int | None]
