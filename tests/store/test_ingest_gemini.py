@@ -26,8 +26,10 @@ Env = tuple[Settings, Path, Store, Ingester]
 
 @pytest.fixture
 def env(tmp_path: Path) -> Iterator[Env]:
-    """The samples copied to a home of their own, ingested once with Gemini CLI's source only."""
+    """The samples copied to a home of their own with the user's GEMINI.md, ingested once with
+    Gemini CLI's source only."""
     home = Path(shutil.copytree(DATA / "gemini", tmp_path / "gemini-home"))
+    shutil.copy(DATA / "memory" / "gemini" / "GEMINI.md", home / ".gemini" / "GEMINI.md")
     settings = Settings.from_env(
         {
             "HOME": str(tmp_path / "home"),

@@ -4,8 +4,9 @@ Run `python tests/data/gemini/make_samples.py` after changing it; the output is 
 files follow Gemini CLI 0.61's on-disk format (research/formats.md §8): session files under
 `tmp/<project>/chats/` of patch lines (metadata, messages written again under their id when
 they change, `$set` metadata and `$set.messages` history checkpoints, `$rewindTo`), a
-sub-agent's file in a folder named by its parent session, the project markers and the user's
-GEMINI.md. The content is written for these samples. Deterministic: the same bytes every run.
+sub-agent's file in a folder named by its parent session, the project markers; and the user's
+GEMINI.md in ../memory/gemini (a test copies it in: other tests count the samples' memory
+files). The content is written for these samples. Deterministic: the same bytes every run.
 """
 
 from __future__ import annotations
@@ -347,7 +348,9 @@ def main() -> None:
     write(f"{chats}/{A}/{SUB}.jsonl", session_sub())
     (GEMINI / f"tmp/{SHORT}/.project_root").write_text(PROJECT)
     (GEMINI / "projects.json").write_text(dump({"projects": {PROJECT: SHORT}}) + "\n")
-    (GEMINI / "GEMINI.md").write_text(
+    memory = HERE.parent / "memory" / "gemini"
+    memory.mkdir(parents=True, exist_ok=True)
+    (memory / "GEMINI.md").write_text(
         "# My rules\n\n- Answer tersely; say greengagerule when done.\n"
     )
 
