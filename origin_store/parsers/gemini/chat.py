@@ -7,17 +7,18 @@ The file is a log of patches to one conversation record, folded by Gemini CLI's 
   again at each resume;
 - a message `{id, timestamp, type, content, …}`, written again under its id whenever it changes
   (a model turn first without, then with its `toolCalls`): its events carry ids made from the
-  message's (`gemini:<session>:<message id>`, its reasoning `…:thoughts`, a call
-  `gemini:<session>:call:<call id>` and its result `…:result:<call id>`), so the kind's batches
-  upsert (`FileKind.rewrites`) and the later line's version replaces the earlier;
+  message's (`gemini:<session>:<message id>`, its reasoning `…:thoughts`), a call's from the
+  session's and its own (`gemini:<session>:call:<call id>`, `…:result:<call id>`: a call may be
+  recorded in a later message than the one that made it), so the kind's batches upsert
+  (`FileKind.rewrites`) and the later line's version replaces the earlier;
 - `{"$set": {…}}`: metadata (`summary`, `directories`, `lastUpdated`) and, under `messages`, a
   checkpoint of the whole history, written at start (the injected `<session_context>` message)
   and on every resume (everything said so far). A checkpoint restates the history in the form
   the model reads it (a turn's calls as `functionCall` parts, without `toolCalls`, tokens,
   model or the whole outputs, under the resume's time): so a message whose id the file already
-  gave is not read again from one, and only the others (the injected context) become events.
-  The ids given are kept in the state as short digests (`seen`), seven characters each (a 36-bit digest and a
-  separator: a long session's thousands of messages keep it to a few kilobytes);
+  gave is not read again from one, whatever its content, and only the others (the injected
+  context) become events. The ids given are kept in the state as seven characters each (a
+  separator and a 36-bit digest: a session of 2,000 messages keeps 14 KB);
 - `{"$rewindTo": id}`: the user went back to before that message. The archive keeps what was
   said: the abandoned messages stay, and the rewind is a system event that names where it went.
 
@@ -30,7 +31,9 @@ its output: such a result is marked `[error] ` like a failed call.
 
 The session's cwd is the first workspace directory named by the injected `<session_context>`
 (the one whose sha256 is the metadata's `projectHash` when several are), or a sub-agent's first
-`directories` entry: what the file itself says, so the parser needs no other file.
+`directories` entry: what the file itself says, so the parser needs no other file (the
+`.project_root` beside `chats/` and `projects.json` name the same directory). Its title is the
+`summary` the summary service writes; its prompt the first typed message.
 """
 
 from __future__ import annotations
