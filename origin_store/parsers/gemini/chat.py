@@ -56,7 +56,7 @@ from ..base import (
     nonempty_str,
     safe_time,
 )
-from .text import DONE, Parts, call_text, parts_of, result_parts, thoughts_text
+from .text import DONE, Parts, call_text, parts_of, result_parts, status, thoughts_text
 
 NAME = "gemini"
 #: The session summary Gemini CLI's summary service writes: a generated title.
@@ -283,7 +283,8 @@ def _gemini(
         at, key = (f"{NAME}:{sid}", cid) if cid else (base, str(len(called)))
         called.add(key)
         items.append((f"{at}:call:{key}", "assistant", "tool_use", _call_words(call), None))
-        if call.get("status") in DONE or (call.get("status") is None and call.get("result")):
+        state_of = status(call)
+        if state_of in DONE or (call.get("status") is None and call.get("result")):
             for number, part in enumerate(result_parts(call)):
                 suffix = f"#{number}" if number else ""
                 result = (f"{at}:result:{key}{suffix}", "system", "tool_result", part)

@@ -129,10 +129,10 @@ def result_parts(call: Mapping[str, Any]) -> list[str | Labelled]:
     else:
         text = model
     if not text.strip():
-        if call.get("status") not in FAILED:
+        if status(call) not in FAILED:
             return []
         text = ""
-    failed = call.get("status") in FAILED or _exit_failed(model)
+    failed = status(call) in FAILED or _exit_failed(model)
     parts = split_output(text)
     out: list[str | Labelled] = []
     for number, part in enumerate(parts):
@@ -141,6 +141,12 @@ def result_parts(call: Mapping[str, Any]) -> list[str | Labelled]:
             label = "[error] " + label
         out.append(labelled(label, part) if label else part)
     return out
+
+
+def status(call: Mapping[str, Any]) -> str | None:
+    """A call's status when it is a string (a newer or damaged record may hold anything)."""
+    found = call.get("status")
+    return found if isinstance(found, str) else None
 
 
 def _exit_failed(model: str) -> bool:
