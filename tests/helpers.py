@@ -30,7 +30,7 @@ FIXTURES = DATA
 
 
 #: Every agent's sample folder, in the order of the sources.
-AGENTS = ("claude-code", "codex", "cursor", "zcode", "grok", "qwen")
+AGENTS = ("claude-code", "codex", "cursor", "zcode", "grok", "gemini", "qwen")
 
 
 def sample_root(name: str, root: Path = DATA) -> Path:
@@ -89,6 +89,7 @@ def fixture_env(tmp_path: Path, *, copy: bool = False, root: Path = DATA) -> dic
         "ZCODE_STORAGE_DIR": str(places["zcode"]),
         "GROK_HOME": str(places["grok"]),
         "QWEN_HOME": str(places["qwen"] / ".qwen"),  # the samples and fixtures stand for HOME
+        "GEMINI_CLI_HOME": str(places["gemini"]),  # its home: the samples hold its .gemini
         "ORIGIN_DEVICE": "testbox",
         "ORIGIN_WATCH_INTERVAL_MS": "0",
         # No search server left behind by a test's fresh commands (tests/api/test_cli_linger.py).

@@ -8,6 +8,7 @@ Grok's `run_terminal_command` and `bash`, zcode's `bash`) as the command; a file
 (`Edit`, `MultiEdit`, `Write`, `edit_file`, `write_file`, zcode's `edit` and `write`, Codex's
 `apply_patch`) as a diff; anything else as its arguments, each string shown as the text it is
 (the JSON's `\\n` escapes undone). A text cut to the page's length is read as far as it goes.
+Gemini CLI's `run_shell_command` is a command (its `dir_path` where it ran), its `replace` an edit.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ SHELL_TOOLS = frozenset(
 #: Tool names (lower case) whose call edits or writes a file.
 EDIT_TOOLS = frozenset(
     {"edit", "multiedit", "write", "edit_file", "write_file", "str_replace_editor", "create_file"}
+    | {"replace"}  # Gemini CLI's edit
 )
 PATCH_TOOLS = frozenset({"apply_patch"})
 _PATH_KEYS = ("file_path", "filePath", "path", "target_file", "file")
@@ -90,7 +92,7 @@ def read_call(text: str) -> Call:
     if lower in SHELL_TOOLS:
         command = _command(args)
         if command is not None:
-            workdir = _text(args, ("workdir", "cwd", "working_directory", "directory"))
+            workdir = _text(args, ("workdir", "cwd", "working_directory", "directory", "dir_path"))
             return _with(base, command=command, workdir=workdir)
     if lower in EDIT_TOOLS:
         edited = _edit(args)

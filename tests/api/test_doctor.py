@@ -41,6 +41,7 @@ MOVERS = {
     "zcode": {"ZCODE_STORAGE_DIR", "ZCODE_SESSION_DB_PATH", "ZCODE_SESSION_DB"},
     "grok": {"GROK_HOME"},
     "qwen": {"QWEN_HOME", "QWEN_RUNTIME_DIR"},
+    "gemini": {"GEMINI_CLI_HOME"},
 }
 
 

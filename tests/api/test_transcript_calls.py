@@ -24,11 +24,16 @@ from origin_api.transcript.outputs import read_output
         ('run_terminal_command {"command":"npm test"}', "npm test"),
         ('bash {"command":"npm test -- webhooks","description":"Run webhook tests"}', "npm test -- webhooks"),
         ('Bash {"command":"printf \'a\\\\nb\'"}', "printf 'a\\nb'"),
+        ('run_shell_command {"command":"npm test","dir_path":"api"}', "npm test"),
     ],
 )  # fmt: skip
 def test_each_agents_shell_call_is_a_command(text: str, command: str):
     call = read_call(text)
     assert (call.kind, call.command) == ("command", command)
+
+
+def test_gemini_clis_shell_call_names_where_it_ran():
+    assert read_call('run_shell_command {"command":"ls","dir_path":"api"}').workdir == "api"
 
 
 @pytest.mark.parametrize(
@@ -59,6 +64,11 @@ def test_each_agents_shell_call_is_a_command(text: str, command: str):
             'edit {"filePath":"/inv/deliver.ts","oldString":"post(","newString":"withBackoff(post)("}',
             "/inv/deliver.ts",
             ["-post(", "+withBackoff(post)("],
+        ),
+        (
+            'replace {"file_path":"/o/pears.ts","old_string":"limit = 10","new_string":"limit = 25"}',
+            "/o/pears.ts",
+            ["-limit = 10", "+limit = 25"],
         ),
         (
             "apply_patch *** Begin Patch\n*** Add File: tsconfig.build.json\n+{ }\n*** End Patch",

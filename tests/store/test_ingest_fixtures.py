@@ -189,6 +189,9 @@ SHARED_EXPECTED = {
     ("qwen", "cc4992f2"): "",
     ("qwen", "68a68cb8"): "",
     ("qwen", "95b15f53"): "",
+    ("gemini", "0a1853bf"): "",
+    ("gemini", "3d494d63"): "",
+    ("gemini", "7ced18ee"): "",
 }
 
 

@@ -17,6 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from parse_support import events, fixture_root, kind_lines
 from test_parsers_cursor import CURSOR_LINES
+from test_parsers_gemini_fuzz import RECORD_LINE as GEMINI_LINE
 from test_parsers_grok_fuzz import UPDATE_LINE
 
 from origin_store.model import EVENT_KINDS, ROLES, EventRecord, ParseProblem, Record, SessionFact
@@ -228,6 +229,7 @@ RECORD_LINES: dict[str, st.SearchStrategy[dict]] = {
     "codex": _CODEX_LINE,
     "cursor": CURSOR_LINES,
     "grok": UPDATE_LINE,
+    "gemini": GEMINI_LINE,
 }
 #: Paths handed to `start`: odd ones, and (added per test) the sample logs' own.
 _ODD_PATHS = ["", "x", "x.jsonl", "agent-", "a/subagents", "sessions/rollout-.jsonl.zst"]
