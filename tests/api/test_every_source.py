@@ -25,6 +25,7 @@ CASES = [
     ("zcode", "inventory count", "sess_5ac3763d-aa16-5d25-a952-a4c1d174222f", "db.sqlite"),
     ("grok", "uptime helper", "019b4c11-5a6b-7c7d-8e8f-909192939495", "updates.jsonl"),
     ("grok", "login", "5c2e8a1f9b30", "grok.db"),
+    ("opencode", "glimmerword", "ses_23bd2cb00001yogNbQdrrUHErg", "opencode.db"),
 ]
 
 

@@ -186,6 +186,9 @@ SHARED_EXPECTED = {
     ("grok", "019a3001"): "ノート一覧：並び順と相対時刻",
     ("grok", "3e9a1c7b5d20"): "Add structured logging",
     ("grok", "b04d6e8f1a23"): "导出文件名支持日文",
+    ("opencode", "ses_dcb95d64"): "Scripted session title",
+    ("opencode", "ses_dcb959d7"): "Scripted session title",
+    ("opencode", "ses_dcb95849"): "Scripted session title",
 }
 
 

@@ -170,16 +170,16 @@ SESSIONS = [
     # session, title, prompt, cwd, parent
     (
         A,
-        "Rate-limit the beacon endpoint",
-        'Rate-limit POST /beacon to 5 per second per "device" (glimmerword).',
+        "Throttle the beacon endpoint",
+        'Throttle POST /beacon to 5 per second per "device" (glimmerword).',
         make_db.CWD_A,
         None,
     ),
     (B, "灯台のアニメーション", "灯台的光束动画太快了，请放慢到四秒一圈。", make_db.CWD_B, None),
     (
         C,
-        "Find limiter helpers (@general subagent)",
-        "Look for rate limiters in src/.",
+        "Find throttle helpers (@general subagent)",
+        "Look for throttles in src/.",
         make_db.CWD_A,
         A,
     ),
@@ -208,7 +208,7 @@ def test_a_session_marker_holds_its_title_parent_and_model(records: list[Record]
     markers = {e.session: e for e in events(records) if e.id == f"opencode:{e.session}"}
     assert markers[A].rendered == (
         "session start: version 1.18.40, model lumen/lumen-coder-2, "
-        "cwd /home/dev/lighthouse-api, title Rate-limit the beacon endpoint"
+        "cwd /home/dev/lighthouse-api, title Throttle the beacon endpoint"
     )
     assert markers[C].rendered.startswith(f"session start: version 1.18.40, subagent of {A}")
     assert "title" not in markers[D].rendered  # a placeholder is no title
@@ -219,16 +219,16 @@ def test_a_session_marker_holds_its_title_parent_and_model(records: list[Record]
 
 KINDS = [
     # rendered prefix, role, kind, suffix of the id
-    ('Rate-limit POST /beacon to 5 per second per "device"', "user", "message", ""),
-    ("A token bucket per device id fits", "assistant", "meta", ""),
+    ('Throttle POST /beacon to 5 per second per "device"', "user", "message", ""),
+    ("A leaky counter per device id fits", "assistant", "meta", ""),
     ('read {"filePath":"/home/dev/lighthouse-api/src/beacon.ts"}', "assistant", "tool_use", ":call"),
     ("<file>\n00001| export function beacon", "system", "tool_result", ":result"),
     ("[error: exit code 2] FAIL test/beacon.test.ts", "system", "tool_result", ":result"),
     ("[error] Error: oldString found multiple times (mossmatch)", "system", "tool_result", ":result"),
     ('bash {"command":"ls -l assets/ | cat"', "assistant", "tool_use", ":call"),
     ("...output truncated...", "system", "tool_result", ":result"),
-    ('task {"description":"Find limiter helpers"', "assistant", "tool_use", ":call"),
-    ("Added a token bucket (5/s per device)", "assistant", "message", ""),
+    ('task {"description":"Find throttle helpers"', "assistant", "tool_use", ":call"),
+    ("Added a per-device throttle (5/s)", "assistant", "message", ""),
     ("Also log every rejected beacon.", "user", "message", ""),
     ('bash {"command":"grep -rn reject src"', "assistant", "tool_use", ":call"),
     ("灯台的光束动画太快了", "user", "message", ""),
@@ -237,10 +237,10 @@ KINDS = [
     ("光束现在四秒转一圈。アニメーション", "assistant", "message", ""),
     ("context compacted (auto)", "system", "system", ""),
     ("[要約] 光束は四秒で一周。", "system", "system", ""),
-    ("[error] APIError: Rate limit exceeded (kelpstall)", "system", "system", ":error"),
+    ("[error] APIError: Quota exceeded (kelpstall)", "system", "system", ":error"),
     ("夜間モードの配色を", "assistant", "message", ""),
-    ("Look for rate limiters in src/.", "user", "message", ""),
-    ("No limiter helper exists; beacon.ts stores directly. (sprucefind)", "assistant", "message", ""),
+    ("Look for throttles in src/.", "user", "message", ""),
+    ("No throttle helper exists; beacon.ts stores directly. (sprucefind)", "assistant", "message", ""),
 ]  # fmt: skip
 
 
@@ -282,14 +282,14 @@ def test_a_large_output_is_found_whole_once(records: list[Record]) -> None:
 USAGE = [
     # the first event of an assistant message carries its tokens (input + cache read + write,
     # cache read, output + reasoning); its other events none
-    ("A token bucket per device id fits", Usage(9500, 8000, 130)),
+    ("A leaky counter per device id fits", Usage(9500, 8000, 130)),
     ('read {"filePath"', None),
     ('bash {"command":"ls -l assets/ | cat"', Usage(11100, 9000, 60)),
-    ("Added a token bucket", None),
+    ("Added a per-device throttle", None),
     ("先找到 keyframes", Usage(800, 0, 70)),
     ("[要約] 光束は四秒で一周。", Usage(5000, 0, 400)),
-    ('grep {"pattern":"limit"', Usage(400, 0, 30)),
-    ("Look for rate limiters in src/.", None),
+    ('grep {"pattern":"throttle"', Usage(400, 0, 30)),
+    ("Look for throttles in src/.", None),
     ('bash {"command":"grep -rn reject src"', None),  # a message still running: no tokens yet
 ]
 

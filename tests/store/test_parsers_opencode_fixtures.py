@@ -10,7 +10,10 @@ import pytest
 from parse_support import events, kind_lines, merged, shared_root
 
 from origin_store.model import EventRecord, ParseProblem, Record
+from origin_store.parsers.base import file_line
+from origin_store.parsers.memory import MEMORY_KINDS
 from origin_store.parsers.opencode import source as opencode
+from origin_store.system.globwalk import match_many
 
 S1 = "ses_dcb95d64affeiZphVO4W5OBprk"  # s1, continued by s3
 S2 = "ses_dcb959d79ffe550Q0ifJRutrHf"
@@ -111,3 +114,14 @@ def test_no_problems_and_no_quotes_left(records: list[Record]) -> None:
     assert not [r for r in records if isinstance(r, ParseProblem)]
     prompts = [e.text for e in events(records) if e.role == "user"]
     assert len(prompts) == 4 and not any(p.startswith('"') for p in prompts)
+
+
+def test_the_global_instructions_are_found_under_its_config_root() -> None:
+    """Under HOME as OpenCode ran (`~/.config/opencode`): the file the model was sent."""
+    home = shared_root("opencode")
+    [config] = [r for r in opencode.roots({}, home) if (r / "AGENTS.md").is_file()]
+    [kind] = MEMORY_KINDS["opencode"]
+    [found_path] = [p for paths in match_many(str(config), list(kind.patterns)) for p in paths]
+    data = Path(found_path).read_bytes()
+    [event] = events(kind.parse(file_line(found_path, data, 1), 1, kind.start("AGENTS.md")))
+    assert "memkelpocvuser" in event.text and event.kind == "memory"

@@ -1,6 +1,6 @@
 """Builds the project's own OpenCode sample: `<root>/.local/share/opencode/opencode.db` and the
-whole output of a large command in `tool-output/` beside it, as OpenCode lays out a home
-(`<root>/.config/opencode/AGENTS.md`, its global instructions, is kept in the repository).
+whole output of a large command in `tool-output/` beside it, as OpenCode lays out a home (its
+global instructions, `~/.config/opencode/AGENTS.md`, are tests/data/memory/opencode/AGENTS.md).
 Standard library only; the tests build it in a temporary folder (no binary is kept in the
 repository): `python tests/data/opencode/make_db.py <root>` writes one by hand.
 
@@ -219,21 +219,21 @@ def large_output() -> str:
 
 def session_a(w: Writer, data_dir: Path) -> None:
     a = SESSION_A
-    w.session(a, directory=CWD_A, title="Rate-limit the beacon endpoint",
+    w.session(a, directory=CWD_A, title="Throttle the beacon endpoint",
               time_created=T0, time_updated=T0 + 64000)  # fmt: skip
     u1 = w.message(a, T0 + 10, "a-u1", user())
     w.part(a, u1, T0 + 11, "a-u1-text", {"type": "text",
-           "text": '"Rate-limit POST /beacon to 5 per second per \\"device\\" (glimmerword)."'})  # fmt: skip
+           "text": '"Throttle POST /beacon to 5 per second per \\"device\\" (glimmerword)."'})  # fmt: skip
     a1 = w.message(
         a, T0 + 1000, "a-a1", assistant(CWD_A, u1, T0 + 10000, (1200, 90, 40, 8000, 300))
     )
     step(w, a, a1, T0 + 1001, "a-a1-step")
     w.part(a, a1, T0 + 1500, "a-a1-reasoning", {"type": "reasoning",
-           "text": "A token bucket per device id fits; the handler is in beacon.ts (quillthought).",
+           "text": "A leaky counter per device id fits; the handler is in beacon.ts (quillthought).",
            "time": {"start": T0 + 1100, "end": T0 + 1500}})  # fmt: skip
     w.part(a, a1, T0 + 2000, "a-a1-read", tool("call_r1", "read", "completed", T0 + 2000,
            input={"filePath": f"{CWD_A}/src/beacon.ts"},
-           output="<file>\n00001| export function beacon(req) { return store(req.body) }\n</file>",
+           output="<file>\n00001| export function beacon(req) { return keep(req.body) }\n</file>",
            title="src/beacon.ts", metadata={"preview": "export function beacon", "truncated": False}))  # fmt: skip
     w.part(a, a1, T0 + 5000, "a-a1-test", tool("call_t1", "bash", "completed", T0 + 5000,
            input={"command": "npm test -- beacon", "description": "Run beacon tests"},
@@ -242,8 +242,8 @@ def session_a(w: Writer, data_dir: Path) -> None:
            metadata={"output": "FAIL test/beacon.test.ts\n  expected 429, got 200 (brinefault)\n",
                      "exit": 2, "truncated": False, "description": "Run beacon tests"}))  # fmt: skip
     w.part(a, a1, T0 + 8000, "a-a1-edit", tool("call_e1", "edit", "error", T0 + 8000,
-           input={"filePath": f"{CWD_A}/src/beacon.ts", "oldString": "store(",
-                  "newString": "limit(store)("},
+           input={"filePath": f"{CWD_A}/src/beacon.ts", "oldString": "keep(",
+                  "newString": "throttled(keep)("},
            error="Error: oldString found multiple times (mossmatch)"))  # fmt: skip
     step(w, a, a1, T0 + 9999, "a-a1-finish", finish=True)
     # The listing: its whole output written to tool-output/, its tail kept in the row.
@@ -262,12 +262,12 @@ def session_a(w: Writer, data_dir: Path) -> None:
            metadata={"output": whole[-30000:], "exit": 0, "truncated": True, "outputPath": shown}))  # fmt: skip
     assert ident("prt", T0 + 20000, "a-a2-list") == LARGE_TOOL
     w.part(a, a2, T0 + 22000, "a-a2-task", tool("call_k1", "task", "completed", T0 + 22000,
-           input={"description": "Find limiter helpers", "prompt": "Look for rate limiters in src/.",
+           input={"description": "Find throttle helpers", "prompt": "Look for throttles in src/.",
                   "subagent_type": "general"},
-           output="No limiter helper exists; beacon.ts stores directly.",
-           title="Find limiter helpers", metadata={"sessionId": SESSION_C}))  # fmt: skip
+           output="No throttle helper exists; beacon.ts stores directly.",
+           title="Find throttle helpers", metadata={"sessionId": SESSION_C}))  # fmt: skip
     w.part(a, a2, T0 + 24000, "a-a2-text", {"type": "text",
-           "text": "Added a token bucket (5/s per device); the beacon tests pass now. tallowdone",
+           "text": "Added a per-device throttle (5/s); the beacon tests pass now. tallowdone",
            "time": {"start": T0 + 23000, "end": T0 + 24000}})  # fmt: skip
     step(w, a, a2, T0 + 24999, "a-a2-finish", finish=True)
     # The second turn is still running.
@@ -323,7 +323,7 @@ def session_b(w: Writer) -> None:
     u2 = w.message(b, T1 + 700000, "b-u2", user())
     w.part(b, u2, T1 + 700001, "b-u2-text", {"type": "text", "text": "夜間モードの色も変えて。"})
     failed = assistant(CWD_B, u2, None, None)
-    failed["error"] = {"name": "APIError", "data": {"message": "Rate limit exceeded (kelpstall)",
+    failed["error"] = {"name": "APIError", "data": {"message": "Quota exceeded (kelpstall)",
                        "statusCode": 429, "isRetryable": True}}  # fmt: skip
     a2 = w.message(b, T1 + 701000, "b-a2", failed)
     w.part(b, a2, T1 + 705000, "b-a2-text", {"type": "text", "text": "夜間モードの配色を",
@@ -332,17 +332,15 @@ def session_b(w: Writer) -> None:
 
 def session_c(w: Writer) -> None:
     c = SESSION_C
-    w.session(c, directory=CWD_A, title="Find limiter helpers (@general subagent)",
+    w.session(c, directory=CWD_A, title="Find throttle helpers (@general subagent)",
               parent_id=SESSION_A, time_created=T0 + 22100, time_updated=T0 + 23900)  # fmt: skip
     u1 = w.message(c, T0 + 22110, "c-u1", user(agent="general"))
-    w.part(
-        c, u1, T0 + 22111, "c-u1-text", {"type": "text", "text": "Look for rate limiters in src/."}
-    )
+    w.part(c, u1, T0 + 22111, "c-u1-text", {"type": "text", "text": "Look for throttles in src/."})
     a1 = w.message(c, T0 + 22200, "c-a1", assistant(CWD_A, u1, T0 + 23900, (400, 30, 0, 0, 0)))
     w.part(c, a1, T0 + 22300, "c-a1-grep", tool("call_g1", "grep", "completed", T0 + 22300,
-           input={"pattern": "limit", "path": "src"}, output="No files found", title="limit"))  # fmt: skip
+           input={"pattern": "throttle", "path": "src"}, output="No files found", title="throttle"))  # fmt: skip
     w.part(c, a1, T0 + 23800, "c-a1-text", {"type": "text",
-           "text": "No limiter helper exists; beacon.ts stores directly. (sprucefind)",
+           "text": "No throttle helper exists; beacon.ts stores directly. (sprucefind)",
            "time": {"start": T0 + 23700, "end": T0 + 23800}})  # fmt: skip
 
 
