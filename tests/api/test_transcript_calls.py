@@ -65,6 +65,11 @@ def test_each_agents_shell_call_is_a_command(text: str, command: str):
             None,
             ["*** Add File: tsconfig.build.json", "+{ }"],
         ),
+        (
+            'apply_patch {"patchText":"*** Begin Patch\\n*** Add File: beam.css\\n+.beam {}\\n*** End Patch"}',
+            None,
+            ["*** Add File: beam.css", "+.beam {}"],
+        ),
     ],
 )  # fmt: skip
 def test_each_agents_edit_or_write_is_a_diff(text: str, path: str | None, lines: list[str]):
