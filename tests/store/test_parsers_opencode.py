@@ -166,6 +166,7 @@ def test_a_row_naming_a_file_elsewhere_reads_only_its_name_beside_the_database(
 # --- sessions -----------------------------------------------------------------------------------
 
 A, B, C, D = make_db.SESSION_A, make_db.SESSION_B, make_db.SESSION_C, make_db.SESSION_D
+E = make_db.SESSION_E
 SESSIONS = [
     # session, title, prompt, cwd, parent
     (
@@ -184,6 +185,13 @@ SESSIONS = [
         A,
     ),
     (D, None, "Why does the beacon queue grow?", make_db.CWD_A, None),
+    (
+        E,
+        "Throttle the beacon endpoint (fork #1)",
+        "Throttle per IP instead.",
+        make_db.CWD_A,
+        None,
+    ),
 ]
 
 
@@ -387,3 +395,11 @@ def test_tokens_that_are_not_counts_give_no_usage(tokens: str | None) -> None:
     data = {"type": "text", "text": "answer", "time": {"start": 1, "end": 2}}
     [event] = events(parse_lines([part_row(data, tokens=tokens)]))
     assert event.usage is None
+
+
+def test_a_forks_copies_are_the_forked_sessions_words_stored_once(records: list[Record]) -> None:
+    prompts = [e for e in events(records) if "glimmerword" in e.text]
+    assert [e.session for e in prompts] == [A]
+    assert [e.text for e in events(records) if e.session == E and e.role == "user"] == [
+        "Throttle per IP instead."
+    ]

@@ -12,6 +12,9 @@ parser needs, a row a line again whenever its values change (a tool part goes pe
 - A model call is one assistant message, its tokens on the message (`tokens{input, output,
   reasoning, cache{read, write}}`, input counting no cached token): they go on the first event
   of its first part, as the other agents' usage goes on a call's first event.
+- A fork copies the messages it forks into the new session under new ids, keeping their times
+  (ZCode marks its forks; OpenCode only titles them `… (fork #1)`): a message older than its
+  session is such a copy, its words the forked session's, and gives no events.
 - A large tool output keeps only its tail in the row (`state.output`, after a pointer) and in
   `metadata.output` (about 30,000 characters); the whole of it is in `tool-output/tool_<id>`
   beside the database, which the row names (`metadata.outputPath`). That file is read after its
@@ -97,7 +100,7 @@ SELECT m.id, m.session_id AS session, m.time_created AS created, m.valid,
                 json_extract(m.data, '$.error.message'),
                 CASE WHEN json_type(m.data, '$.error') = 'text'
                      THEN json_extract(m.data, '$.error') END) AS detail,
-       s.directory, s.version
+       s.directory, s.version, m.time_created < s.time_created AS copied
 FROM m LEFT JOIN session AS s ON s.id = m.session_id
 WHERE json_type(m.data, '$.error') IS NOT NULL OR NOT m.valid
 ORDER BY m.session_id, m.time_created, m.id"""
@@ -117,7 +120,7 @@ SELECT p.id, p.session_id AS session, p.message_id AS message,
          OR json_type(m.data, '$.error') IS NOT NULL AS done,
        json_extract(m.data, '$.path.cwd') AS cwd,
        m.time_created AS message_created,
-       s.directory, s.version,
+       s.directory, s.version, m.time_created < s.time_created AS copied,
        CASE WHEN p.type = 'tool'
             THEN json_extract(p.data, '$.state.metadata.outputPath') END AS output,
        CASE WHEN p.id = (SELECT min(q.id) FROM p AS q
@@ -181,12 +184,21 @@ def parse(table: str, key: str, row: dict[str, Any], state: dict[str, Any]) -> l
     if table == "session":
         return session_records(key, row, NAME)
     if table == "message":
-        return error_records(key, row, NAME)
+        return [] if _copied(row) else error_records(key, row, NAME)
     return []
+
+
+def _copied(row: dict[str, Any]) -> bool:
+    """Whether a row is of a message a fork copied from the session it forks: the copy keeps
+    the message's time, from before the fork was made (a message older than its session can be
+    nothing else), and is that session's, whose events are stored already."""
+    return row.get("copied") in (1, True)
 
 
 def _part(key: str, row: dict[str, Any], state: dict[str, Any]) -> list[Record]:
     state.pop("attached", None)
+    if _copied(row):
+        return []
     data = part_data(row, NAME)
     if isinstance(data, ParseProblem):
         return [data]

@@ -17,6 +17,8 @@ is written for these samples and deterministic:
   compaction (its part and the summary message) and an answer that failed (APIError).
 - C (`SESSION_C`): the sub-agent A's task started (`parent_id` = A).
 - D (`SESSION_D`): a session just opened, still under its placeholder title.
+- E (`SESSION_E`): a fork of A, which copied A's first prompt (with its time, under new ids)
+  before its own.
 """
 
 from __future__ import annotations
@@ -90,6 +92,7 @@ SESSION_A = ident("ses", T0, "a")
 SESSION_B = ident("ses", T1, "b")
 SESSION_C = ident("ses", T0 + 30000, "c")
 SESSION_D = ident("ses", T2, "d")
+SESSION_E = ident("ses", T2 + 50000, "e")
 CWD_A = "/home/dev/lighthouse-api"
 CWD_B = "/home/dev/灯台/harbor-ui"
 VERSION = "1.18.40"
@@ -352,6 +355,19 @@ def session_d(w: Writer) -> None:
     w.part(d, u1, T2 + 6, "d-u1-text", {"type": "text", "text": "Why does the beacon queue grow?"})
 
 
+def session_e(w: Writer) -> None:
+    e = SESSION_E
+    forked = T2 + 50000
+    w.session(e, directory=CWD_A, title="Throttle the beacon endpoint (fork #1)",
+              time_created=forked, time_updated=forked + 9000)  # fmt: skip
+    # The copy keeps the time of the message it copies, from before the fork was made.
+    u1 = w.message(e, T0 + 10, "e-u1", user())
+    w.part(e, u1, forked + 1, "e-u1-text", {"type": "text",
+           "text": '"Throttle POST /beacon to 5 per second per \\"device\\" (glimmerword)."'})  # fmt: skip
+    u2 = w.message(e, forked + 1000, "e-u2", user())
+    w.part(e, u2, forked + 1001, "e-u2-text", {"type": "text", "text": "Throttle per IP instead."})
+
+
 def build(root: Path) -> Path:
     """Writes `<root>/.local/share/opencode/opencode.db` (and its tool output) anew and returns
     the database's path."""
@@ -369,7 +385,7 @@ def build(root: Path) -> Path:
         )
         writer = Writer(connection)
         session_a(writer, data_dir)
-        for fill in (session_b, session_c, session_d):
+        for fill in (session_b, session_c, session_d, session_e):
             fill(writer)
         # What a real database keeps beside the chats: never read.
         connection.execute(
