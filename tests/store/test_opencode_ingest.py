@@ -18,10 +18,13 @@ from helpers import DATA
 from mirror_support import read_mirror_line
 from test_parsers_opencode import make_db
 
+from origin_api.samples import MAX_TEXT, iter_events
+from origin_api.samples.formats import HOME, generate_formats
 from origin_store import Ingester, Settings, Store
 from origin_store.care.verify import verify
 from origin_store.parsers.registry import SOURCES
 from origin_store.reader import get_event, get_session, iter_sessions, session_event_ids
+from origin_store.textclip import shown
 
 T0 = make_db.T0
 A = make_db.SESSION_A
@@ -186,3 +189,25 @@ def test_the_global_instructions_are_a_memory_file(env: Env) -> None:
             if (event := get_event(store, txn, i)) is not None and "harborrule" in event["text"]
         ]
     assert [(e["source"], e["kind"]) for e in found] == [("opencode", "memory")]
+
+
+def test_the_generated_corpus_is_stored_as_its_writer_wrote_it(tmp_path: Path) -> None:
+    """origin_api/samples/opencode.py, which the kill test reads: event for event, as written."""
+    corpus = tmp_path / "corpus"
+    [info] = generate_formats(corpus, 400, seed=3, sources=("opencode",)).values()
+    settings = Settings.from_env({"HOME": str(corpus / HOME), "ORIGIN_HOME": str(tmp_path / "o")})
+    store = Store.open(settings.home)
+    try:
+        report = Ingester(store, settings, SOURCES).run()
+        assert report.events == info.events == 400 and not report.problems
+        written = {row[0]: row for row in iter_events(corpus)}
+        with store.read() as txn:
+            for event_id, row in written.items():
+                event = get_event(store, txn, event_id)
+                assert event is not None, event_id
+                assert (event["session"], event["kind"], event["role"], event["time"]) == tuple(
+                    row[4:8]
+                )
+                assert shown(event, MAX_TEXT) == row[1], event_id
+    finally:
+        store.close()
