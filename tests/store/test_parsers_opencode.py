@@ -403,3 +403,27 @@ def test_a_forks_copies_are_the_forked_sessions_words_stored_once(records: list[
     assert [e.text for e in events(records) if e.session == E and e.role == "user"] == [
         "Throttle per IP instead."
     ]
+
+
+RETRIES = [
+    (
+        {
+            "attempt": 2,
+            "error": {"name": "APIError", "data": {"message": "Overloaded (reefpause)"}},
+        },
+        "[error] retry 2, APIError: Overloaded (reefpause)",
+    ),
+    ({"error": {"message": "socket hang up"}}, "[error] retry: socket hang up"),
+    ({"attempt": "2", "error": "text"}, "[error] retry: "),
+]
+
+
+@pytest.mark.parametrize(("fields", "rendered"), RETRIES)
+def test_a_retried_call_says_its_error(fields: dict[str, object], rendered: str) -> None:
+    [event] = events(parse_lines([part_row({"type": "retry", **fields})]))
+    assert (event.rendered, event.role, event.kind, event.id) == (
+        rendered,
+        "system",
+        "system",
+        "opencode:prt_1",
+    )

@@ -53,6 +53,7 @@ from ..base import (
     FileKind,
     Source,
     Table,
+    build_events,
     labelled,
     nonempty_str,
     row_parser,
@@ -206,7 +207,8 @@ def _part(key: str, row: dict[str, Any], state: dict[str, Any]) -> list[Record]:
         text = data.get("text")
         if isinstance(text, str):
             data = {**data, "text": unquoted(text)}
-    found = part_records(key, row, NAME, data)
+    found = _retry(key, row, data) if data.get("type") == "retry" else []
+    found = found or part_records(key, row, NAME, data)
     _carry_usage(row, found)
     name = _file_name(row.get("output"))
     if name is not None:
@@ -220,6 +222,29 @@ def _part(key: str, row: dict[str, Any], state: dict[str, Any]) -> list[Record]:
             "version": nonempty_str(row.get("version")),
         }
     return found
+
+
+def _retry(key: str, row: dict[str, Any], data: dict[str, Any]) -> list[Record]:
+    """A model call that failed and is tried again (a `retry` part, OpenCode's own): its error."""
+    error = data.get("error")
+    error = error if isinstance(error, dict) else {}
+    details = error.get("data")
+    message = details.get("message") if isinstance(details, dict) else error.get("message")
+    attempt = data.get("attempt")
+    name = nonempty_str(error.get("name"))
+    marks = "[error] retry" + (f" {attempt}" if type(attempt) is int else "")
+    marks += f", {name}: " if name else ": "
+    return list(
+        build_events(
+            f"{NAME}:{nonempty_str(row.get('id')) or key}",
+            [(0, "system", "system", labelled(marks, message if isinstance(message, str) else ""))],
+            source=NAME,
+            time=row_time(row.get("created")),
+            session=nonempty_str(row.get("session")) or "unknown",
+            cwd=nonempty_str(row.get("cwd")) or nonempty_str(row.get("directory")),
+            state={"version": row.get("version")},
+        )
+    )
 
 
 #: One argument of `opencode run` that held a space: `"` + the argument, its `"` escaped, + `"`.
