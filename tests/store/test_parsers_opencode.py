@@ -81,6 +81,8 @@ ROOTS = [
     ),
     ({"OPENCODE_DB": "~/dbs/opencode.db"}, [".local/share/opencode", "dbs", ".config/opencode"]),
     ({"OPENCODE_DB": "opencode.db"}, [".local/share/opencode", ".config/opencode"]),
+    ({"XDG_DATA_HOME": "data"}, [".local/share/opencode", ".config/opencode"]),
+    ({"XDG_DATA_HOME": "~/d"}, ["d/opencode", ".config/opencode"]),
     (
         {"XDG_DATA_HOME": "/srv", "OPENCODE_DB": "/srv/opencode/opencode.db"},
         ["/srv/opencode", ".config/opencode"],

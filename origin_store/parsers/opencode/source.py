@@ -146,10 +146,12 @@ def roots(environ: Mapping[str, str], home: Path) -> list[Path]:
     OPENCODE_DB moves (an absolute path; its kind's patterns must still match its name), and its
     config directory, where its global instructions (AGENTS.md) are: memory.py looks for them
     under these roots, and no database pattern matches anything there."""
-    data = _path(environ.get("XDG_DATA_HOME"), home) or home / ".local" / "share"
+    data = _path(environ.get("XDG_DATA_HOME"), home)
+    # The XDG base directories are absolute; a relative one is ignored, as the spec asks.
+    data = data if data is not None and data.is_absolute() else home / ".local" / "share"
     found = [data / "opencode"]
     moved = _path(environ.get("OPENCODE_DB"), home)
-    # A relative path is relative to where OpenCode ran, which is not known here.
+    # A relative one names a file in the data directory, a root already.
     if moved is not None and moved.is_absolute() and moved.parent not in found:
         found.append(moved.parent)
     config = _path(environ.get("OPENCODE_CONFIG_DIR"), home)
