@@ -20,7 +20,8 @@ parser needs, a row a line again whenever its values change (a tool part goes pe
   beside the database, which the row names (`metadata.outputPath`). That file is read after its
   row (`Table.attached`) and filed as the result's parts (`:output#<n>`): its first lines exist
   nowhere else. The result keeps the tail the row holds, so the words of an output stay found
-  after OpenCode removes its file.
+  after OpenCode removes its file. (A database OPENCODE_DB moves out of the data directory
+  leaves `tool-output/` behind, where nothing looks for it: only the tails are read then.)
 
 What is not read, and why:
 - `event` and `event_sequence`: an event-sourcing log of the same rows (full snapshots of each
@@ -29,6 +30,9 @@ What is not read, and why:
   `opencode.json` in the config directory may hold provider keys; only the memory files
   (memory.py) are looked for there.
 - `project`: its `worktree` is the session's directory, which the session rows already give.
+- `session_message`, `session_input`, `todo`, `permission`: empty in the 1.18 databases seen,
+  or state of the app (queued prompts, a todo list, granted permissions) rather than a session's
+  words; a later OpenCode that kept messages only in `session_message` would need it read.
 - `step-start`/`step-finish`/`patch`/`snapshot` parts: bookkeeping (snapshot hashes, tokens
   that the message holds too).
 - The JSON `storage/` of older OpenCode (`session/<project>/<id>.json`, `message/<session>/
