@@ -30,7 +30,7 @@ FIXTURES = DATA
 
 
 #: Every agent's sample folder, in the order of the sources.
-AGENTS = ("claude-code", "codex", "cursor", "zcode", "grok", "gemini", "qwen")
+AGENTS = ("claude-code", "codex", "cursor", "zcode", "grok", "gemini", "opencode", "qwen")
 
 
 def sample_root(name: str, root: Path = DATA) -> Path:
@@ -90,6 +90,9 @@ def fixture_env(tmp_path: Path, *, copy: bool = False, root: Path = DATA) -> dic
         "GROK_HOME": str(places["grok"]),
         "QWEN_HOME": str(places["qwen"] / ".qwen"),  # the samples and fixtures stand for HOME
         "GEMINI_CLI_HOME": str(places["gemini"]),  # its home: the samples hold its .gemini
+        # Its samples are a home: the database, with tool-output/ beside it.
+        "OPENCODE_DB": str(places["opencode"] / ".local/share/opencode/opencode.db"),
+        "OPENCODE_CONFIG_DIR": str(places["opencode"] / ".config/opencode"),
         "ORIGIN_DEVICE": "testbox",
         "ORIGIN_WATCH_INTERVAL_MS": "0",
         # No search server left behind by a test's fresh commands (tests/api/test_cli_linger.py).

@@ -39,6 +39,8 @@ from .corpus import LANG_DECK, SESSION_MAX, SESSION_MIN, session_size
 from .cursor import CLI_SCHEMA, KV_SCHEMA, CursorCliSession, CursorIdeSession, file_uri
 from .grok import CLI_SCHEMA as GROK_DB_SCHEMA
 from .grok import GrokBuildSession, GrokCliSession, workspace_id
+from .opencode import SCHEMA as OPENCODE_SCHEMA
+from .opencode import OpencodeSession
 from .session import Plan, Session
 from .zcode import MESSAGE_SQL, PART_SQL, SCHEMA, SESSION_SQL, ZcodeSession
 
@@ -58,6 +60,7 @@ VARIANTS: dict[str, tuple[tuple[type[Session], float], ...]] = {
     "cursor": ((CursorIdeSession, 0.75), (CursorCliSession, 0.25)),
     "zcode": ((ZcodeSession, 1.0),),
     "grok": ((GrokBuildSession, 0.8), (GrokCliSession, 0.2)),
+    "opencode": ((OpencodeSession, 1.0),),
 }
 #: Where each source's files are under the home: what its files and bytes count.
 PLACES = {
@@ -66,6 +69,7 @@ PLACES = {
     "cursor": (".config/Cursor", ".cursor"),
     "zcode": (".zcode",),
     "grok": (".grok",),
+    "opencode": (".local/share/opencode",),
 }
 CURSOR_USER = ".config/Cursor/User"
 
@@ -253,6 +257,22 @@ def _write_zcode(home: Path, sessions: Iterator[Session]) -> tuple[int, int]:
     return totals[0], totals[1]
 
 
+def _write_opencode(home: Path, sessions: Iterator[Session]) -> tuple[int, int]:
+    """Every session in one ``.local/share/opencode/opencode.db`` (asked for by name only: not
+    one of FORMATS)."""
+    path = home / ".local/share/opencode/opencode.db"
+    totals = [0, 0, BASE_MS]
+    with _database(path, OPENCODE_SCHEMA) as db:
+        for s in sessions:
+            assert isinstance(s, OpencodeSession)
+            _count(s, totals)
+            db.execute("INSERT INTO session VALUES (?, ?, NULL, ?, ?, ?, ?, ?, ?, ?)", s.session)
+            db.executemany("INSERT INTO message VALUES (?, ?, ?, ?, ?)", s.messages)
+            db.executemany("INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)", s.parts)
+    _touch(path, totals[2])
+    return totals[0], totals[1]
+
+
 def _write_grok(home: Path, sessions: Iterator[Session]) -> tuple[int, int]:
     """Grok Build's session folders and grok-cli's ``.grok/grok.db``, made once a grok-cli
     session goes into it."""
@@ -315,4 +335,5 @@ WRITE = {
     "cursor": _write_cursor,
     "zcode": _write_zcode,
     "grok": _write_grok,
+    "opencode": _write_opencode,
 }

@@ -80,7 +80,9 @@ class ZcodeSession(Session):
             ("title ", self.title),
         )
         words = "session start: " + ", ".join(name + value for name, value in fields)
-        self.row(f"zcode:{self.session_id}", words, "meta", "system", False, at=started)
+        self.row(
+            f"{self.plan.source}:{self.session_id}", words, "meta", "system", False, at=started
+        )
         turns = self.conversation_turns(self.budget)
         for turn in turns:
             self._turn(turn)
@@ -157,7 +159,9 @@ class ZcodeSession(Session):
                     },
                 )
                 kind = "meta" if step.kind == THINKING else "message"
-                self.row(f"zcode:{pid}", step.text, kind, "assistant", step.cjk, at=step.at)
+                self.row(
+                    f"{self.plan.source}:{pid}", step.text, kind, "assistant", step.cjk, at=step.at
+                )
         self._part(
             mid,
             last + 40,
@@ -177,7 +181,14 @@ class ZcodeSession(Session):
         }
         user = self._message(prompt.at, prompt.at, data)
         pid = self._part(user, prompt.at + 1, prompt.at + 1, {"type": "text", "text": prompt.text})
-        self.row(f"zcode:{pid}", prompt.text, "message", "user", prompt.cjk, at=prompt.at + 1)
+        self.row(
+            f"{self.plan.source}:{pid}",
+            prompt.text,
+            "message",
+            "user",
+            prompt.cjk,
+            at=prompt.at + 1,
+        )
         work = [step for step in turn.steps[1:] if step.kind != ANSWER]
         if work:
             self._assistant(user, work, "tool-calls")
@@ -203,7 +214,7 @@ class ZcodeSession(Session):
         data = {"type": "tool", "callID": call, "tool": name, "state": state}
         pid = self._part(mid, step.at, step.done, data)
         self.row(
-            f"zcode:{pid}:call",
+            f"{self.plan.source}:{pid}:call",
             f"{name} {dump(args).decode()}",
             "tool_use",
             "assistant",
@@ -211,7 +222,9 @@ class ZcodeSession(Session):
             at=step.at,
         )
         shown = f"[error: exit code {step.code}] {output}" if step.code else output
-        self.row(f"zcode:{pid}:result", shown, "tool_result", "system", False, at=step.done)
+        self.row(
+            f"{self.plan.source}:{pid}:result", shown, "tool_result", "system", False, at=step.done
+        )
 
 
 def _read(cwd: str, step: Step) -> tuple[str, dict[str, Any], str]:

@@ -4,10 +4,11 @@ compact JSON as every parser writes them (`base.compact_json`), or the tool's ow
 
 Three kinds of call are shown as a person knows them: a shell command (Claude Code's `Bash`,
 Codex's `exec_command`, `shell` and `local_shell`, Cursor's `run_terminal_cmd` and `Shell`,
-Grok's `run_terminal_command` and `bash`, zcode's `bash`) as the command; a file edit or write
-(`Edit`, `MultiEdit`, `Write`, `edit_file`, `write_file`, zcode's `edit` and `write`, Codex's
-`apply_patch`) as a diff; anything else as its arguments, each string shown as the text it is
-(the JSON's `\\n` escapes undone). A text cut to the page's length is read as far as it goes.
+Grok's `run_terminal_command` and `bash`, zcode's and OpenCode's `bash`) as the command; a file
+edit or write (`Edit`, `MultiEdit`, `Write`, `edit_file`, `write_file`, zcode's and OpenCode's
+`edit` and `write`, Codex's and OpenCode's `apply_patch`) as a diff; anything else as its
+arguments, each string shown as the text it is (the JSON's `\\n` escapes undone). A text cut to
+the page's length is read as far as it goes.
 Gemini CLI's `run_shell_command` is a command (its `dir_path` where it ran), its `replace` an edit.
 """
 
@@ -85,7 +86,8 @@ def read_call(text: str) -> Call:
     lower = name.lower()
     base = Call(name=name, args=args, rest=rest, cut=cut)
     if lower in PATCH_TOOLS or (lower == "custom_tool" and rest.startswith("*** Begin Patch")):
-        patch = rest if args is None else str(args.get("input") or args.get("patch") or rest)
+        named = ("input", "patch", "patchText")  # Codex's, then OpenCode's `patchText`
+        patch = rest if args is None else str(next(filter(None, map(args.get, named)), rest))
         return _with(base, diff=patch.strip("\n"))
     if args is None:
         return base

@@ -63,7 +63,13 @@ def connect(path: Path) -> sqlite3.Connection:
 
 def read_database(path: Path, tables: tuple[Table, ...]) -> Iterator[tuple[str, bytes]]:
     """Every row of every table, as (its identity, its row log line), read in one transaction so
-    that rows written together are seen together even while the agent writes."""
+    that rows written together are seen together even while the agent writes; each file a row
+    names (`Table.attached`) right after the row."""
+    for identity, line, _ in _database_rows(path, tables):
+        yield identity, line
+
+
+def _database_rows(path: Path, tables: tuple[Table, ...]) -> Iterator[tuple[str, bytes, int]]:
     connection = connect(path)
     try:
         connection.execute("BEGIN")
@@ -73,10 +79,33 @@ def read_database(path: Path, tables: tuple[Table, ...]) -> Iterator[tuple[str, 
             for values in cursor:
                 row = dict(zip(columns, values, strict=True))
                 key = "/".join(str(row[name]) for name in table.key)
-                yield f"{table.name}/{key}", row_line(table.name, key, row)
+                line = row_line(table.name, key, row)
+                yield f"{table.name}/{key}", line, digest(line)
+                if table.attached is not None:
+                    attached = _attached(path, table.attached, row)
+                    if attached is None:
+                        continue
+                    try:
+                        whole = _whole(attached, head=True)
+                    except FileNotFoundError:  # removed since it was seen
+                        continue
+                    yield whole
         connection.execute("COMMIT")
     finally:
         connection.close()
+
+
+def _attached(path: Path, attached: tuple[str, str], row: dict[str, Any]) -> Path | None:
+    """The file a row names, by its name alone, in the folder beside the database."""
+    column, folder = attached
+    value = row.get(column)
+    if not isinstance(value, str):
+        return None
+    name = value.replace("\\", "/").rsplit("/", 1)[-1]
+    if name in ("", ".", ".."):
+        return None
+    found = path.parent / folder / name
+    return found if found.is_file() else None
 
 
 #: Changed rows are appended to a row log in writes of about this size.
@@ -338,8 +367,7 @@ def read_rows(original: Path, kind: FileKind) -> Iterator[tuple[str, bytes, int]
             sibling = original.with_name(name)
             if sibling.is_file():
                 yield _whole(sibling)
-        for identity, line in read_database(original, kind.tables):
-            yield identity, line, digest(line)
+        yield from _database_rows(original, kind.tables)
     except sqlite3.Error as error:
         raise RowLogError(f"{original}: {error}") from error
 

@@ -77,6 +77,12 @@ class Table:
     name: str
     sql: str  # a read-only SELECT; its columns become the row's fields
     key: tuple[str, ...]  # the columns that identify a row from one read to the next
+    #: For rows that name a file the agent wrote beside the database (OpenCode's full tool
+    #: outputs): (the column naming it, the folder it is in, relative to the database's). The
+    #: file of that name there, if any, is read whole (its head, as `FileKind.head`) and becomes
+    #: a `file_line` right after the row's line whenever its content changes. Only the name is
+    #: taken from the row, so nothing outside that folder is ever read.
+    attached: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True, slots=True)

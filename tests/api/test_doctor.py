@@ -42,6 +42,7 @@ MOVERS = {
     "grok": {"GROK_HOME"},
     "qwen": {"QWEN_HOME", "QWEN_RUNTIME_DIR"},
     "gemini": {"GEMINI_CLI_HOME"},
+    "opencode": {"XDG_DATA_HOME", "OPENCODE_DB", "OPENCODE_CONFIG_DIR"},
 }
 
 

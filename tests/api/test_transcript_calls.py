@@ -75,6 +75,11 @@ def test_gemini_clis_shell_call_names_where_it_ran():
             None,
             ["*** Add File: tsconfig.build.json", "+{ }"],
         ),
+        (
+            'apply_patch {"patchText":"*** Begin Patch\\n*** Add File: beam.css\\n+.beam {}\\n*** End Patch"}',
+            None,
+            ["*** Add File: beam.css", "+.beam {}"],
+        ),
     ],
 )  # fmt: skip
 def test_each_agents_edit_or_write_is_a_diff(text: str, path: str | None, lines: list[str]):

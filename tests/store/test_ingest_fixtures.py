@@ -192,6 +192,9 @@ SHARED_EXPECTED = {
     ("gemini", "0a1853bf"): "",
     ("gemini", "3d494d63"): "",
     ("gemini", "7ced18ee"): "",
+    ("opencode", "ses_dcb95d64"): "Scripted session title",
+    ("opencode", "ses_dcb959d7"): "Scripted session title",
+    ("opencode", "ses_dcb95849"): "Scripted session title",
 }
 
 

@@ -1,6 +1,7 @@
 """SIGKILL at random moments while the agents' own databases and logs are ingested (generated
-Cursor, zcode and Grok archives, read through the real parsers and row logs) ends exactly like
-an uninterrupted run: the same events, the same row logs, nothing lost or doubled."""
+Cursor, zcode, Grok and OpenCode archives, read through the real parsers and row logs) ends
+exactly like an uninterrupted run: the same events, the same row logs, nothing lost or
+doubled."""
 
 from __future__ import annotations
 
@@ -47,7 +48,7 @@ def _snapshot(home: Path, corpus: Path) -> tuple[dict[str, dict], dict[str, byte
 @pytest.mark.e2e
 def test_sigkill_while_reading_agents_databases_ends_like_one_run(tmp_path: Path):
     corpus = tmp_path / "corpus"
-    infos = generate_formats(corpus, 6000, seed=7, sources=("cursor", "zcode", "grok"))
+    infos = generate_formats(corpus, 6000, seed=7, sources=("cursor", "zcode", "grok", "opencode"))
     reference = tmp_path / "ref"
     began = time.perf_counter()
     subprocess.run([sys.executable, SCRIPT], env=_env(reference, corpus), check=True)

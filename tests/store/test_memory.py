@@ -78,6 +78,7 @@ USER_FILES = {
     "grok": {"AGENTS.md", "memory/MEMORY.md", "memory/shop-api-5e6f7a8b/MEMORY.md"},
     "zcode": {"skills/api-errors/SKILL.md"},
     "qwen": {"QWEN.md", "projects/-home-dev-harbor-map/memory/MEMORY.md"},
+    "opencode": {"AGENTS.md"},
 }
 
 

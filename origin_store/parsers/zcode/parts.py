@@ -10,6 +10,7 @@ stored once.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +28,12 @@ from ..base import (
 
 NAME = "zcode"
 
+#: The title the app shows is the only title ZCode keeps; it ranks with the other agents' chosen
+#: titles (a rename, an index entry), above titles an agent infers.
+TITLE_RANK = 30
+#: opencode's placeholders until a title is made; the store falls back to the prompt instead.
+_PLACEHOLDER = re.compile(r"(?:New|Child) session - \d{4}-\d{2}-\d{2}T")
+
 #: User messages a person (or, for a sub-agent, its parent agent) wrote; the others
 #: (compact_summary, todo_reminder, local_setting, …) are the harness's. Older rows have none.
 _TYPED: tuple[str | None, ...] = (None, "real_user", "subagent_task")
@@ -38,6 +45,7 @@ _SUBTASK = ((": ", "agent"), (": ", "description"), ("\n", "prompt"))
 class _Part:
     """What a part row says about where its events go."""
 
+    source: str
     id: str
     session: str
     time: int
@@ -54,9 +62,9 @@ class _Part:
         self, suffix: str, role: str, kind: str, text: str | Labelled, time: int | None = None
     ) -> list[EventRecord]:
         return build_events(
-            f"{NAME}:{self.id}{suffix}",
+            f"{self.source}:{self.id}{suffix}",
             [(0, role, kind, text)],
-            source=NAME,
+            source=self.source,
             time=self.time if time is None else time,
             session=self.session,
             cwd=self.cwd,
@@ -78,15 +86,33 @@ def copied(row: dict[str, Any], created: str = "created") -> bool:
     return own is not None and forked is not None and own < forked
 
 
-def part_records(key: str, row: dict[str, Any]) -> list[Record]:
-    """The events of one part row, by the part's type; unknown types give none."""
+def part_data(row: dict[str, Any], source: str = NAME) -> dict[str, Any] | ParseProblem:
+    """A part row's `data`, its JSON loaded."""
+    value = row.get("data")
+    if not isinstance(value, str):
+        return ParseProblem("bad-field", f"a {source} part row without its data text")
+    loaded = load_object(value.encode("utf-8", "replace"))
+    if loaded is None:
+        return ParseProblem("bad-field", f"a {source} part row with empty data")
+    return loaded
+
+
+def part_records(
+    key: str, row: dict[str, Any], source: str = NAME, data: dict[str, Any] | None = None
+) -> list[Record]:
+    """The events of one part row, by the part's type; unknown types give none. OpenCode's
+    rows, whose ZCode descendant kept their shapes, are read here too (`source`), with their
+    `data` loaded and adjusted beforehand where OpenCode differs."""
     if copied(row, "message_created"):
         return []
-    data = _data(row.get("data"))
-    if isinstance(data, ParseProblem):
-        return [data]
+    if data is None:
+        loaded = part_data(row, source)
+        if isinstance(loaded, ParseProblem):
+            return [loaded]
+        data = loaded
     created = row_time(row.get("created")) or row_time(row.get("message_created"))
     part = _Part(
+        source=source,
         id=nonempty_str(row.get("id")) or key,
         session=nonempty_str(row.get("session")) or "unknown",
         time=created,
@@ -120,15 +146,6 @@ def part_records(key: str, row: dict[str, Any]) -> list[Record]:
     return []
 
 
-def _data(value: object) -> dict[str, Any] | ParseProblem:
-    if not isinstance(value, str):
-        return ParseProblem("bad-field", "a zcode part row without its data text")
-    loaded = load_object(value.encode("utf-8", "replace"))
-    if loaded is None:
-        return ParseProblem("bad-field", "a zcode part row with empty data")
-    return loaded
-
-
 def _text(part: _Part, data: dict[str, Any], ptype: str) -> list[Record]:
     """Typed words, the harness's words in a user message, an assistant's answer or reasoning."""
     text = data.get("text")
@@ -138,7 +155,9 @@ def _text(part: _Part, data: dict[str, Any], ptype: str) -> list[Record]:
         harness = data.get("synthetic") is True or part.summary or part.semantics not in _TYPED
         if harness or ptype == "reasoning":
             return list(part.event("", "system", "system", text))
-        prompt = SessionFact(part.session, NAME, prompt=part.intent or text, time=part.time or None)
+        prompt = SessionFact(
+            part.session, part.source, prompt=part.intent or text, time=part.time or None
+        )
         return [prompt, *part.event("", "user", "message", text)]
     if not (part.done or _finished(data.get("time"))):
         return []  # still streaming: its row is read again when the message completes
@@ -256,3 +275,74 @@ def _subtask(part: _Part, data: dict[str, Any]) -> list[Record]:
     for number, (sep, value) in enumerate(item for item in values if item[1]):
         (words.sep(sep) if number else words).log(value or "")
     return list(part.event("", "system", "meta", words.build()))
+
+
+def session_records(key: str, row: dict[str, Any], source: str = NAME) -> list[Record]:
+    """The session's facts, and a marker event of how it started that also holds its title, so
+    the title is found by search; a changed title reads the row again and replaces the marker.
+    OpenCode's rows say a sub-agent by `subagent` (it has no task types) and name the model."""
+    session = nonempty_str(row.get("id")) or key
+    time = row_time(row.get("created"))
+    title = nonempty_str(row.get("title"))
+    if title is not None and _PLACEHOLDER.match(title):
+        title = None
+    directory = nonempty_str(row.get("directory"))
+    parent = nonempty_str(row.get("parent"))
+    fact = SessionFact(
+        session,
+        source,
+        title=title,
+        title_rank=TITLE_RANK if title else 0,
+        cwd=directory,
+        parent=parent,
+        time=time or None,
+    )
+    words = Words().origin("session start: ")
+    values = [
+        ("", nonempty_str(row.get("task_type"))),
+        ("version ", nonempty_str(row.get("version"))),
+        ("subagent of " if _subagent(row) else "from ", parent),
+        ("model ", nonempty_str(row.get("model"))),
+        ("cwd ", directory),
+        ("title ", title),
+    ]
+    for number, (name, value) in enumerate(item for item in values if item[1]):
+        (words.sep(", ") if number else words).origin(name).log(value or "")
+    marker = build_events(
+        f"{source}:{session}",
+        [(0, "system", "meta", words.build())],
+        source=source,
+        time=time,
+        session=session,
+        cwd=directory,
+        state={"version": row.get("version")},
+    )
+    return [fact, *marker]
+
+
+def _subagent(row: dict[str, Any]) -> bool:
+    return row.get("task_type") == "subagent_child" or row.get("subagent") in (1, True)
+
+
+def error_records(key: str, row: dict[str, Any], source: str = NAME) -> list[Record]:
+    """A message that failed (an API error, an abort) says so; its parts say the rest."""
+    if row.get("valid") == 0:
+        return [ParseProblem("invalid-json", f"the data of {source} message {key}")]
+    if copied(row):
+        return []
+    session = nonempty_str(row.get("session")) or "unknown"
+    name = nonempty_str(row.get("error"))
+    detail = row.get("detail")
+    text = detail if isinstance(detail, str) else ""
+    marks = f"[error] {name}: " if name else "[error] "
+    return list(
+        build_events(
+            f"{source}:{nonempty_str(row.get('id')) or key}:error",
+            [(0, "system", "system", labelled(marks, text))],
+            source=source,
+            time=row_time(row.get("completed")) or row_time(row.get("created")),
+            session=session,
+            cwd=nonempty_str(row.get("directory")),
+            state={"version": row.get("version")},
+        )
+    )

@@ -23,20 +23,14 @@ What is not read, and why:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ...model import ParseProblem, Record, SessionFact
-from ..base import FileKind, Source, Table, Words, build_events, labelled, nonempty_str, row_parser
-from .parts import NAME, copied, part_records, row_time
-
-#: The title the app shows is the only title ZCode keeps; it ranks with the other agents' chosen
-#: titles (a rename, an index entry), above titles an agent infers.
-TITLE_RANK = 30
-#: opencode's placeholders until a title is made; the store falls back to the prompt instead.
-_PLACEHOLDER = re.compile(r"(?:New|Child) session - \d{4}-\d{2}-\d{2}T")
+from ...model import Record
+from ..base import FileKind, Source, Table, row_parser
+from .parts import NAME, error_records, part_records, session_records
+from .parts import TITLE_RANK as TITLE_RANK
 
 #: A message's `data` stands in as `{}` when it is not JSON, so that one broken row does not fail
 #: the whole read (SQLite's JSON functions raise on malformed text); ERRORS_SQL reports it.
@@ -133,75 +127,10 @@ def parse(table: str, key: str, row: dict[str, Any], state: dict[str, Any]) -> l
     if table == "part":
         return part_records(key, row)
     if table == "session":
-        return _session_records(key, row)
+        return session_records(key, row)
     if table == "message":
-        return _error_records(key, row)
+        return error_records(key, row)
     return []
-
-
-def _session_records(key: str, row: dict[str, Any]) -> list[Record]:
-    """The session's facts, and a marker event of how it started that also holds its title, so
-    the title is found by search; a changed title reads the row again and replaces the marker."""
-    session = nonempty_str(row.get("id")) or key
-    time = row_time(row.get("created"))
-    title = nonempty_str(row.get("title"))
-    if title is not None and _PLACEHOLDER.match(title):
-        title = None
-    directory = nonempty_str(row.get("directory"))
-    parent = nonempty_str(row.get("parent"))
-    fact = SessionFact(
-        session,
-        NAME,
-        title=title,
-        title_rank=TITLE_RANK if title else 0,
-        cwd=directory,
-        parent=parent,
-        time=time or None,
-    )
-    words = Words().origin("session start: ")
-    values = [
-        ("", nonempty_str(row.get("task_type"))),
-        ("version ", nonempty_str(row.get("version"))),
-        ("subagent of " if row.get("task_type") == "subagent_child" else "from ", parent),
-        ("cwd ", directory),
-        ("title ", title),
-    ]
-    for number, (name, value) in enumerate(item for item in values if item[1]):
-        (words.sep(", ") if number else words).origin(name).log(value or "")
-    marker = build_events(
-        f"{NAME}:{session}",
-        [(0, "system", "meta", words.build())],
-        source=NAME,
-        time=time,
-        session=session,
-        cwd=directory,
-        state={"version": row.get("version")},
-    )
-    return [fact, *marker]
-
-
-def _error_records(key: str, row: dict[str, Any]) -> list[Record]:
-    """A message that failed (an API error, an abort) says so; its parts say the rest."""
-    if row.get("valid") == 0:
-        return [ParseProblem("invalid-json", f"the data of zcode message {key}")]
-    if copied(row):
-        return []
-    session = nonempty_str(row.get("session")) or "unknown"
-    name = nonempty_str(row.get("error"))
-    detail = row.get("detail")
-    text = detail if isinstance(detail, str) else ""
-    marks = f"[error] {name}: " if name else "[error] "
-    return list(
-        build_events(
-            f"{NAME}:{nonempty_str(row.get('id')) or key}:error",
-            [(0, "system", "system", labelled(marks, text))],
-            source=NAME,
-            time=row_time(row.get("completed")) or row_time(row.get("created")),
-            session=session,
-            cwd=nonempty_str(row.get("directory")),
-            state={"version": row.get("version")},
-        )
-    )
 
 
 DATABASE = FileKind(
