@@ -1,0 +1,373 @@
+"""Copilot CLI's `session-state/<sessionId>/events.jsonl`: the session as it happened.
+
+Every line is an event `{type, data, id, timestamp, parentId}` with an id of its own, so a line
+maps to events alone and its ids are `copilot:<event id>` (`#n` for the parts of one line). A
+resumed session (`--resume`) appends to the same file: a `session.resume` line, new turns, and
+one more `session.shutdown` (one per run), so old lines keep their ids and a second read adds
+nothing. The state carries what later lines need from earlier ones: the cwd, branch and version
+of the last `session.start`/`session.resume`, the model calls already counted, the prompt sent.
+
+What is left out, and why: `tool.execution_start` repeats the call its `assistant.message` asked
+for; `assistant.turn_start`/`turn_end` are markers with no words. A tool's output over Copilot's
+threshold (20 KB) is written whole to the OS temp dir, outside `~/.copilot` and deleted with
+it, and the log keeps its first 500 characters ("Output too large to read at once … Preview"):
+that preview is all Origin has of it, and temp files are never read. `session-store.db` beside
+the sessions says again what these files say (its turns, its `summary` = the first prompt, as
+in `workspace.yaml`), so it is not read at all. Layout and fields: research/formats.md §11.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+from typing import Any
+
+from ...model import EventRecord, ParseProblem, Record, SessionFact, Usage
+from ..base import (
+    Labelled,
+    Words,
+    build_events,
+    compact_json,
+    labelled,
+    load_object,
+    never_raises,
+    nonempty_str,
+    safe_time,
+    split_output,
+)
+
+NAME = "copilot"
+
+#: A title Copilot gave the session in its log (`session.title_changed`), below a user's name.
+TITLE_CHANGED_RANK = 20
+
+_Event = tuple[int, str, str, str | Labelled]  # (part index, role, kind, text)
+
+#: Lines with nothing of their own to say (see the module's docstring).
+_SKIPPED = frozenset(
+    {
+        "assistant.turn_start",
+        "assistant.turn_end",
+        "tool.execution_start",
+        "tool.execution_partial_result",
+        "tool.execution_progress",
+        "assistant.message_delta",
+        "assistant.reasoning_delta",
+        "assistant.intent",
+        "pending_messages.modified",
+        "hook.start",
+        "hook.end",
+    }
+)
+#: How many model calls already counted are remembered: a call's usage is written on one or
+#: two lines next to each other (`session.usage_record`, `assistant.usage`).
+_COUNTED_KEPT = 8
+
+
+def start(relpath: str) -> dict[str, Any]:
+    """The directory is named by the session id, as `session.start` names it too."""
+    parts = PurePosixPath(relpath).parts
+    return {"sid": parts[-2] if len(parts) >= 2 else "unknown", "t": 0}
+
+
+@never_raises
+def parse(line: bytes, lineno: int, state: dict[str, Any]) -> list[Record]:
+    """Never raises: event types of a newer Copilot must not stop ingestion."""
+    obj = load_object(line)
+    if obj is None:
+        return []
+    if isinstance(obj, ParseProblem):
+        return [obj]
+    found = obj.get("type")
+    etype = found if isinstance(found, str) else ""
+    raw_data = obj.get("data")
+    data: dict[str, Any] = raw_data if isinstance(raw_data, dict) else {}
+    time = _line_time(obj, state)
+    sid = nonempty_str(state.get("sid")) or "unknown"
+    out: list[Record] = []
+    if etype in ("session.usage_record", "assistant.usage"):
+        _hold_usage(etype, data, state)
+        return out
+    if etype in _SKIPPED:
+        return out
+    base = f"{NAME}:{nonempty_str(obj.get('id')) or f'{sid}:L{lineno}'}"
+    built: list[EventRecord] = []
+    if etype == "assistant.message":
+        built = _assistant(base, data, state, time, sid)
+    elif etype == "tool.execution_complete":
+        built = _result(base, data, state, time, sid)
+    else:
+        items = _other(etype, data, state, time, sid, out)
+        cwd = nonempty_str(state.get("cwd"))
+        if cwd is not None and state.get("cwd_sent") != cwd:
+            out.append(SessionFact(sid, NAME, cwd=cwd, time=time or None))
+            state["cwd_sent"] = cwd
+        built = _build(base, items, state, time, sid)
+    held = state.get("usage")
+    if built and isinstance(held, list) and len(held) == 3:
+        built[0].usage = Usage(*(n if type(n) is int else 0 for n in held))
+        del state["usage"]
+    out.extend(built)
+    return out
+
+
+def _build(
+    base: str, items: list[_Event], state: dict[str, Any], time: int, sid: str
+) -> list[EventRecord]:
+    return build_events(
+        base,
+        items,
+        source=NAME,
+        time=time,
+        session=sid,
+        cwd=nonempty_str(state.get("cwd")),
+        state=state,
+    )
+
+
+def _line_time(obj: dict[str, Any], state: dict[str, Any]) -> int:
+    """The line's time, or the last one seen in the file (0 before any)."""
+    stamped = safe_time(obj.get("timestamp"))
+    if stamped is not None:
+        state["t"] = stamped
+        return stamped
+    previous = state.get("t")
+    return previous if type(previous) is int else 0
+
+
+def _other(
+    etype: str,
+    data: dict[str, Any],
+    state: dict[str, Any],
+    time: int,
+    sid: str,
+    out: list[Record],
+) -> list[_Event]:
+    """Events of every line type but the assistant's messages and the tools' results."""
+    if etype == "user.message":
+        # `content` is what was typed; `transformedContent` adds the harness's date stamp.
+        text = nonempty_str(data.get("content"))
+        if text is None or not text.strip():
+            return []
+        if not state.get("prompt_sent"):
+            out.append(SessionFact(sid, NAME, prompt=text, time=time or None))
+            state["prompt_sent"] = True
+        return [(0, "user", "message", text)]
+    if etype == "system.message":
+        # The system prompt, with the instructions files Copilot found at its end: longer than
+        # the text Origin keeps of an event, so it is filed in parts, all searchable.
+        text = nonempty_str(data.get("content"))
+        if text is None:
+            return []
+        return [(index, "system", "system", part) for index, part in enumerate(split_output(text))]
+    return _session_events(etype, data, state, time, sid, out)
+
+
+def _session_events(
+    etype: str,
+    data: dict[str, Any],
+    state: dict[str, Any],
+    time: int,
+    sid: str,
+    out: list[Record],
+) -> list[_Event]:
+    """What the harness says of the session: runs starting and ending, its model, its title,
+    errors and notices, compactions, sub-agents."""
+    if etype in ("session.start", "session.resume"):
+        return [(0, "system", "meta", _session_start(etype, data, state))]
+    if etype == "session.shutdown":
+        return [(0, "system", "meta", _shutdown(data))]
+    if etype == "session.context_changed":
+        _context(data, state)
+        return []
+    if etype == "session.model_change":
+        model = nonempty_str(data.get("newModel"))
+        return [(0, "system", "meta", labelled("model: ", model))] if model else []
+    if etype == "session.title_changed":
+        title = nonempty_str(data.get("title"))
+        if title is None:
+            return []
+        out.append(
+            SessionFact(sid, NAME, title=title, title_rank=TITLE_CHANGED_RANK, time=time or None)
+        )
+        return [(0, "system", "meta", labelled("title: ", title))]
+    if etype in (
+        "session.error",
+        "session.warning",
+        "session.info",
+        "abort",
+        "system.notification",
+    ):
+        message = next(
+            (m for m in map(nonempty_str, map(data.get, ("message", "reason", "content"))) if m),
+            None,
+        )
+        if message is None:
+            return []
+        kind = "meta" if etype == "session.info" else "system"
+        return [(0, "system", kind, labelled(f"{etype.removeprefix('session.')}: ", message))]
+    if etype == "session.compaction_complete":
+        summary = nonempty_str(data.get("summaryContent"))
+        if summary is not None:
+            return [(0, "system", "system", labelled("compaction summary:\n", summary))]
+        return [(0, "system", "system", labelled("context compacted"))]
+    if etype.startswith("subagent."):
+        return [(0, "system", "meta", _subagent(etype, data))]
+    return []
+
+
+def _subagent(etype: str, data: dict[str, Any]) -> Labelled | str:
+    words = Words().origin(f"{etype}:")
+    for key in ("agentName", "agentDisplayName", "error"):
+        value = nonempty_str(data.get(key))
+        if value is not None:
+            words.sep(" ").log(value)
+    return words.build()
+
+
+def _context(data: dict[str, Any], state: dict[str, Any]) -> None:
+    """The cwd and branch a run worked in, for the events that follow (a resume may move)."""
+    context = data.get("context")
+    context = context if isinstance(context, dict) else data
+    for key, field in (("cwd", "cwd"), ("branch", "branch")):
+        value = nonempty_str(context.get(field))
+        if value is not None:
+            state[key] = value
+
+
+def _session_start(etype: str, data: dict[str, Any], state: dict[str, Any]) -> Labelled | str:
+    """A run's start: Copilot's version, the model, where it ran."""
+    _context(data, state)
+    version = nonempty_str(data.get("copilotVersion"))
+    if version is not None:
+        state["version"] = version
+    words = Words().origin("session started" if etype == "session.start" else "session resumed")
+    for label, value in (
+        ("Copilot CLI ", version),
+        ("model ", nonempty_str(data.get("selectedModel"))),
+        ("cwd ", nonempty_str(state.get("cwd"))),
+        ("branch ", nonempty_str(state.get("branch"))),
+    ):
+        if value is not None:
+            words.sep(", ").origin(label).log(value)
+    return words.build()
+
+
+def _shutdown(data: dict[str, Any]) -> Labelled | str:
+    """A run's end: how it ended, what it changed, the requests each model served."""
+    words = Words().origin("session ended")
+    kind = nonempty_str(data.get("shutdownType"))
+    if kind is not None:
+        words.sep(" ").origin("(").log(kind).origin(")")
+    changes = data.get("codeChanges")
+    if isinstance(changes, dict):
+        added, removed = changes.get("linesAdded"), changes.get("linesRemoved")
+        if type(added) is int and type(removed) is int:
+            words.sep(", ").origin(f"+{added} -{removed} lines")
+        files = changes.get("filesModified")
+        names = [n for n in files if isinstance(n, str) and n] if isinstance(files, list) else []
+        for number, name in enumerate(names):
+            words.sep(", " if number else " ").origin("" if number else "in ").log(name)
+    metrics = data.get("modelMetrics")
+    for model, metric in metrics.items() if isinstance(metrics, dict) else ():
+        requests = metric.get("requests") if isinstance(metric, dict) else None
+        count = requests.get("count") if isinstance(requests, dict) else None
+        if isinstance(model, str) and model and type(count) is int:
+            words.sep("; ").origin("model ").log(model).sep(" ").origin(f"{count} requests")
+    return words.build()
+
+
+def _assistant(
+    base: str, data: dict[str, Any], state: dict[str, Any], time: int, sid: str
+) -> list[EventRecord]:
+    """A model answer: its reasoning, its text, then each tool call it asked for, the calls
+    under ids of their own (`:call:<toolCallId>`) that their results' ids name too."""
+    items: list[_Event] = []
+    reasoning = nonempty_str(data.get("reasoningText"))
+    if reasoning is not None and reasoning.strip():
+        items.append((0, "assistant", "meta", reasoning))
+    content = nonempty_str(data.get("content"))
+    if content is not None and content.strip():
+        items.append((1, "assistant", "message", content))
+    built = _build(base, items, state, time, sid)
+    requests = data.get("toolRequests")
+    seen: set[str] = set()
+    for index, request in enumerate(requests if isinstance(requests, list) else []):
+        if not isinstance(request, dict):
+            continue
+        name = nonempty_str(request.get("name")) or "tool"
+        arguments = request.get("arguments")
+        text = f"{name} {arguments if isinstance(arguments, str) else compact_json(arguments)}"
+        call = nonempty_str(request.get("toolCallId"))
+        if call is None or call in seen:
+            call_id = f"{base}#{index + 2}"
+        else:
+            seen.add(call)
+            call_id = f"{base}:call:{call}"
+        built.extend(_build(call_id, [(0, "assistant", "tool_use", text)], state, time, sid))
+    return built
+
+
+def _result(
+    base: str, data: dict[str, Any], state: dict[str, Any], time: int, sid: str
+) -> list[EventRecord]:
+    """A tool's result: its output (as the model read it, then the longer form Copilot showed,
+    such as an edit's diff, when that differs), an `[error] ` label when the call failed or the
+    command exited non-zero (Copilot calls the latter a success)."""
+    result = data.get("result")
+    result = result if isinstance(result, dict) else {}
+    content = nonempty_str(result.get("content")) or ""
+    detailed = nonempty_str(result.get("detailedContent"))
+    text = content
+    if detailed is not None and detailed.strip() and detailed.strip() not in content:
+        text = f"{content}\n{detailed}" if content else detailed
+    error = data.get("error")
+    if not text and error is not None:
+        message = error.get("message") if isinstance(error, dict) else error
+        text = message if isinstance(message, str) else compact_json(error)
+    shell = data.get("shellExecution")
+    exit_code = shell.get("exitCode") if isinstance(shell, dict) else None
+    failed = data.get("success") is False or (type(exit_code) is int and exit_code != 0)
+    call = nonempty_str(data.get("toolCallId"))
+    result_id = f"{base}:result:{call}" if call is not None else base
+    parts = split_output(text)
+    if not failed and not text.strip():
+        return []
+    items: list[_Event] = [
+        (index, "system", "tool_result", labelled("[error] ", part) if failed else part)
+        for index, part in enumerate(parts)
+    ]
+    return _build(result_id, items, state, time, sid)
+
+
+def _hold_usage(etype: str, data: dict[str, Any], state: dict[str, Any]) -> None:
+    """Keep a model call's tokens for the next event of the file, which carries them: a usage
+    line has no event of its own, and comes just before the answer it paid for. A call is
+    counted once though Copilot may write it twice (`session.usage_record`, `assistant.usage`,
+    the same `apiCallId`). Input tokens are taken to include cached ones, as the OpenAI-shaped
+    API Copilot speaks counts them, unless the cached ones outnumber them (an Anthropic-shaped
+    count, which leaves them out)."""
+    usage = data.get("usage") if etype == "session.usage_record" else data
+    if not isinstance(usage, dict):
+        return
+    call = nonempty_str(usage.get("apiCallId")) or nonempty_str(data.get("apiCallId"))
+    counted = state.get("ucalls")
+    counted = counted if isinstance(counted, list) else []
+    if call is not None and call in counted:
+        return
+    names = ("inputTokens", "cacheReadTokens", "cacheWriteTokens", "outputTokens")
+    tin, read, made, tout = (
+        n if type(n) is int and n >= 0 else 0 for n in (usage.get(name) for name in names)
+    )
+    if tin < read + made:
+        tin += read + made
+    if not (tin or tout):
+        return
+    held = state.get("usage")
+    held = held if isinstance(held, list) and len(held) == 3 else [0, 0, 0]
+    state["usage"] = [
+        (held[0] if type(held[0]) is int else 0) + tin,
+        (held[1] if type(held[1]) is int else 0) + read,
+        (held[2] if type(held[2]) is int else 0) + tout,
+    ]
+    if call is not None:
+        state["ucalls"] = [*counted, call][-_COUNTED_KEPT:]
