@@ -30,7 +30,7 @@ FIXTURES = DATA
 
 
 #: Every agent's sample folder, in the order of the sources.
-AGENTS = ("claude-code", "codex", "cursor", "zcode", "grok")
+AGENTS = ("claude-code", "codex", "cursor", "zcode", "grok", "copilot")
 
 
 def sample_root(name: str, root: Path = DATA) -> Path:
@@ -88,6 +88,8 @@ def fixture_env(tmp_path: Path, *, copy: bool = False, root: Path = DATA) -> dic
         "CODEX_HOME": str(places["codex"]),
         "ZCODE_STORAGE_DIR": str(places["zcode"]),
         "GROK_HOME": str(places["grok"]),
+        # Copilot's samples, like the shared fixtures, are a home with `.copilot` in it.
+        "COPILOT_HOME": str(places["copilot"] / ".copilot"),
         "ORIGIN_DEVICE": "testbox",
         "ORIGIN_WATCH_INTERVAL_MS": "0",
         # No search server left behind by a test's fresh commands (tests/api/test_cli_linger.py).

@@ -25,6 +25,7 @@ CASES = [
     ("zcode", "inventory count", "sess_5ac3763d-aa16-5d25-a952-a4c1d174222f", "db.sqlite"),
     ("grok", "uptime helper", "019b4c11-5a6b-7c7d-8e8f-909192939495", "updates.jsonl"),
     ("grok", "login", "5c2e8a1f9b30", "grok.db"),
+    ("copilot", "outgrebe", "5b1f7e20-3c4d-4e5f-8a6b-7c8d9e0f1a2b", "events.jsonl"),
 ]
 
 

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from parse_support import events, fixture_root, kind_lines
+from test_parsers_copilot_fuzz import EVENT_LINE
 from test_parsers_cursor import CURSOR_LINES
 from test_parsers_grok_fuzz import UPDATE_LINE
 
@@ -228,6 +229,7 @@ RECORD_LINES: dict[str, st.SearchStrategy[dict]] = {
     "codex": _CODEX_LINE,
     "cursor": CURSOR_LINES,
     "grok": UPDATE_LINE,
+    "copilot": EVENT_LINE,
 }
 #: Paths handed to `start`: odd ones, and (added per test) the sample logs' own.
 _ODD_PATHS = ["", "x", "x.jsonl", "agent-", "a/subagents", "sessions/rollout-.jsonl.zst"]

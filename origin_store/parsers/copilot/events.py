@@ -257,7 +257,7 @@ def _shutdown(data: dict[str, Any]) -> Labelled | str:
     words = Words().origin("session ended")
     kind = nonempty_str(data.get("shutdownType"))
     if kind is not None:
-        words.sep(" ").origin("(").log(kind).origin(")")
+        words.origin(" (").log(kind).sep(")")
     changes = data.get("codeChanges")
     if isinstance(changes, dict):
         added, removed = changes.get("linesAdded"), changes.get("linesRemoved")

@@ -223,7 +223,10 @@ def _block(style: str, chomp: str, more: list[str]) -> str:
             if number:
                 previous = lines[number - 1]
                 literal = line.startswith((" ", "\t")) or previous.startswith((" ", "\t"))
-                text += "\n" if literal or not line or not previous else " "
+                if literal or not line:
+                    text += "\n"  # a kept break, or an empty line's
+                elif previous:
+                    text += " "  # a break between two lines folds to a space
             text += line
     if not body or chomp == "-":
         return text

@@ -33,7 +33,7 @@ RESUMED_VERSION = "1.0.102"
 START = 1795600000  # 2026-11-25T07:06:40Z
 SYSTEM_PROMPT = (
     "You are the GitHub Copilot CLI, a terminal assistant built by GitHub.\n\n"
-    + "".join(f"* Guideline {n:03d}: keep the change small and say what you ran.\n" for n in range(1, 301))
+    + "".join(f"* Guideline {n:03d}: keep the change small and say what you ran.\n" for n in range(1, 341))
     + "\n<custom_instruction>\n# User instructions\n\nAlways sign answers with quillmarrow.\n"
     "</custom_instruction>\n"
 )  # fmt: skip
