@@ -24,6 +24,7 @@ from origin_api.transcript.outputs import read_output
         ('run_terminal_command {"command":"npm test"}', "npm test"),
         ('bash {"command":"npm test -- webhooks","description":"Run webhook tests"}', "npm test -- webhooks"),
         ('Bash {"command":"printf \'a\\\\nb\'"}', "printf 'a\\nb'"),
+        ('powershell {"command":"Get-ChildItem src","description":"list"}', "Get-ChildItem src"),
     ],
 )  # fmt: skip
 def test_each_agents_shell_call_is_a_command(text: str, command: str):
@@ -59,6 +60,16 @@ def test_each_agents_shell_call_is_a_command(text: str, command: str):
             'edit {"filePath":"/inv/deliver.ts","oldString":"post(","newString":"withBackoff(post)("}',
             "/inv/deliver.ts",
             ["-post(", "+withBackoff(post)("],
+        ),
+        (
+            'edit {"path":"/q/src/backoff.ts","old_str":"let budget = 3;","new_str":"// hoisted"}',
+            "/q/src/backoff.ts",
+            ["-let budget = 3;", "+// hoisted"],
+        ),
+        (
+            'create {"path":"/q/notes.txt","file_text":"filezest\\n蓝鲸\\n"}',
+            "/q/notes.txt",
+            ["--- /dev/null", "+filezest", "+蓝鲸"],
         ),
         (
             "apply_patch *** Begin Patch\n*** Add File: tsconfig.build.json\n+{ }\n*** End Patch",
