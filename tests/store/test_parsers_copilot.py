@@ -319,6 +319,10 @@ USAGE_CASES = [
      [usage_line(RECORD, "c1", inputTokens=100, outputTokens=7), answer_line(1),
       usage_line("assistant.usage", "c1", inputTokens=100, outputTokens=7), answer_line(2)],
      [Usage(100, 0, 7), None]),
+    ("two records of one id are two calls (a server that gives every call one id)",
+     [usage_line(RECORD, "same", inputTokens=10, outputTokens=1), answer_line(1),
+      usage_line(RECORD, "same", inputTokens=20, outputTokens=2), answer_line(2)],
+     [Usage(10, 0, 1), Usage(20, 0, 2)]),
     ("two calls before one answer (one wrote nothing)",
      [usage_line(RECORD, "c1", inputTokens=10, outputTokens=1),
       usage_line(RECORD, "c2", inputTokens=20, outputTokens=2), answer_line(1)],
@@ -434,6 +438,8 @@ def test_an_id_less_line_gets_a_positional_id() -> None:
 YAML = [
     ("plain", "name: Fix the build\n", "Fix the build"),
     ("single quoted", "name: 'It''s: fine'\n", "It's: fine"),
+    ("as Copilot writes a prompt of two lines", 'name: "First line\\nsecond: \\"q\\"\\t日本語"\n',
+     'First line\nsecond: "q"\t日本語'),
     ("double quoted", 'name: "tab\\there \\u00e9 \\"q\\""\n', 'tab\there é "q"'),
     ("plain folded", "name: a long\n  name that goes\n  on\nuser_named: false\n", "a long name that goes on"),
     ("single quoted folded", "name: 'first\n  second'\n", "first second"),
@@ -469,6 +475,7 @@ def test_yaml_that_is_not_a_mapping(text: str) -> None:
         ("summary: A generated summary\n", "A generated summary", workspace.SUMMARY_RANK),
         ("name: '  '\ncwd: /x\n", None, None),
         ("name: a\n  b\n", "a b", workspace.NAME_RANK),
+        ('name: "two\\nlines"\n', "two lines", workspace.NAME_RANK),  # a title is one line
     ],
 )
 def test_workspace_titles(text: str, title: str | None, rank: int | None) -> None:

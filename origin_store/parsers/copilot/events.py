@@ -5,7 +5,7 @@ maps to events alone and its ids are `copilot:<event id>` (`#n` for the parts of
 resumed session (`--resume`) appends to the same file: a `session.resume` line, new turns, and
 one more `session.shutdown` (one per run), so old lines keep their ids and a second read adds
 nothing. The state carries what later lines need from earlier ones: the cwd, branch and version
-of the last `session.start`/`session.resume`, the model calls already counted, the prompt sent.
+of the last `session.start`/`session.resume`, the last model call counted, the prompt sent.
 
 What is left out, and why: `tool.execution_start` repeats the call its `assistant.message` asked
 for; `assistant.turn_start`/`turn_end` are markers with no words. A tool's output over Copilot's
@@ -58,9 +58,6 @@ _SKIPPED = frozenset(
         "hook.end",
     }
 )
-#: How many model calls already counted are remembered: a call's usage is written on one or
-#: two lines next to each other (`session.usage_record`, `assistant.usage`).
-_COUNTED_KEPT = 8
 
 
 def start(relpath: str) -> dict[str, Any]:
@@ -342,18 +339,20 @@ def _result(
 def _hold_usage(etype: str, data: dict[str, Any], state: dict[str, Any]) -> None:
     """Keep a model call's tokens for the next event of the file, which carries them: a usage
     line has no event of its own, and comes just before the answer it paid for. A call is
-    counted once though Copilot may write it twice (`session.usage_record`, `assistant.usage`,
-    the same `apiCallId`). Input tokens are taken to include cached ones, as the OpenAI-shaped
-    API Copilot speaks counts them, unless the cached ones outnumber them (an Anthropic-shaped
-    count, which leaves them out)."""
+    counted once though it may be written twice, as a `session.usage_record` and as an
+    `assistant.usage` with the same `apiCallId`; two lines of one type are two calls, whatever
+    their ids (a local model's server may give every call the same one). Input tokens include
+    cached ones, as Copilot counts them (its summary shows `↑ 100 (40 cached)` for
+    `inputTokens` 100, `cacheReadTokens` 40), unless the cached ones outnumber them (an
+    Anthropic-shaped count, which leaves them out)."""
     usage = data.get("usage") if etype == "session.usage_record" else data
     if not isinstance(usage, dict):
         return
     call = nonempty_str(usage.get("apiCallId")) or nonempty_str(data.get("apiCallId"))
-    counted = state.get("ucalls")
-    counted = counted if isinstance(counted, list) else []
-    if call is not None and call in counted:
+    last = state.get("ulast")
+    if call is not None and isinstance(last, list) and last[1:] == [call] and last[0] != etype:
         return
+    state["ulast"] = [etype, call]
     names = ("inputTokens", "cacheReadTokens", "cacheWriteTokens", "outputTokens")
     tin, read, made, tout = (
         n if type(n) is int and n >= 0 else 0 for n in (usage.get(name) for name in names)
@@ -369,5 +368,3 @@ def _hold_usage(etype: str, data: dict[str, Any], state: dict[str, Any]) -> None
         (held[1] if type(held[1]) is int else 0) + read,
         (held[2] if type(held[2]) is int else 0) + tout,
     ]
-    if call is not None:
-        state["ucalls"] = [*counted, call][-_COUNTED_KEPT:]
