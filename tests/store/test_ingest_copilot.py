@@ -25,6 +25,7 @@ from origin_store.records import SessionDoc
 
 A = "5b1f7e20-3c4d-4e5f-8a6b-7c8d9e0f1a2b"
 B = "8c2d4e6f-0a1b-4c3d-9e5f-6a7b8c9d0e1f"
+C = "3a4b5c6d-7e8f-4a0b-9c1d-2e3f4a5b6c7d"  # session-state/<id>.jsonl, no workspace.yaml
 ONLY = {"copilot": SOURCES["copilot"]}
 #: The agents' copied home, the settings, the store, its ingester and the first pass's report.
 Ingested = tuple[Path, Settings, Store, Ingester, IngestReport]
@@ -63,8 +64,8 @@ def session(store: Store, sid: str) -> SessionDoc:
 def test_sessions_titles_prompts_projects(ingested: Ingested) -> None:
     _, _, store, _, report = ingested
     assert (
-        not report.errors and not report.problems and report.events == 26
-    )  # 17 + 8 + the instructions file
+        not report.errors and not report.problems and report.events == 29
+    )  # 17 + 8 + 3 + the instructions file
     a, b = session(store, A), session(store, B)
     assert (
         a["title"]
@@ -76,6 +77,8 @@ def test_sessions_titles_prompts_projects(ingested: Ingested) -> None:
         "把メモ帳的同步脚本跑一下，看看为什么失败（墨鱼同步）",
     )
     assert (a["project"], b["project"]) == ("queue-svc", "メモ帳")
+    c = session(store, C)
+    assert c["title"] is None and (c["prompt"] or "").startswith("List the queues")
     assert a["started"] == 1795600000000 and a["ended"] == 1795686403000  # both runs
 
 

@@ -22,9 +22,10 @@ from origin_store.parsers.copilot import workspace
 
 A = "5b1f7e20-3c4d-4e5f-8a6b-7c8d9e0f1a2b"
 B = "8c2d4e6f-0a1b-4c3d-9e5f-6a7b8c9d0e1f"
+C = "3a4b5c6d-7e8f-4a0b-9c1d-2e3f4a5b6c7d"  # an earlier version's layout
 DEMO = "/home/dev/queue-svc"
 NOTES = "/home/dev/ノート/メモ帳"
-CWDS = {A: DEMO, B: NOTES}
+CWDS = {A: DEMO, B: NOTES, C: DEMO}
 
 
 def home() -> Path:
@@ -32,6 +33,8 @@ def home() -> Path:
 
 
 def rel(session: str, name: str = "events.jsonl") -> str:
+    if session == C and name == "events.jsonl":
+        return f"session-state/{C}.jsonl"
     return f"session-state/{session}/{name}"
 
 
@@ -85,7 +88,7 @@ def test_patterns_find_the_events_the_workspaces_and_the_instructions() -> None:
     def found(kind: FileKind) -> set[str]:
         return {p.relative_to(root).as_posix() for pat in kind.patterns for p in root.glob(pat)}
 
-    assert found(copilot.EVENTS) == {rel(A), rel(B)}
+    assert found(copilot.EVENTS) == {rel(A), rel(B), f"session-state/{C}.jsonl"}
     assert found(copilot.WORKSPACE) == {rel(A, "workspace.yaml"), rel(B, "workspace.yaml")}
     assert copilot.WORKSPACE.whole and not copilot.EVENTS.snapshots
     registered = registry.SOURCES["copilot"]
@@ -96,7 +99,11 @@ def test_patterns_find_the_events_the_workspaces_and_the_instructions() -> None:
 
 def test_start_names_the_session_by_its_directory() -> None:
     assert copilot_events.start(rel(A)) == {"sid": A, "t": 0}
-    assert copilot_events.start("x") == {"sid": "unknown", "t": 0}
+    assert copilot_events.start("x") == {"sid": "x", "t": 0}
+    assert copilot_events.start("events.jsonl") == {"sid": "unknown", "t": 0}
+    assert copilot_events.start("") == {"sid": "unknown", "t": 0}
+    # Earlier versions: a session's events in a file of its own at the top of session-state.
+    assert copilot_events.start(f"session-state/{A}.jsonl") == {"sid": A, "t": 0}
     assert workspace.start(rel(B, "workspace.yaml")) == {"sid": B}
 
 
@@ -142,12 +149,15 @@ EVENTS = [
     (eid(B, 9) + ":result:toolu_b2", "system", "tool_result",
      "Output too large to read at once (61.2 KB). Saved to: /tmp/"),
     (eid(B, 13), "assistant", "message", "同期スクリプトは権限エラーで失败しました。"),
+    (eid(C, 1), "system", "meta", f"session started, Copilot CLI 0.0.340, model claude-sonnet-4.6, cwd {DEMO}"),
+    (eid(C, 2), "user", "message", "List the queues that have no consumer (oldlayoutfern)."),
+    (eid(C, 4), "assistant", "message", "Two queues have none: audit and mailer (ansfernleaf)."),
 ]  # fmt: skip
 
 
 @pytest.mark.parametrize(("event_id", "role", "kind", "shown"), EVENTS)
 def test_events(event_id: str, role: str, kind: str, shown: str) -> None:
-    session = A if event_id.startswith(f"copilot:{A[:8]}") else B
+    session = next(s for s in CWDS if event_id.startswith(f"copilot:{s[:8]}"))
     event = by_id(read(session))[event_id]
     assert (event.session, event.role, event.kind, event.source) == (session, role, kind, "copilot")
     assert event.rendered.startswith(shown), event.rendered
@@ -156,7 +166,7 @@ def test_events(event_id: str, role: str, kind: str, shown: str) -> None:
 
 def test_every_event_is_listed_once_and_bookkeeping_gives_none() -> None:
     """Turn markers, a call's start (its request says it) and usage lines give no event."""
-    for session in (A, B):
+    for session in (A, B, C):
         ids = [e.id for e in events(read(session))]
         assert len(ids) == len(set(ids))
         listed = {

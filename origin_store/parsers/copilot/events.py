@@ -61,9 +61,11 @@ _SKIPPED = frozenset(
 
 
 def start(relpath: str) -> dict[str, Any]:
-    """The directory is named by the session id, as `session.start` names it too."""
-    parts = PurePosixPath(relpath).parts
-    return {"sid": parts[-2] if len(parts) >= 2 else "unknown", "t": 0}
+    """The directory is named by the session id, as `session.start` names it too; earlier
+    versions kept some sessions' events in `session-state/<sessionId>.jsonl` instead."""
+    path = PurePosixPath(relpath)
+    sid = path.parent.name if path.name == "events.jsonl" else path.name.removesuffix(".jsonl")
+    return {"sid": sid or "unknown", "t": 0}
 
 
 @never_raises

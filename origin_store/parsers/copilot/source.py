@@ -25,7 +25,7 @@ def roots(environ: Mapping[str, str], home: Path) -> list[Path]:
 
 EVENTS = FileKind(
     name="events",
-    patterns=("session-state/*/events.jsonl",),
+    patterns=("session-state/*/events.jsonl", "session-state/*.jsonl"),
     parse=events.parse,
     start=events.start,
 )

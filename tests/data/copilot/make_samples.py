@@ -11,7 +11,8 @@ and edits a file; a model call's usage is written twice (`session.usage_record` 
 `assistant.usage`, one `apiCallId`); a tool fails outright (`success: false`). Session B
 (Chinese and Japanese, a CJK cwd, named by the user) has a command that exits 2 yet is recorded
 as a success, a large output of which only the 500-character preview is kept, and a last line
-cut mid-record, as while Copilot is still writing.
+cut mid-record, as while Copilot is still writing. Session C is in the layout of earlier
+versions: its events in `session-state/<id>.jsonl`, with no directory and no workspace.yaml.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ HOME = HERE / ".copilot"
 
 A = "5b1f7e20-3c4d-4e5f-8a6b-7c8d9e0f1a2b"
 B = "8c2d4e6f-0a1b-4c3d-9e5f-6a7b8c9d0e1f"
+C = "3a4b5c6d-7e8f-4a0b-9c1d-2e3f4a5b6c7d"  # an earlier version's layout: session-state/<id>.jsonl
 DEMO = "/home/dev/queue-svc"
 NOTES = "/home/dev/ノート/メモ帳"
 VERSION = "1.0.98"
@@ -357,6 +359,15 @@ def session_b() -> Log:
     return log
 
 
+def session_c() -> Log:
+    log = Log(C)
+    start(log, 1200, DEMO, "main", "0.0.340")
+    user(log, 1201, "List the queues that have no consumer (oldlayoutfern).")
+    log.usage(1202, "call-c1", (800, 20, 0, 0))
+    log.answer(1202.1, "call-c1", "Two queues have none: audit and mailer (ansfernleaf).")
+    return log
+
+
 WORKSPACES = {
     A: (
         f"id: {A}\ncwd: {DEMO}\ngit_root: {DEMO}\nbranch: fix/retry-budget\n"
@@ -379,6 +390,7 @@ def main() -> None:
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "events.jsonl").write_text(log.text(cut_last=cut), encoding="utf-8")
         (folder / "workspace.yaml").write_text(WORKSPACES[session], encoding="utf-8")
+    (HOME / "session-state" / f"{C}.jsonl").write_text(session_c().text(), encoding="utf-8")
     (HOME / "copilot-instructions.md").write_text(
         "# Personal instructions\n\nAnswer in the user's language; sign with quillmarrow.\n",
         encoding="utf-8",
