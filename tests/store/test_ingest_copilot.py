@@ -64,8 +64,8 @@ def session(store: Store, sid: str) -> SessionDoc:
 def test_sessions_titles_prompts_projects(ingested: Ingested) -> None:
     _, _, store, _, report = ingested
     assert (
-        not report.errors and not report.problems and report.events == 29
-    )  # 17 + 8 + 3 + the instructions file
+        not report.errors and not report.problems and report.events == 31
+    )  # 19 + 8 + 3 + the instructions file
     a, b = session(store, A), session(store, B)
     assert (
         a["title"]

@@ -136,7 +136,10 @@ EVENTS = [
      f'edit {{"path":"{DEMO}/src/queue/backoff.ts","old_str":"  let budget = 3;"'),
     (eid(A, 24) + ":result:toolu_a3", "system", "tool_result",
      f"File {DEMO}/src/queue/backoff.ts updated with changes.\n@@ -12 +12 @@\n-  let budget = 3;"),
-    (eid(A, 26), "system", "meta",
+    (eid(A, 27), "system", "system", "context truncated: 6 messages, 41000 tokens removed"),
+    (eid(A, 28), "system", "system",
+     "compaction summary:\nBudget hoisted out of the retry loop; tests pending (sumcobble)."),
+    (eid(A, 29), "system", "meta",
      f"session ended (routine), +1 -0 lines in {DEMO}/src/queue/backoff.ts; model"),
     (eid(B, 1), "system", "meta",
      f"session started, Copilot CLI 1.0.102, model claude-sonnet-4.6, cwd {NOTES}, branch 主线"),
@@ -175,7 +178,7 @@ def test_every_event_is_listed_once_and_bookkeeping_gives_none() -> None:
         assert listed <= set(ids)
     ids_a = {e.id for e in events(read(A))}
     assert ids_a == {event_id for event_id, *_ in EVENTS if A[:8] in event_id}
-    for number in (4, 5, 7, 9, 11, 12, 13, 14, 16):  # turns, usage, tool starts
+    for number in (4, 5, 7, 9, 11, 12, 13, 14, 16, 26):  # turns, usage, tool starts
         assert not [i for i in ids_a if i.startswith(eid(A, number))]
 
 
@@ -365,7 +368,12 @@ def test_usage_is_counted_once_on_the_answer(
 
 def test_the_samples_usage() -> None:
     usages = [e.usage for e in events(read(A)) if e.usage is not None]
-    assert usages == [Usage(5200, 4800, 90), Usage(5400, 5300, 40), Usage(5600, 0, 120)]
+    assert usages == [
+        Usage(5200, 4800, 90),
+        Usage(5400, 5300, 40),  # written twice, counted once
+        Usage(5600, 0, 120),
+        Usage(60000, 58000, 300),  # the compaction's own call, on its summary
+    ]
 
 
 # --- other lines ----------------------------------------------------------------------------------
@@ -386,6 +394,10 @@ OTHER_LINES = [
     ("session.compaction_complete", {"success": True, "summaryContent": "We fixed it."}, "system",
      "compaction summary:\nWe fixed it."),
     ("session.compaction_complete", {"success": True}, "system", "context compacted"),
+    ("session.compaction_complete", {"success": False, "error": "Compaction Cancelled", "outcome": "cancelled"},
+     "meta", "compaction cancelled: Compaction Cancelled"),
+    ("session.warning", {"warningType": "x", "message": "Static context too large"}, "system",
+     "warning: Static context too large"),
     ("subagent.started", {"agentName": "explore"}, "meta", "subagent.started: explore"),
 ]  # fmt: skip
 

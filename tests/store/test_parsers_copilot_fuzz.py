@@ -32,6 +32,7 @@ _TYPES = [
     "assistant.turn_start", "tool.execution_start", "tool.execution_complete",
     "session.model_change", "session.title_changed", "session.error", "session.info", "abort",
     "session.context_changed", "session.compaction_complete", "subagent.started", "other",
+    "session.truncation", "session.warning",
 ]  # fmt: skip
 _CALL = st.sampled_from(["call_1", "call_2"]) | _JSON
 _USAGE = st.fixed_dictionaries(
@@ -56,7 +57,8 @@ _DATA = st.fixed_dictionaries(
         "copilotVersion": _JSON, "selectedModel": _JSON, "newModel": _JSON, "title": _JSON,
         "context": st.fixed_dictionaries({}, optional={"cwd": _JSON, "branch": _JSON}) | _JSON,
         "cwd": _JSON, "shutdownType": _JSON, "message": _JSON, "reason": _JSON,
-        "summaryContent": _JSON, "agentName": _JSON,
+        "summaryContent": _JSON, "agentName": _JSON, "outcome": _JSON,
+        "compactionTokensUsed": _USAGE | _JSON, "messagesRemovedDuringTruncation": _INT | _JSON,
         "codeChanges": st.fixed_dictionaries({}, optional={
             "linesAdded": _INT | _JSON, "linesRemoved": _INT | _JSON,
             "filesModified": st.lists(_JSON, max_size=3) | _JSON}) | _JSON,

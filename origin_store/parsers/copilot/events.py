@@ -8,7 +8,9 @@ nothing. The state carries what later lines need from earlier ones: the cwd, bra
 of the last `session.start`/`session.resume`, the last model call counted, the prompt sent.
 
 What is left out, and why: `tool.execution_start` repeats the call its `assistant.message` asked
-for; `assistant.turn_start`/`turn_end` are markers with no words. A tool's output over Copilot's
+for; `assistant.turn_start`/`turn_end`, `session.compaction_start` and `session.usage_checkpoint`
+are markers or running totals. A resumed run may send the system prompt again: it is an event
+again, as the model read it again. A tool's output over Copilot's
 threshold (20 KB) is written whole to the OS temp dir, outside `~/.copilot` and deleted with
 it, and the log keeps its first 500 characters ("Output too large to read at once … Preview"):
 that preview is all Origin has of it, and temp files are never read. `session-store.db` beside
@@ -205,13 +207,39 @@ def _session_events(
         kind = "meta" if etype == "session.info" else "system"
         return [(0, "system", kind, labelled(f"{etype.removeprefix('session.')}: ", message))]
     if etype == "session.compaction_complete":
-        summary = nonempty_str(data.get("summaryContent"))
-        if summary is not None:
-            return [(0, "system", "system", labelled("compaction summary:\n", summary))]
-        return [(0, "system", "system", labelled("context compacted"))]
+        return _compaction(data, state)
+    if etype == "session.truncation":
+        words = Words().origin("context truncated: ")
+        for number, (key, what) in enumerate(
+            (
+                ("messagesRemovedDuringTruncation", "messages"),
+                ("tokensRemovedDuringTruncation", "tokens"),
+            )
+        ):
+            count = data.get(key)
+            if type(count) is int:
+                words.sep(", " if number else "").log(str(count)).sep(" ").origin(what)
+        return [(0, "system", "system", words.origin(" removed").build())]
     if etype.startswith("subagent."):
         return [(0, "system", "meta", _subagent(etype, data))]
     return []
+
+
+def _compaction(data: dict[str, Any], state: dict[str, Any]) -> list[_Event]:
+    """A compaction: its summary, which replaced the conversation for the model (the same text
+    as `checkpoints/<n>-<title>.md`, not read for that reason), or why it did not happen. Its
+    model call is counted here (`compactionTokensUsed`): no usage line is written for it."""
+    spent = data.get("compactionTokensUsed")
+    if isinstance(spent, dict):
+        _hold_usage("compaction", spent, state)
+    if data.get("success") is False:
+        outcome = nonempty_str(data.get("outcome")) or "failed"
+        reason = nonempty_str(data.get("error")) or nonempty_str(data.get("outcomeReason")) or ""
+        return [(0, "system", "meta", labelled(f"compaction {outcome}: ", reason))]
+    summary = nonempty_str(data.get("summaryContent"))
+    if summary is not None:
+        return [(0, "system", "system", labelled("compaction summary:\n", summary))]
+    return [(0, "system", "system", labelled("context compacted"))]
 
 
 def _subagent(etype: str, data: dict[str, Any]) -> Labelled | str:

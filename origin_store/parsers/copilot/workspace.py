@@ -2,9 +2,10 @@
 
 Copilot rewrites the file in place as the session goes on, so it is read whole (a `whole` kind)
 and each version is a line of its row log. Its `name` is what Copilot lists the session under:
-the first prompt until the user renames the session (`user_named: true`), which then wins over
-any other title. An older `summary` key (a generated description) ranks between the two. The
-branch is not a session fact in Origin: the events carry it, from `session.start`'s context.
+the first prompt (cut with `...` when long) until the user renames the session
+(`user_named: true`), which then wins over any other title; an older `summary` key (a generated
+description) ranks between the two. The branch is not a session fact in Origin: the events
+carry it, from `session.start`'s context.
 
 The YAML is a flat mapping of scalars (`key: value`); the few YAML forms a writer may use for a
 scalar (quoted, folded, block) are read here rather than with a YAML library the project does

@@ -6,8 +6,8 @@ holding each session's `events.jsonl` and `workspace.yaml` in Copilot CLI 1.0's 
 (research/formats.md §11), and the user's `copilot-instructions.md`. The content is written for
 these samples.
 
-Session A (English) runs, is resumed on another branch (a second run appended to the same file)
-and edits a file; a model call's usage is written twice (`session.usage_record` and
+Session A (English) runs, is resumed on another branch (a second run appended to the same file),
+edits a file and is compacted; a model call's usage is written twice (`session.usage_record` and
 `assistant.usage`, one `apiCallId`); a tool fails outright (`success: false`). Session B
 (Chinese and Japanese, a CJK cwd, named by the user) has a command that exits 2 yet is recorded
 as a success, a large output of which only the 500-character preview is kept, and a last line
@@ -300,6 +300,33 @@ def session_a() -> Log:
         },
     )
     log.turn(86402.4, "0", end=True)
+    # The context reached its threshold: older messages were cut, then summarised.
+    log.add(
+        86402.5,
+        "session.compaction_start",
+        {"compactionAttemptId": "cmp-1", "currentTokens": 101000, "tokenLimit": 128000},
+    )
+    log.add(
+        86402.6,
+        "session.truncation",
+        {"messagesRemovedDuringTruncation": 6, "tokensRemovedDuringTruncation": 41000},
+    )
+    log.add(
+        86402.7,
+        "session.compaction_complete",
+        {
+            "success": True,
+            "outcome": "applied",
+            "summaryContent": "Budget hoisted out of the retry loop; tests pending (sumcobble).",
+            "checkpointNumber": 1,
+            "compactionTokensUsed": {
+                "inputTokens": 60000,
+                "outputTokens": 300,
+                "cacheReadTokens": 58000,
+                "cacheWriteTokens": 0,
+            },
+        },
+    )
     log.shutdown(86403, 1, 1, [f"{DEMO}/src/queue/backoff.ts"])
     return log
 
