@@ -64,8 +64,8 @@ def session(store: Store, sid: str) -> SessionDoc:
 def test_sessions_titles_prompts_projects(ingested: Ingested) -> None:
     _, _, store, _, report = ingested
     assert (
-        not report.errors and not report.problems and report.events == 31
-    )  # 19 + 8 + 3 + the instructions file
+        not report.errors and not report.problems and report.events == 37
+    )  # 25 + 8 + 3 + the instructions file
     a, b = session(store, A), session(store, B)
     assert (
         a["title"]
@@ -77,6 +77,8 @@ def test_sessions_titles_prompts_projects(ingested: Ingested) -> None:
         "把メモ帳的同步脚本跑一下，看看为什么失败（墨鱼同步）",
     )
     assert (a["project"], b["project"]) == ("queue-svc", "メモ帳")
+    sub = session(store, f"{A}/agent-7d6c5b4a-3f2e-4d1c-8b0a-9f8e7d6c5b4a")
+    assert (sub["parent"], sub["project"], sub["events"]) == (A, "queue-svc", 2)
     c = session(store, C)
     assert c["title"] is None and (c["prompt"] or "").startswith("List the queues")
     assert a["started"] == 1795600000000 and a["ended"] == 1795686403000  # both runs

@@ -23,9 +23,11 @@ from origin_store.parsers.copilot import workspace
 A = "5b1f7e20-3c4d-4e5f-8a6b-7c8d9e0f1a2b"
 B = "8c2d4e6f-0a1b-4c3d-9e5f-6a7b8c9d0e1f"
 C = "3a4b5c6d-7e8f-4a0b-9c1d-2e3f4a5b6c7d"  # an earlier version's layout
+AGENT = "7d6c5b4a-3f2e-4d1c-8b0a-9f8e7d6c5b4a"
+SUB = f"{A}/agent-{AGENT}"  # A's sub-agent, whose lines are in A's file
 DEMO = "/home/dev/queue-svc"
 NOTES = "/home/dev/ノート/メモ帳"
-CWDS = {A: DEMO, B: NOTES, C: DEMO}
+CWDS = {A: DEMO, B: NOTES, C: DEMO, SUB: DEMO}
 
 
 def home() -> Path:
@@ -139,7 +141,13 @@ EVENTS = [
     (eid(A, 27), "system", "system", "context truncated: 6 messages, 41000 tokens removed"),
     (eid(A, 28), "system", "system",
      "compaction summary:\nBudget hoisted out of the retry loop; tests pending (sumcobble)."),
-    (eid(A, 29), "system", "meta",
+    (eid(A, 30) + ":call:toolu_a4", "assistant", "tool_use", 'task {"agent_type":"explore"'),
+    (eid(A, 32), "system", "meta", "sub-agent explore started: find the callers"),
+    (eid(A, 33), "user", "message", "Which modules call backoff()? (subtaskmoss)"),
+    (eid(A, 35), "assistant", "message", "Two callers: worker.ts and cron.ts (subkelpie)."),
+    (eid(A, 36) + ":result:toolu_a4", "system", "tool_result", "Two callers: worker.ts and cron.ts"),
+    (eid(A, 37), "system", "meta", "sub-agent explore completed: 0 tool calls, 800 ms"),
+    (eid(A, 38), "system", "meta",
      f"session ended (routine), +1 -0 lines in {DEMO}/src/queue/backoff.ts; model"),
     (eid(B, 1), "system", "meta",
      f"session started, Copilot CLI 1.0.102, model claude-sonnet-4.6, cwd {NOTES}, branch 主线"),
@@ -158,10 +166,20 @@ EVENTS = [
 ]  # fmt: skip
 
 
+#: The sub-agent's own lines (its start and end, and its result, are its parent's).
+IN_SUBAGENT = {eid(A, 33), eid(A, 35)}
+
+
+def session_of(event_id: str) -> str:
+    if event_id in IN_SUBAGENT:
+        return SUB
+    return next(s for s in (A, B, C) if event_id.startswith(f"copilot:{s[:8]}"))
+
+
 @pytest.mark.parametrize(("event_id", "role", "kind", "shown"), EVENTS)
 def test_events(event_id: str, role: str, kind: str, shown: str) -> None:
-    session = next(s for s in CWDS if event_id.startswith(f"copilot:{s[:8]}"))
-    event = by_id(read(session))[event_id]
+    session = session_of(event_id)
+    event = by_id(read(session.split("/agent-")[0]))[event_id]
     assert (event.session, event.role, event.kind, event.source) == (session, role, kind, "copilot")
     assert event.rendered.startswith(shown), event.rendered
     assert event.cwd == CWDS[session]
@@ -178,7 +196,7 @@ def test_every_event_is_listed_once_and_bookkeeping_gives_none() -> None:
         assert listed <= set(ids)
     ids_a = {e.id for e in events(read(A))}
     assert ids_a == {event_id for event_id, *_ in EVENTS if A[:8] in event_id}
-    for number in (4, 5, 7, 9, 11, 12, 13, 14, 16, 26):  # turns, usage, tool starts
+    for number in (4, 5, 7, 9, 11, 12, 13, 14, 16, 26, 29, 31, 34):  # turns, usage, tool starts
         assert not [i for i in ids_a if i.startswith(eid(A, number))]
 
 
@@ -254,6 +272,9 @@ def test_session_facts_from_the_events_and_the_workspace() -> None:
     )
     assert facts[B]["title"] == "メモ帳の同期エラー調査"  # user_named
     assert (facts[A]["cwd"], facts[B]["cwd"]) == (DEMO, NOTES)
+    assert (facts[SUB]["parent"], facts[SUB]["cwd"]) == (A, DEMO)
+    assert facts[SUB]["prompt"] == "Which modules call backoff()? (subtaskmoss)"
+    assert facts[A]["parent"] is None
     ranks = {
         f.session: f.title_rank
         for f in yaml_of(A) + yaml_of(B)
@@ -373,6 +394,8 @@ def test_the_samples_usage() -> None:
         Usage(5400, 5300, 40),  # written twice, counted once
         Usage(5600, 0, 120),
         Usage(60000, 58000, 300),  # the compaction's own call, on its summary
+        Usage(7000, 6900, 30),
+        Usage(900, 0, 12),  # the sub-agent's call, on its answer
     ]
 
 
@@ -398,7 +421,8 @@ OTHER_LINES = [
      "meta", "compaction cancelled: Compaction Cancelled"),
     ("session.warning", {"warningType": "x", "message": "Static context too large"}, "system",
      "warning: Static context too large"),
-    ("subagent.started", {"agentName": "explore"}, "meta", "subagent.started: explore"),
+    ("subagent.started", {"agentName": "explore"}, "meta", "sub-agent explore started"),
+    ("subagent.failed", {"agentName": "explore", "error": "timed out"}, "meta", "sub-agent explore failed: timed out"),
 ]  # fmt: skip
 
 

@@ -74,6 +74,7 @@ EVENT_LINE = st.fixed_dictionaries(
         "id": st.sampled_from(["e-1", "e-2"]) | _JSON,
         "timestamp": st.just("2026-11-25T07:06:41.000Z") | _INT | _JSON,
         "parentId": _JSON,
+        "agentId": st.sampled_from(["ag-1", "ag-2"]) | _JSON,
     },
 )
 _SCALAR = st.text() | st.sampled_from(["'a''b'", '"x\\ty"', "|", ">-", "true", "''", '"\\u12'])

@@ -4,18 +4,21 @@ Every line is an event `{type, data, id, timestamp, parentId}` with an id of its
 maps to events alone and its ids are `copilot:<event id>` (`#n` for the parts of one line). A
 resumed session (`--resume`) appends to the same file: a `session.resume` line, new turns, and
 one more `session.shutdown` (one per run), so old lines keep their ids and a second read adds
-nothing. The state carries what later lines need from earlier ones: the cwd, branch and version
-of the last `session.start`/`session.resume`, the last model call counted, the prompt sent.
+nothing. A sub-agent writes its lines into the same file, marked with its `agentId`: they are
+the session `<sessionId>/agent-<agentId>`, whose parent is the file's. The state carries what
+later lines need from earlier ones: the cwd, branch and version of the last run's start, the
+last model call counted, whether the prompt was told, the sub-agents told.
 
 What is left out, and why: `tool.execution_start` repeats the call its `assistant.message` asked
 for; `assistant.turn_start`/`turn_end`, `session.compaction_start` and `session.usage_checkpoint`
 are markers or running totals. A resumed run may send the system prompt again: it is an event
-again, as the model read it again. A tool's output over Copilot's
-threshold (20 KB) is written whole to the OS temp dir, outside `~/.copilot` and deleted with
-it, and the log keeps its first 500 characters ("Output too large to read at once … Preview"):
-that preview is all Origin has of it, and temp files are never read. `session-store.db` beside
-the sessions says again what these files say (its turns, its `summary` = the first prompt, as
-in `workspace.yaml`), so it is not read at all. Layout and fields: research/formats.md §11.
+again, as the model read it again. A tool's output over Copilot's threshold (20 KB) is written
+whole to a file in the OS temp dir, outside `~/.copilot` and not kept by it, and the log keeps
+its first 500 characters ("Output too large to read at once … Preview"): that preview is all
+Origin has of it, and temp files are never read. `session-store.db` beside the sessions says
+again what these files say (its turns, its `summary` = the first prompt, as `workspace.yaml`'s
+name), so it is not read at all; nor is a session's `session.db` (workflow bookkeeping) or its
+`checkpoints/` (the compaction summaries the events hold). Layout: research/formats.md §11.
 """
 
 from __future__ import annotations
@@ -43,6 +46,8 @@ NAME = "copilot"
 TITLE_CHANGED_RANK = 20
 
 _Event = tuple[int, str, str, str | Labelled]  # (part index, role, kind, text)
+#: Sub-agents whose session facts were given, remembered in the state (the last few).
+_AGENTS_KEPT = 4
 
 #: Lines with nothing of their own to say (see the module's docstring).
 _SKIPPED = frozenset(
@@ -91,24 +96,47 @@ def parse(line: bytes, lineno: int, state: dict[str, Any]) -> list[Record]:
     if etype in _SKIPPED:
         return out
     base = f"{NAME}:{nonempty_str(obj.get('id')) or f'{sid}:L{lineno}'}"
+    session = _session(obj, etype, sid, state, time, out)
     built: list[EventRecord] = []
     if etype == "assistant.message":
-        built = _assistant(base, data, state, time, sid)
+        built = _assistant(base, data, state, time, session)
     elif etype == "tool.execution_complete":
-        built = _result(base, data, state, time, sid)
+        built = _result(base, data, state, time, session)
     else:
-        items = _other(etype, data, state, time, sid, out)
+        items = _other(etype, data, state, time, session, out)
         cwd = nonempty_str(state.get("cwd"))
         if cwd is not None and state.get("cwd_sent") != cwd:
             out.append(SessionFact(sid, NAME, cwd=cwd, time=time or None))
             state["cwd_sent"] = cwd
-        built = _build(base, items, state, time, sid)
+        built = _build(base, items, state, time, session)
     held = state.get("usage")
     if built and isinstance(held, list) and len(held) == 3:
         built[0].usage = Usage(*(n if type(n) is int else 0 for n in held))
         del state["usage"]
     out.extend(built)
     return out
+
+
+def _session(
+    obj: dict[str, Any], etype: str, sid: str, state: dict[str, Any], time: int, out: list[Record]
+) -> str:
+    """The session a line belongs to. A sub-agent's lines are written in its parent's file with
+    its `agentId`: they are a session of their own, `<session>/agent-<agentId>` as Claude Code's
+    sub-agents are, whose parent is the file's session; the `subagent.*` lines that start and end
+    it are the parent's. The sub-agent's cwd and parent are told once (`state["agents"]`: the
+    last few told, as a file's sub-agents run one after another)."""
+    agent = nonempty_str(obj.get("agentId"))
+    if agent is None or etype.startswith("subagent."):
+        return sid
+    session = f"{sid}/agent-{agent}"
+    told = state.get("agents")
+    told = told if isinstance(told, list) else []
+    if agent not in told:
+        cwd = nonempty_str(state.get("cwd"))
+        out.append(SessionFact(session, NAME, cwd=cwd, parent=sid, time=time or None))
+        if len(agent) <= 100:  # an id, not a text: the state stays small
+            state["agents"] = [*told, agent][-_AGENTS_KEPT:]
+    return session
 
 
 def _build(
@@ -149,7 +177,9 @@ def _other(
         text = nonempty_str(data.get("content"))
         if text is None or not text.strip():
             return []
-        if not state.get("prompt_sent"):
+        if "/agent-" in sid:  # a sub-agent's task; the store keeps the first prompt it is told
+            out.append(SessionFact(sid, NAME, prompt=text, time=time or None))
+        elif not state.get("prompt_sent"):
             out.append(SessionFact(sid, NAME, prompt=text, time=time or None))
             state["prompt_sent"] = True
         return [(0, "user", "message", text)]
@@ -220,7 +250,7 @@ def _session_events(
             if type(count) is int:
                 words.sep(", " if number else "").log(str(count)).sep(" ").origin(what)
         return [(0, "system", "system", words.origin(" removed").build())]
-    if etype.startswith("subagent."):
+    if etype in ("subagent.started", "subagent.completed", "subagent.failed"):
         return [(0, "system", "meta", _subagent(etype, data))]
     return []
 
@@ -243,11 +273,27 @@ def _compaction(data: dict[str, Any], state: dict[str, Any]) -> list[_Event]:
 
 
 def _subagent(etype: str, data: dict[str, Any]) -> Labelled | str:
-    words = Words().origin(f"{etype}:")
-    for key in ("agentName", "agentDisplayName", "error"):
-        value = nonempty_str(data.get(key))
-        if value is not None:
-            words.sep(" ").log(value)
+    """A sub-agent's start (its task) or end (what it did, or its error), in its parent."""
+    name = nonempty_str(data.get("agentName")) or nonempty_str(data.get("agentDisplayName"))
+    words = Words().origin("sub-agent ").log(name or "").sep(" ").origin(etype.split(".")[1])
+    if etype == "subagent.started":
+        task = nonempty_str(data.get("agentDescription"))
+        if task is not None:
+            words.origin(": ").log(task)
+        return words.build()
+    error = nonempty_str(data.get("error"))
+    if error is not None:
+        return words.origin(": ").log(error).build()
+    joint = ": "
+    for key, what in (
+        ("totalToolCalls", "tool calls"),
+        ("totalTokens", "tokens"),
+        ("durationMs", "ms"),
+    ):
+        count = data.get(key)
+        if type(count) is int:
+            words.origin(joint).log(str(count)).sep(" ").origin(what)
+            joint = ", "
     return words.build()
 
 

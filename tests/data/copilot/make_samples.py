@@ -7,7 +7,7 @@ holding each session's `events.jsonl` and `workspace.yaml` in Copilot CLI 1.0's 
 these samples.
 
 Session A (English) runs, is resumed on another branch (a second run appended to the same file),
-edits a file and is compacted; a model call's usage is written twice (`session.usage_record` and
+edits a file, is compacted and runs a sub-agent; a model call's usage is written twice (`session.usage_record` and
 `assistant.usage`, one `apiCallId`); a tool fails outright (`success: false`). Session B
 (Chinese and Japanese, a CJK cwd, named by the user) has a command that exits 2 yet is recorded
 as a success, a large output of which only the 500-character preview is kept, and a last line
@@ -27,6 +27,8 @@ HOME = HERE / ".copilot"
 
 A = "5b1f7e20-3c4d-4e5f-8a6b-7c8d9e0f1a2b"
 B = "8c2d4e6f-0a1b-4c3d-9e5f-6a7b8c9d0e1f"
+AGENT = "7d6c5b4a-3f2e-4d1c-8b0a-9f8e7d6c5b4a"  # A's sub-agent
+SUBTASK = "Which modules call backoff()? (subtaskmoss)"
 C = "3a4b5c6d-7e8f-4a0b-9c1d-2e3f4a5b6c7d"  # an earlier version's layout: session-state/<id>.jsonl
 DEMO = "/home/dev/queue-svc"
 NOTES = "/home/dev/ノート/メモ帳"
@@ -54,13 +56,20 @@ class Log:
         self.session = session
         self.lines: list[dict[str, Any]] = []
 
-    def add(self, second: float, etype: str, data: dict[str, Any]) -> str:
+    def add(self, second: float, etype: str, data: dict[str, Any], agent: str | None = None) -> str:
         number = len(self.lines) + 1
         eid = f"{self.session[:8]}-e{number:03d}-4000-8000-{number:012d}"
         parent = self.lines[-1]["id"] if self.lines else None
-        self.lines.append(
-            {"type": etype, "data": data, "id": eid, "timestamp": iso(second), "parentId": parent}
-        )
+        line = {
+            "type": etype,
+            "data": data,
+            "id": eid,
+            "timestamp": iso(second),
+            "parentId": parent,
+        }
+        if agent is not None:  # a sub-agent's line, in its parent's file
+            line["agentId"] = agent
+        self.lines.append(line)
         return eid
 
     def usage(self, second: float, call: str, tokens: tuple[int, int, int, int]) -> None:
@@ -326,6 +335,50 @@ def session_a() -> Log:
                 "cacheWriteTokens": 0,
             },
         },
+    )
+    # A sub-agent: its lines are in this file, marked with its agentId.
+    log.usage(86402.8, "call-a4", (7000, 30, 6900, 0))
+    task = {"agent_type": "explore", "description": "find the callers", "prompt": SUBTASK}
+    log.answer(
+        86402.81, "call-a4", "", tools=[{"id": "toolu_a4", "name": "task", "arguments": task}]
+    )
+    log.add(86402.82, "tool.execution_start", {"toolCallId": "toolu_a4", "toolName": "task"})
+    started = {
+        "toolCallId": "toolu_a4",
+        "agentName": "explore",
+        "agentDescription": "find the callers",
+    }
+    log.add(86402.83, "subagent.started", started, agent=AGENT)
+    log.add(86402.84, "user.message", {"content": SUBTASK, "source": "agent-x"}, agent=AGENT)
+    log.add(
+        86402.85,
+        "session.usage_record",
+        {"usage": {"inputTokens": 900, "outputTokens": 12, "apiCallId": "call-s1"}},
+        agent=AGENT,
+    )
+    log.add(
+        86402.86,
+        "assistant.message",
+        {
+            "content": "Two callers: worker.ts and cron.ts (subkelpie).",
+            "parentToolCallId": "toolu_a4",
+        },
+        agent=AGENT,
+    )
+    log.add(
+        86402.87,
+        "tool.execution_complete",
+        {
+            "toolCallId": "toolu_a4",
+            "success": True,
+            "result": {"content": "Two callers: worker.ts and cron.ts (subkelpie)."},
+        },
+    )
+    log.add(
+        86402.88,
+        "subagent.completed",
+        {"toolCallId": "toolu_a4", "agentName": "explore", "totalToolCalls": 0, "durationMs": 800},
+        agent=AGENT,
     )
     log.shutdown(86403, 1, 1, [f"{DEMO}/src/queue/backoff.ts"])
     return log
