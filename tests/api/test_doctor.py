@@ -40,6 +40,7 @@ MOVERS = {
     "cursor": {"XDG_CONFIG_HOME", "APPDATA"},
     "zcode": {"ZCODE_STORAGE_DIR", "ZCODE_SESSION_DB_PATH", "ZCODE_SESSION_DB"},
     "grok": {"GROK_HOME"},
+    "copilot": {"COPILOT_HOME"},
 }
 
 
