@@ -1,8 +1,8 @@
 """Copilot CLI's samples through the real store (LMDB, mirrors, row logs): its sessions with their
 titles and projects, a second pass that adds nothing, a resumed run appended to a session's file
 that adds only its own events, a half-written line that waits, a rewritten workspace.yaml that
-renames the session, the user's instructions file as a memory event, and each event traced to
-the line it came from."""
+renames the session, the user's and a project's instructions files as memory events, and each
+event traced to the line it came from."""
 
 from __future__ import annotations
 
@@ -34,6 +34,7 @@ Ingested = tuple[Path, Settings, Store, Ingester, IngestReport]
 @pytest.fixture
 def ingested(tmp_path: Path) -> Iterator[Ingested]:
     home = Path(shutil.copytree(DATA / "copilot" / ".copilot", tmp_path / "agents" / ".copilot"))
+    shutil.copy(DATA / "memory" / "copilot" / "copilot-instructions.md", home)
     env = {
         "HOME": str(tmp_path / "home"),
         "ORIGIN_HOME": str(tmp_path / "origin"),
@@ -181,3 +182,43 @@ def test_the_users_instructions_file_is_a_memory_event(ingested: Ingested) -> No
     with store.read() as txn:
         event = get_event(store, txn, event_id)
     assert event is not None and event["kind"] == "memory" and "quillmarrow" in event["text"]
+
+
+def test_a_projects_instructions_are_memory_events(ingested: Ingested, tmp_path: Path) -> None:
+    """The files Copilot reads in a session's directory: filed under copilot, which is the first
+    agent to read `.github/copilot-instructions.md` (AGENTS.md there is Codex's)."""
+    home, _, store, ingester, _ = ingested
+    project = tmp_path / "billing"
+    (project / ".github" / "instructions").mkdir(parents=True)
+    (project / ".github" / "copilot-instructions.md").write_text("Use decimal money (projkelp).\n")
+    (project / ".github" / "instructions" / "api.instructions.md").write_text(
+        "---\napplyTo: 'src/api/**'\n---\nReturn problem+json (apikelp).\n"
+    )
+    folder = home / "session-state" / "0c0d0e0f-1a1b-4c1d-8e1f-2a2b2c2d2e2f"
+    folder.mkdir()
+    start = {"type": "session.start", "id": "p-1", "timestamp": "2026-11-28T08:00:00.000Z",
+             "data": {"copilotVersion": "1.0.102", "context": {"cwd": str(project)}}}  # fmt: skip
+    (folder / "events.jsonl").write_bytes(orjson.dumps(start) + b"\n")
+    ingester.run()  # learns the session's cwd
+    ingester.run()  # looks for its project's files there
+    with store.read() as txn:
+        found = {
+            s["title"]: s["session"]
+            for s in iter_sessions(store, txn)
+            if s["source"] == "copilot" and s["session"].startswith("memory:")
+        }
+        texts = {
+            title: get_event(store, txn, next(iter(ids(store, session))))
+            for title, session in found.items()
+        }
+    assert set(found) == {
+        ".copilot/copilot-instructions.md",
+        "billing/.github/copilot-instructions.md",
+        "billing/.github/instructions/api.instructions.md",
+    }
+    for title, word in (
+        ("billing/.github/copilot-instructions.md", "projkelp"),
+        ("billing/.github/instructions/api.instructions.md", "apikelp"),
+    ):
+        event = texts[title]
+        assert event is not None and event["kind"] == "memory" and word in event["text"]

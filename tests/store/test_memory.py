@@ -77,6 +77,7 @@ USER_FILES = {
     },
     "grok": {"AGENTS.md", "memory/MEMORY.md", "memory/shop-api-5e6f7a8b/MEMORY.md"},
     "zcode": {"skills/api-errors/SKILL.md"},
+    "copilot": {"copilot-instructions.md"},
 }
 
 

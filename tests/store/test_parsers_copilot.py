@@ -96,7 +96,7 @@ def test_patterns_find_the_events_the_workspaces_and_the_instructions() -> None:
     registered = registry.SOURCES["copilot"]
     assert [kind.name for kind in registered.files] == ["events", "workspace", "memory"]
     [memory] = [kind for kind in registered.files if kind.name == "memory"]
-    assert found(memory) == {"copilot-instructions.md"}
+    assert memory.whole and memory.patterns == ("copilot-instructions.md",)
 
 
 def test_start_names_the_session_by_its_directory() -> None:

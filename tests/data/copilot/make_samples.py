@@ -3,15 +3,16 @@
 Run `python tests/data/copilot/make_samples.py` after changing it; the output is committed. The
 folder stands for a home directory: `.copilot/` is COPILOT_HOME, with `session-state/<id>/`
 holding each session's `events.jsonl` and `workspace.yaml` in Copilot CLI 1.0's format
-(research/formats.md §11), and the user's `copilot-instructions.md`. The content is written for
-these samples.
+(research/formats.md §11). The content is written for these samples; the user's
+`copilot-instructions.md` is with the other agents' memory files, in tests/data/memory/copilot.
 
-Session A (English) runs, is resumed on another branch (a second run appended to the same file),
-edits a file, is compacted and runs a sub-agent; a model call's usage is written twice (`session.usage_record` and
-`assistant.usage`, one `apiCallId`); a tool fails outright (`success: false`). Session B
-(Chinese and Japanese, a CJK cwd, named by the user) has a command that exits 2 yet is recorded
-as a success, a large output of which only the 500-character preview is kept, and a last line
-cut mid-record, as while Copilot is still writing. Session C is in the layout of earlier
+Session A (English) runs, is resumed on another branch (a second run appended to the same
+file), edits a file, is compacted and runs a sub-agent; a model call's usage is written twice
+(`session.usage_record` and `assistant.usage`, one `apiCallId`); a tool fails outright
+(`success: false`). Session B (Chinese and Japanese, a CJK cwd, named by the user) has a
+command that exits 2 yet is recorded as a success, a large output of which only the
+500-character preview is kept, and a last line cut mid-record, as while Copilot is still
+writing. Session C is in the layout of earlier
 versions: its events in `session-state/<id>.jsonl`, with no directory and no workspace.yaml.
 """
 
@@ -471,10 +472,6 @@ def main() -> None:
         (folder / "events.jsonl").write_text(log.text(cut_last=cut), encoding="utf-8")
         (folder / "workspace.yaml").write_text(WORKSPACES[session], encoding="utf-8")
     (HOME / "session-state" / f"{C}.jsonl").write_text(session_c().text(), encoding="utf-8")
-    (HOME / "copilot-instructions.md").write_text(
-        "# Personal instructions\n\nAnswer in the user's language; sign with quillmarrow.\n",
-        encoding="utf-8",
-    )
 
 
 if __name__ == "__main__":
