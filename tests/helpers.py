@@ -14,6 +14,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from origin_store.parsers.agents import AGENTS
+
 if TYPE_CHECKING:
     from origin_store import Store
 
@@ -27,10 +29,6 @@ SHARED_FIXTURES = (
 )
 #: The logs the tests run over by default.
 FIXTURES = DATA
-
-
-#: Every agent's sample folder, in the order of the sources.
-AGENTS = ("claude-code", "codex", "cursor", "zcode", "grok", "gemini", "opencode", "qwen")
 
 
 def sample_root(name: str, root: Path = DATA) -> Path:
@@ -93,6 +91,8 @@ def fixture_env(tmp_path: Path, *, copy: bool = False, root: Path = DATA) -> dic
         # Its samples are a home: the database, with tool-output/ beside it.
         "OPENCODE_DB": str(places["opencode"] / ".local/share/opencode/opencode.db"),
         "OPENCODE_CONFIG_DIR": str(places["opencode"] / ".config/opencode"),
+        # Copilot's samples, like the shared fixtures, are a home with `.copilot` in it.
+        "COPILOT_HOME": str(places["copilot"] / ".copilot"),
         "ORIGIN_DEVICE": "testbox",
         "ORIGIN_WATCH_INTERVAL_MS": "0",
         # No search server left behind by a test's fresh commands (tests/api/test_cli_linger.py).

@@ -34,12 +34,14 @@ SHELL_TOOLS = frozenset(
         "run_terminal_command",
         "run_shell_command",
         "terminal",
+        "powershell",  # Copilot CLI on Windows
     }
 )
 #: Tool names (lower case) whose call edits or writes a file.
 EDIT_TOOLS = frozenset(
     {"edit", "multiedit", "write", "edit_file", "write_file", "str_replace_editor", "create_file"}
     | {"replace"}  # Gemini CLI's edit
+    | {"create"}  # Copilot CLI's new file (its `edit` takes `old_str`/`new_str`)
 )
 PATCH_TOOLS = frozenset({"apply_patch"})
 _PATH_KEYS = ("file_path", "filePath", "path", "target_file", "file")

@@ -18,8 +18,8 @@ from origin_api.cli import main
 from origin_api.cli.commands import app
 from origin_api.lingering import lean
 
-SOURCES = "claude-code, codex, cursor, grok, zcode"
-PROJECTS = "demo-app, inventory-api, notes-app, sync-service, tide, web_ui, wiki"
+SOURCES = "claude-code, codex, copilot, cursor, gemini, grok, opencode, qwen, zcode"
+PROJECTS = "demo-app, inventory-api, notes-app, queue-svc, sync-service, tide, web_ui, wiki, メモ帳"
 
 
 @pytest.fixture

@@ -43,6 +43,7 @@ MOVERS = {
     "qwen": {"QWEN_HOME", "QWEN_RUNTIME_DIR"},
     "gemini": {"GEMINI_CLI_HOME"},
     "opencode": {"XDG_DATA_HOME", "OPENCODE_DB", "OPENCODE_CONFIG_DIR"},
+    "copilot": {"COPILOT_HOME"},
 }
 
 

@@ -25,6 +25,7 @@ from origin_api.transcript.outputs import read_output
         ('bash {"command":"npm test -- webhooks","description":"Run webhook tests"}', "npm test -- webhooks"),
         ('Bash {"command":"printf \'a\\\\nb\'"}', "printf 'a\\nb'"),
         ('run_shell_command {"command":"npm test","dir_path":"api"}', "npm test"),
+        ('powershell {"command":"Get-ChildItem src","description":"list"}', "Get-ChildItem src"),
     ],
 )  # fmt: skip
 def test_each_agents_shell_call_is_a_command(text: str, command: str):
@@ -69,6 +70,16 @@ def test_gemini_clis_shell_call_names_where_it_ran():
             'replace {"file_path":"/o/pears.ts","old_string":"limit = 10","new_string":"limit = 25"}',
             "/o/pears.ts",
             ["-limit = 10", "+limit = 25"],
+        ),
+        (
+            'edit {"path":"/q/src/backoff.ts","old_str":"let budget = 3;","new_str":"// hoisted"}',
+            "/q/src/backoff.ts",
+            ["-let budget = 3;", "+// hoisted"],
+        ),
+        (
+            'create {"path":"/q/notes.txt","file_text":"filezest\\n蓝鲸\\n"}',
+            "/q/notes.txt",
+            ["--- /dev/null", "+filezest", "+蓝鲸"],
         ),
         (
             "apply_patch *** Begin Patch\n*** Add File: tsconfig.build.json\n+{ }\n*** End Patch",

@@ -167,6 +167,10 @@ def test_every_truncated_fixture_line_waits(ingested):
     assert "rollout-2026-10-21T11-20-40-019a0f31-0a0b-7c0d-8e0f-101112131415.jsonl" in truncated
 
 
+#: Copilot names a session by its first prompt until the user renames it.
+COPILOT_S1 = "Please run a quick echo check for plinthcpv1 and tell me what it printed."
+COPILOT_S2 = "请把蓝鲸跳舞的笔记写进文件，然后运行一个会失败的命令。Key: plinthcpv2"
+
 #: The shared fixtures' README: (source, session id prefix) -> its title, or "" for a session
 #: whose agent gave none (the prompt stands in for it).
 SHARED_EXPECTED = {
@@ -195,6 +199,9 @@ SHARED_EXPECTED = {
     ("opencode", "ses_dcb95d64"): "Scripted session title",
     ("opencode", "ses_dcb959d7"): "Scripted session title",
     ("opencode", "ses_dcb95849"): "Scripted session title",
+    ("copilot", "4e0d36ce"): COPILOT_S1,
+    ("copilot", "6a2e9d99"): COPILOT_S2,
+    ("copilot", "33cea1c2"): "Print a large listing for plinthcpv4 and tell me how it ends.",
 }
 
 

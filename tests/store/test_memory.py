@@ -79,6 +79,7 @@ USER_FILES = {
     "zcode": {"skills/api-errors/SKILL.md"},
     "qwen": {"QWEN.md", "projects/-home-dev-harbor-map/memory/MEMORY.md"},
     "opencode": {"AGENTS.md"},
+    "copilot": {"copilot-instructions.md"},
 }
 
 

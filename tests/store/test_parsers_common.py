@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from parse_support import events, fixture_root, kind_lines
+from test_parsers_copilot_fuzz import EVENT_LINE
 from test_parsers_cursor import CURSOR_LINES
 from test_parsers_gemini_fuzz import RECORD_LINE as GEMINI_LINE
 from test_parsers_grok_fuzz import UPDATE_LINE
@@ -230,6 +231,7 @@ RECORD_LINES: dict[str, st.SearchStrategy[dict]] = {
     "cursor": CURSOR_LINES,
     "grok": UPDATE_LINE,
     "gemini": GEMINI_LINE,
+    "copilot": EVENT_LINE,
 }
 #: Paths handed to `start`: odd ones, and (added per test) the sample logs' own.
 _ODD_PATHS = ["", "x", "x.jsonl", "agent-", "a/subagents", "sessions/rollout-.jsonl.zst"]
