@@ -19,7 +19,11 @@ from origin_api.cli.commands import app
 from origin_api.lingering import lean
 
 SOURCES = "claude-code, codex, copilot, cursor, gemini, grok, opencode, qwen, zcode"
-PROJECTS = "demo-app, inventory-api, notes-app, queue-svc, sync-service, tide, web_ui, wiki, メモ帳"
+#: The samples' projects, the first twelve by name (a long list is cut so).
+PROJECTS = (
+    "demo-app, harbor-map, harbor-ui, inventory-api, lighthouse-api, notes-app, orchard-api,"
+    " queue-svc, sync-service, tide, web_ui, wiki and 2 more"
+)
 
 
 @pytest.fixture

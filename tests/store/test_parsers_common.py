@@ -20,6 +20,7 @@ from test_parsers_copilot_fuzz import EVENT_LINE
 from test_parsers_cursor import CURSOR_LINES
 from test_parsers_gemini_fuzz import RECORD_LINE as GEMINI_LINE
 from test_parsers_grok_fuzz import UPDATE_LINE
+from test_parsers_qwen_fuzz import RECORD_LINE as QWEN_LINE
 
 from origin_store.model import EVENT_KINDS, ROLES, EventRecord, ParseProblem, Record, SessionFact
 from origin_store.parsers.base import FileKind, Source
@@ -232,6 +233,7 @@ RECORD_LINES: dict[str, st.SearchStrategy[dict]] = {
     "grok": UPDATE_LINE,
     "gemini": GEMINI_LINE,
     "copilot": EVENT_LINE,
+    "qwen": QWEN_LINE,
 }
 #: Paths handed to `start`: odd ones, and (added per test) the sample logs' own.
 _ODD_PATHS = ["", "x", "x.jsonl", "agent-", "a/subagents", "sessions/rollout-.jsonl.zst"]
