@@ -122,7 +122,7 @@ def test_nothing_found_when_the_filters_exist(env: dict[str, str]) -> None:
         ),
         (
             ["timeline", "--since", "3650d", "--project", "notes"],
-            f"No project notes. Nearest: notes-app. Projects: {PROJECTS}.",
+            f"No project notes. Nearest: notes-app, 旅行-notes. Projects: {PROJECTS}.",
         ),
     ],
 )
