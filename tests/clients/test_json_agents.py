@@ -1,0 +1,193 @@
+"""`origin register` with the real Gemini CLI, Qwen Code, OpenCode and Copilot CLI: after it, each
+CLI lists Origin's servers and connects to them (stdio, and the hub over HTTP with a real token),
+and registering again replaces the entry. Gemini CLI, Qwen Code and OpenCode connect in their own
+`mcp list`; Copilot CLI's `mcp list` only reads its file, so a `copilot -p` session against a
+stand-in model on loopback (its documented offline mode, no account) shows what it connected to:
+the MCP tools it offers the model, `<server>-<tool>`."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+from clients_support import BARE_PATH, ORIGIN, RunningHub, User, client
+
+pytestmark = [pytest.mark.clients, pytest.mark.e2e]
+
+ALL_TOOLS = {"search", "timeline", "get", "sources", "remember", "correct", "forget", "ingest"}
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+#: What `<cli> mcp list` says of a server: its name, what it runs or calls, and whether it
+#: connected (Gemini CLI and Qwen Code: `✓ origin: /…/origin mcp (stdio) - Connected`).
+Listed = dict[str, tuple[str, bool]]
+
+
+def _gemini_like(out: str) -> Listed:
+    found = re.findall(r"^\S+ ([\w-]+): (.*?) \((?:stdio|http|sse)\) - (\w+)$", out, flags=re.M)
+    return {name: (target, state == "Connected") for name, target, state in found}
+
+
+def _opencode(out: str) -> Listed:
+    """`●  ✓ origin connected` then `│      /…/origin mcp` (a failure adds its reason between)."""
+    found: Listed = {}
+    lines = out.splitlines()
+    for at, line in enumerate(lines):
+        head = re.match(r"^●\s+\S+\s+([\w-]+)\s+(\w+)\s*$", line)
+        if head:
+            body = [ln.strip("│ ").strip() for ln in lines[at + 1 : at + 4]]
+            target = next((b for b in body if b.startswith(("/", "http"))), "")
+            found[head[1]] = (target, head[2] == "connected")
+    return found
+
+
+@dataclass
+class Model:
+    """A stand-in for an OpenAI-compatible chat completions API: it keeps each request and
+    answers `hi` at once, streamed as the API streams."""
+
+    url: str = ""
+    bodies: list[dict[str, Any]] = field(default_factory=list)
+
+
+@pytest.fixture
+def model() -> Iterator[Model]:
+    kept = Model()
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self) -> None:
+            kept.bodies.append(json.loads(self.rfile.read(int(self.headers["content-length"]))))
+            chunk = {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m"}
+            events = [
+                {
+                    **chunk,
+                    "choices": [{"index": 0, "delta": {"role": "assistant", "content": "hi"}}],
+                },
+                {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+            ]
+            data = b"".join(b"data: %s\n\n" % json.dumps(e).encode() for e in events)
+            data += b"data: [DONE]\n\n"
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream")
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    kept.url = f"http://127.0.0.1:{server.server_port}/v1"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield kept
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _copilot(user: User, model: Model) -> Listed:
+    """The servers in `copilot mcp list --json`, each connected when a session offered the model
+    all of its tools."""
+    config = json.loads(user.run(client("copilot"), "mcp", "list", "--json").stdout)
+    user.run(
+        client("copilot"),
+        "-p",
+        "hi",
+        "--allow-all-tools",
+        COPILOT_OFFLINE="true",
+        COPILOT_PROVIDER_BASE_URL=model.url,
+        COPILOT_MODEL="gpt-4o",
+    )
+    assert model.bodies, "copilot sent the model nothing"
+    offered = {t.get("function", {}).get("name") for t in model.bodies[-1].get("tools", [])}
+    print(sorted(str(t) for t in offered))
+    found: Listed = {}
+    for name, server in config["mcpServers"].items():
+        target = server.get("url") or " ".join([server["command"], *server.get("args", [])])
+        tools = {t.removeprefix(f"{name}-") for t in offered if t and t.startswith(f"{name}-")}
+        found[name] = (target, tools >= ALL_TOOLS)
+    return found
+
+
+@dataclass(frozen=True)
+class Agent:
+    """One agent as a test drives it: its `origin register` name, its CLI, where its config is
+    under HOME, and how its servers are listed."""
+
+    name: str
+    program: str
+    config: str
+    listed: Callable[[str], Listed] | None
+    #: What the user has set for the CLI to use a user's servers at all.
+    env: dict[str, str] = field(default_factory=dict)
+
+    def servers(self, user: User, model: Model) -> Listed:
+        if self.listed is None:
+            return _copilot(user, model)
+        done = user.run(client(self.program), "mcp", "list", **self.env)
+        out = ANSI.sub("", done.stdout + done.stderr)
+        print(out)
+        return self.listed(out)
+
+
+AGENTS = [
+    # Gemini CLI keeps every MCP server off in a folder the user has not trusted; the user's
+    # answer to its trust prompt, for the test's HOME.
+    Agent(
+        "gemini",
+        "gemini",
+        ".gemini/settings.json",
+        _gemini_like,
+        {"GEMINI_CLI_TRUST_WORKSPACE": "true"},
+    ),
+    Agent("qwen", "qwen", ".qwen/settings.json", _gemini_like),
+    Agent("opencode", "opencode", ".config/opencode/opencode.json", _opencode),
+    Agent("copilot", "copilot", ".copilot/mcp-config.json", None),
+]
+
+
+@pytest.mark.parametrize("agent", AGENTS, ids=lambda a: a.name)
+def test_stdio_and_hub_registered_by_origin_are_connected(
+    user: User, hub: RunningHub, model: Model, agent: Agent
+) -> None:
+    client(agent.program)
+    said = user.origin("register", agent.name).stdout
+    assert said.startswith("Registered origin (stdio) with "), said
+    said = user.origin("register", agent.name, "--hub", hub.url, "--token", hub.token).stdout
+    assert said.startswith("Registered origin-hub (http) with "), said
+    assert hub.token not in said
+    assert agent.servers(user, model) == {
+        "origin": (f"{ORIGIN} mcp", True),
+        "origin-hub": (hub.url, True),
+    }
+
+
+@pytest.mark.parametrize("agent", AGENTS, ids=lambda a: a.name)
+def test_registering_again_replaces_a_stale_entry(user: User, model: Model, agent: Agent) -> None:
+    """An entry left by an origin that moved is replaced, by the agent's own CLI and by the file
+    Origin writes where that CLI is not on PATH; the user's other settings stay."""
+    client(agent.program)
+    config = user.home / agent.config
+    config.parent.mkdir(parents=True, exist_ok=True)
+    key = "mcp" if agent.name == "opencode" else "mcpServers"
+    stale: dict[str, Any] = (
+        {"type": "local", "command": ["/gone/origin", "mcp"]}
+        if agent.name == "opencode"
+        else {"command": "/gone/origin", "args": ["mcp"]}
+    )
+    config.write_text(json.dumps({key: {"origin": stale}, "$schema-or-setting": "kept"}))
+    user.run(ORIGIN, "register", agent.name, PATH=BARE_PATH)
+    user.origin("register", agent.name)
+    assert agent.servers(user, model) == {"origin": (f"{ORIGIN} mcp", True)}
+    kept = json.loads(Path(config).read_text())
+    assert kept["$schema-or-setting"] == "kept" and list(kept[key]) == ["origin"]
