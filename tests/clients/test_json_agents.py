@@ -3,7 +3,9 @@ CLI lists Origin's servers and connects to them (stdio, and the hub over HTTP wi
 and registering again replaces the entry. Gemini CLI, Qwen Code and OpenCode connect in their own
 `mcp list`; Copilot CLI's `mcp list` only reads its file, so a `copilot -p` session against a
 stand-in model on loopback (its documented offline mode, no account) shows what it connected to:
-the MCP tools it offers the model, `<server>-<tool>`."""
+the MCP tools it offers the model, `<server>-<tool>`. The same stand-in, asked by Copilot CLI and
+Qwen Code, has them call Origin's `remember`: the entry is authored by the agent's source id,
+from the client name each gives itself (agents.MCP_CLIENTS)."""
 
 from __future__ import annotations
 
@@ -47,10 +49,56 @@ def _opencode(out: str) -> Listed:
     return found
 
 
+#: A message of the Claude Code samples (tests/data/claude-code) that `remember` cites.
+QUOTE = "Plan a migration of the config loader to TOML"
+REMEMBER = {
+    "kind": "memory",
+    "text": "The config loader moves to TOML.",
+    "confidence": 0.9,
+    "sources": [{"quote": QUOTE}],
+}
+#: Origin's remember as each CLI names it to the model.
+REMEMBER_TOOLS = ("origin-remember", "mcp__origin__remember")
+
+
+def _next_call(body: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    """The tool call the stand-in asks for next: Origin's `remember`, once, where the request
+    offers it; Qwen Code defers MCP tools behind `tool_search`, which loads it first. Where the
+    request offers neither (or remember was called), the answer."""
+    offered = {t.get("function", {}).get("name") for t in body.get("tools", [])}
+    called = {
+        call["function"]["name"]
+        for message in body.get("messages", [])
+        for call in message.get("tool_calls") or []
+    }
+    if called & set(REMEMBER_TOOLS):
+        return None
+    remember = next((name for name in REMEMBER_TOOLS if name in offered), None)
+    if remember is not None:
+        return remember, REMEMBER
+    if "tool_search" in offered and "tool_search" not in called:
+        return "tool_search", {"query": f"select:{REMEMBER_TOOLS[1]}"}
+    return None
+
+
+def _tool_results(bodies: list[dict[str, Any]]) -> list[str]:
+    """The tool results the last request carries back to the model, as text (Qwen Code sends a
+    list of text parts, Copilot CLI a string)."""
+    last = bodies[-1] if bodies else {}
+    found = []
+    for message in last.get("messages", []):
+        content = message.get("content")
+        if message.get("role") == "tool":
+            parts = content if isinstance(content, list) else [{"text": content}]
+            found += [str(part.get("text")) for part in parts]
+    return found
+
+
 @dataclass
 class Model:
-    """A stand-in for an OpenAI-compatible chat completions API: it keeps each request and
-    answers `hi` at once, streamed as the API streams."""
+    """A stand-in for an OpenAI-compatible chat completions API, streamed as the API streams:
+    it keeps each request, asks once for Origin's `remember` where it is offered, and answers
+    `hi`."""
 
     url: str = ""
     bodies: list[dict[str, Any]] = field(default_factory=list)
@@ -64,14 +112,21 @@ def model() -> Iterator[Model]:
         protocol_version = "HTTP/1.1"
 
         def do_POST(self) -> None:
-            kept.bodies.append(json.loads(self.rfile.read(int(self.headers["content-length"]))))
+            body = json.loads(self.rfile.read(int(self.headers["content-length"])))
+            kept.bodies.append(body)
             chunk = {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m"}
+            call = _next_call(body)
+            if call is None:
+                delta: dict[str, Any] = {"role": "assistant", "content": "hi"}
+                stop = "stop"
+            else:
+                function = {"name": call[0], "arguments": json.dumps(call[1])}
+                tool = {"index": 0, "id": f"call_{len(kept.bodies)}", "type": "function"}
+                delta = {"role": "assistant", "tool_calls": [{**tool, "function": function}]}
+                stop = "tool_calls"
             events = [
-                {
-                    **chunk,
-                    "choices": [{"index": 0, "delta": {"role": "assistant", "content": "hi"}}],
-                },
-                {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+                {**chunk, "choices": [{"index": 0, "delta": delta}]},
+                {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": stop}]},
             ]
             data = b"".join(b"data: %s\n\n" % json.dumps(e).encode() for e in events)
             data += b"data: [DONE]\n\n"
@@ -191,3 +246,35 @@ def test_registering_again_replaces_a_stale_entry(user: User, model: Model, agen
     assert agent.servers(user, model) == {"origin": (f"{ORIGIN} mcp", True)}
     kept = json.loads(Path(config).read_text())
     assert kept["$schema-or-setting"] == "kept" and list(kept[key]) == ["origin"]
+
+
+#: How each CLI that speaks chat completions runs one prompt against the stand-in model.
+PROMPTED: dict[str, Callable[[str], tuple[list[str], dict[str, str]]]] = {
+    "copilot": lambda url: (
+        ["-p", "remember it", "--allow-all-tools"],
+        {"COPILOT_OFFLINE": "true", "COPILOT_PROVIDER_BASE_URL": url, "COPILOT_MODEL": "gpt-4o"},
+    ),
+    "qwen": lambda url: (
+        ["--auth-type", "openai", "-p", "remember it", "--yolo"],
+        {"OPENAI_API_KEY": "unused", "OPENAI_BASE_URL": url, "OPENAI_MODEL": "gpt-4o"},
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(PROMPTED))
+def test_an_entry_the_agent_remembers_is_authored_by_its_source_id(
+    user: User, model: Model, name: str
+) -> None:
+    """Copilot CLI says `copilot-cli`, Qwen Code `qwen-cli-mcp-client-origin`: the entry's author
+    is `copilot@<device>`, `qwen@<device>`."""
+    program = client(name)
+    user.env["CLAUDE_CONFIG_DIR"] = str(Path(__file__).parents[1] / "data" / "claude-code")
+    user.origin("ingest")
+    user.origin("register", name)
+    args, env = PROMPTED[name](model.url)
+    user.run(program, *args, **env)
+    results = _tool_results(model.bodies)
+    entries = [json.loads(text)["entry"] for text in results if '"entry"' in text]
+    assert len(entries) == 1, results
+    assert entries[0]["author"].split("@")[0] == name
+    assert entries[0]["text"] == REMEMBER["text"]
