@@ -37,11 +37,12 @@ def _gemini_like(out: str) -> Listed:
 
 
 def _opencode(out: str) -> Listed:
-    """`●  ✓ origin connected` then `│      /…/origin mcp` (a failure adds its reason between)."""
+    """`●  ✓ origin connected` then `│      /…/origin mcp` (a failure adds its reason between; a
+    401 reads `⚠ origin-hub needs authentication`)."""
     found: Listed = {}
     lines = out.splitlines()
     for at, line in enumerate(lines):
-        head = re.match(r"^●\s+\S+\s+([\w-]+)\s+(\w+)\s*$", line)
+        head = re.match(r"^●\s+\S+\s+([\w-]+)\s+(.+?)\s*$", line)
         if head:
             body = [ln.strip("│ ").strip() for ln in lines[at + 1 : at + 4]]
             target = next((b for b in body if b.startswith(("/", "http"))), "")
@@ -278,3 +279,12 @@ def test_an_entry_the_agent_remembers_is_authored_by_its_source_id(
     assert len(entries) == 1, results
     assert entries[0]["author"].split("@")[0] == name
     assert entries[0]["text"] == REMEMBER["text"]
+
+
+@pytest.mark.parametrize("agent", AGENTS, ids=lambda a: a.name)
+def test_the_hub_entry_connects_only_with_a_token_the_hub_accepts(
+    user: User, hub: RunningHub, model: Model, agent: Agent
+) -> None:
+    client(agent.program)
+    user.origin("register", agent.name, "--hub", hub.url, "--token", "ogn_" + "x" * 43)
+    assert agent.servers(user, model) == {"origin-hub": (hub.url, False)}
