@@ -59,47 +59,95 @@ REMEMBER = {
     "sources": [{"quote": QUOTE}],
 }
 #: Origin's remember as each CLI names it to the model.
-REMEMBER_TOOLS = ("origin-remember", "mcp__origin__remember")
+REMEMBER_TOOLS = ("origin-remember", "mcp__origin__remember", "mcp_origin_remember")
 
 
-def _next_call(body: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+def _next_call(offered: set[str], called: set[str]) -> tuple[str, dict[str, Any]] | None:
     """The tool call the stand-in asks for next: Origin's `remember`, once, where the request
     offers it; Qwen Code defers MCP tools behind `tool_search`, which loads it first. Where the
     request offers neither (or remember was called), the answer."""
-    offered = {t.get("function", {}).get("name") for t in body.get("tools", [])}
-    called = {
-        call["function"]["name"]
-        for message in body.get("messages", [])
-        for call in message.get("tool_calls") or []
-    }
     if called & set(REMEMBER_TOOLS):
         return None
     remember = next((name for name in REMEMBER_TOOLS if name in offered), None)
     if remember is not None:
         return remember, REMEMBER
     if "tool_search" in offered and "tool_search" not in called:
-        return "tool_search", {"query": f"select:{REMEMBER_TOOLS[1]}"}
+        return "tool_search", {"query": "select:mcp__origin__remember"}
     return None
 
 
-def _tool_results(bodies: list[dict[str, Any]]) -> list[str]:
-    """The tool results the last request carries back to the model, as text (Qwen Code sends a
-    list of text parts, Copilot CLI a string)."""
+def _chat_reply(body: dict[str, Any]) -> bytes:
+    """Chat completions (Copilot CLI, Qwen Code), streamed: a tool call or `hi`."""
+    offered = {t.get("function", {}).get("name") for t in body.get("tools", [])}
+    called = {
+        call["function"]["name"]
+        for message in body.get("messages", [])
+        for call in message.get("tool_calls") or []
+    }
+    chunk = {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m"}
+    call = _next_call(offered - {None}, called)
+    if call is None:
+        delta: dict[str, Any] = {"role": "assistant", "content": "hi"}
+        stop = "stop"
+    else:
+        function = {"name": call[0], "arguments": json.dumps(call[1])}
+        tool = {"index": 0, "id": f"call_{len(body.get('messages', []))}", "type": "function"}
+        delta = {"role": "assistant", "tool_calls": [{**tool, "function": function}]}
+        stop = "tool_calls"
+    events = [
+        {**chunk, "choices": [{"index": 0, "delta": delta}]},
+        {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": stop}]},
+    ]
+    return b"".join(b"data: %s\n\n" % json.dumps(e).encode() for e in events) + b"data: [DONE]\n\n"
+
+
+def _gemini_reply(body: dict[str, Any]) -> bytes:
+    """Gemini's streamGenerateContent (server-sent events of GenerateContentResponse)."""
+    offered = {
+        d.get("name") for t in body.get("tools", []) for d in t.get("functionDeclarations", [])
+    }
+    parts = [p for c in body.get("contents", []) for p in c.get("parts", [])]
+    called = {p["functionCall"]["name"] for p in parts if "functionCall" in p}
+    call = _next_call(offered - {None}, called)
+    answer = (
+        [{"text": "hi"}] if call is None else [{"functionCall": {"name": call[0], "args": call[1]}}]
+    )
+    response = {
+        "candidates": [
+            {"content": {"role": "model", "parts": answer}, "finishReason": "STOP", "index": 0}
+        ],
+        "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 1, "totalTokenCount": 2},
+    }
+    return b"data: %s\r\n\r\n" % json.dumps(response).encode()
+
+
+def _entries(bodies: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The entries Origin's `remember` returned, in the tool results the last request carries
+    back to the model (Copilot CLI's a string, Qwen Code's text parts, Gemini CLI's a
+    functionResponse's output, wrapped in `<untrusted_context>`)."""
     last = bodies[-1] if bodies else {}
-    found = []
+    texts = []
     for message in last.get("messages", []):
         content = message.get("content")
         if message.get("role") == "tool":
             parts = content if isinstance(content, list) else [{"text": content}]
-            found += [str(part.get("text")) for part in parts]
+            texts += [str(part.get("text")) for part in parts]
+    for part in (p for c in last.get("contents", []) for p in c.get("parts", [])):
+        if "functionResponse" in part:
+            texts.append(str(part["functionResponse"].get("response", {}).get("output")))
+    found = []
+    for text in texts:
+        start, end = text.find('{"entry"'), text.rfind("}")
+        if start >= 0:
+            found.append(dict(json.loads(text[start : end + 1])["entry"]))
     return found
 
 
 @dataclass
 class Model:
-    """A stand-in for an OpenAI-compatible chat completions API, streamed as the API streams:
-    it keeps each request, asks once for Origin's `remember` where it is offered, and answers
-    `hi`."""
+    """A stand-in model on loopback, for OpenAI-compatible chat completions (`url`/v1) and
+    Gemini's API (`url`): it keeps each request, asks once for Origin's `remember` where it is
+    offered, and answers `hi`."""
 
     url: str = ""
     bodies: list[dict[str, Any]] = field(default_factory=list)
@@ -115,22 +163,8 @@ def model() -> Iterator[Model]:
         def do_POST(self) -> None:
             body = json.loads(self.rfile.read(int(self.headers["content-length"])))
             kept.bodies.append(body)
-            chunk = {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m"}
-            call = _next_call(body)
-            if call is None:
-                delta: dict[str, Any] = {"role": "assistant", "content": "hi"}
-                stop = "stop"
-            else:
-                function = {"name": call[0], "arguments": json.dumps(call[1])}
-                tool = {"index": 0, "id": f"call_{len(kept.bodies)}", "type": "function"}
-                delta = {"role": "assistant", "tool_calls": [{**tool, "function": function}]}
-                stop = "tool_calls"
-            events = [
-                {**chunk, "choices": [{"index": 0, "delta": delta}]},
-                {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": stop}]},
-            ]
-            data = b"".join(b"data: %s\n\n" % json.dumps(e).encode() for e in events)
-            data += b"data: [DONE]\n\n"
+            gemini = ":streamGenerateContent" in self.path
+            data = _gemini_reply(body) if gemini else _chat_reply(body)
             self.send_response(200)
             self.send_header("content-type", "text/event-stream")
             self.send_header("content-length", str(len(data)))
@@ -141,7 +175,7 @@ def model() -> Iterator[Model]:
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    kept.url = f"http://127.0.0.1:{server.server_port}/v1"
+    kept.url = f"http://127.0.0.1:{server.server_port}"
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -161,7 +195,7 @@ def _copilot(user: User, model: Model) -> Listed:
         "hi",
         "--allow-all-tools",
         COPILOT_OFFLINE="true",
-        COPILOT_PROVIDER_BASE_URL=model.url,
+        COPILOT_PROVIDER_BASE_URL=f"{model.url}/v1",
         COPILOT_MODEL="gpt-4o",
     )
     assert model.bodies, "copilot sent the model nothing"
@@ -249,15 +283,29 @@ def test_registering_again_replaces_a_stale_entry(user: User, model: Model, agen
     assert kept["$schema-or-setting"] == "kept" and list(kept[key]) == ["origin"]
 
 
-#: How each CLI that speaks chat completions runs one prompt against the stand-in model.
+#: How each CLI runs one prompt against the stand-in model, without an account: Copilot CLI in
+#: its offline mode, Qwen Code with an OpenAI-compatible provider, Gemini CLI with an API key (a
+#: model named, so that it does not first ask a router model which one to use).
 PROMPTED: dict[str, Callable[[str], tuple[list[str], dict[str, str]]]] = {
     "copilot": lambda url: (
         ["-p", "remember it", "--allow-all-tools"],
-        {"COPILOT_OFFLINE": "true", "COPILOT_PROVIDER_BASE_URL": url, "COPILOT_MODEL": "gpt-4o"},
+        {
+            "COPILOT_OFFLINE": "true",
+            "COPILOT_PROVIDER_BASE_URL": f"{url}/v1",
+            "COPILOT_MODEL": "gpt-4o",
+        },
     ),
     "qwen": lambda url: (
         ["--auth-type", "openai", "-p", "remember it", "--yolo"],
-        {"OPENAI_API_KEY": "unused", "OPENAI_BASE_URL": url, "OPENAI_MODEL": "gpt-4o"},
+        {"OPENAI_API_KEY": "unused", "OPENAI_BASE_URL": f"{url}/v1", "OPENAI_MODEL": "gpt-4o"},
+    ),
+    "gemini": lambda url: (
+        ["-m", "gemini-2.5-flash", "-p", "remember it", "--yolo"],
+        {
+            "GEMINI_API_KEY": "unused",
+            "GOOGLE_GEMINI_BASE_URL": url,
+            "GEMINI_CLI_TRUST_WORKSPACE": "true",
+        },
     ),
 }
 
@@ -266,17 +314,20 @@ PROMPTED: dict[str, Callable[[str], tuple[list[str], dict[str, str]]]] = {
 def test_an_entry_the_agent_remembers_is_authored_by_its_source_id(
     user: User, model: Model, name: str
 ) -> None:
-    """Copilot CLI says `copilot-cli`, Qwen Code `qwen-cli-mcp-client-origin`: the entry's author
-    is `copilot@<device>`, `qwen@<device>`."""
+    """Copilot CLI says `copilot-cli`, Qwen Code `qwen-cli-mcp-client-origin`, Gemini CLI
+    `gemini-cli-mcp-client`: the entry's author is `copilot@<device>`, `qwen@…`, `gemini@…`."""
     program = client(name)
+    if name == "gemini":  # the user chose an API key as Gemini CLI's sign-in; register keeps it
+        settings = user.home / ".gemini" / "settings.json"
+        settings.parent.mkdir()
+        settings.write_text('{"security": {"auth": {"selectedType": "gemini-api-key"}}}')
     user.env["CLAUDE_CONFIG_DIR"] = str(Path(__file__).parents[1] / "data" / "claude-code")
     user.origin("ingest")
     user.origin("register", name)
     args, env = PROMPTED[name](model.url)
     user.run(program, *args, **env)
-    results = _tool_results(model.bodies)
-    entries = [json.loads(text)["entry"] for text in results if '"entry"' in text]
-    assert len(entries) == 1, results
+    entries = _entries(model.bodies)
+    assert len(entries) == 1, model.bodies[-1:]
     assert entries[0]["author"].split("@")[0] == name
     assert entries[0]["text"] == REMEMBER["text"]
 
