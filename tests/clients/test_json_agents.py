@@ -3,9 +3,10 @@ CLI lists Origin's servers and connects to them (stdio, and the hub over HTTP wi
 and registering again replaces the entry. Gemini CLI, Qwen Code and OpenCode connect in their own
 `mcp list`; Copilot CLI's `mcp list` only reads its file, so a `copilot -p` session against a
 stand-in model on loopback (its documented offline mode, no account) shows what it connected to:
-the MCP tools it offers the model, `<server>-<tool>`. The same stand-in, asked by Copilot CLI and
-Qwen Code, has them call Origin's `remember`: the entry is authored by the agent's source id,
-from the client name each gives itself (agents.MCP_CLIENTS)."""
+the MCP tools it offers the model, `<server>-<tool>`. The same stand-in, which also speaks Gemini's
+API, has Copilot CLI, Qwen Code and Gemini CLI call Origin's `remember`: the entry is authored by
+the agent's source id, from the client name each gives itself (agents.MCP_CLIENTS). OpenCode's
+name, `opencode`, is what its `mcp list` and its sessions send alike."""
 
 from __future__ import annotations
 
