@@ -1,5 +1,6 @@
-"""`origin register claude-code|codex`: tell an agent about Origin with the agent's own CLI, or
-print the exact command where that CLI is absent (Codex's config is then written directly)."""
+"""`origin register <agent>`: tell an agent about Origin with the agent's own CLI, or write the
+agent's config file where Origin can (Codex's, Gemini CLI's, Qwen Code's where their CLI is absent,
+OpenCode's and Copilot's always), else print the exact command."""
 
 from __future__ import annotations
 
@@ -11,10 +12,13 @@ from .. import register as reg
 from .output import edge
 
 REGISTER_HELP = """Register Origin with an agent: its stdio server (`origin`), or with --hub the HTTP
-hub (`origin-hub`). Runs the agent's own CLI (`claude mcp add --scope user …`, `codex mcp add …`)
-when it is on PATH; writes Codex's ~/.codex/config.toml entry itself when `codex` is not (and for
-the hub, whose headers `codex mcp add` cannot set); otherwise prints the exact command.
-Running it again is harmless: the entry is replaced, never duplicated.
+hub (`origin-hub`). Runs the agent's own CLI when it is on PATH (`claude mcp add --scope user …`,
+`codex mcp add …`, `gemini mcp add --scope user …`, `qwen mcp add --scope user …`); writes the
+agent's config file itself where that CLI is absent (~/.codex/config.toml, also for the hub, whose
+headers `codex mcp add` cannot set; ~/.gemini/settings.json; ~/.qwen/settings.json) and always for
+OpenCode (~/.config/opencode/opencode.json) and Copilot (~/.copilot/mcp-config.json), keeping the
+file's other content and refusing one that is not valid JSON or TOML; otherwise (Claude Code)
+prints the exact command. Running it again is harmless: the entry is replaced, never duplicated.
 
 Exits 1 when it registered nothing (the agent's CLI is not installed: the command to run once it
 is gets printed), 2 on an error.
@@ -25,8 +29,14 @@ NOTHING_REGISTERED = 1
 
 
 class Agent(enum.StrEnum):
+    """The choices of `origin register`, in register.AGENTS's order."""
+
     claude_code = "claude-code"
     codex = "codex"
+    gemini = "gemini"
+    qwen = "qwen"
+    opencode = "opencode"
+    copilot = "copilot"
 
 
 def register(app: typer.Typer) -> None:
@@ -71,7 +81,7 @@ def describe(done: reg.Outcome, *, dry_run: bool = False) -> str:
     if done.action == "unchanged":
         return f"{label} already has {what} in {done.detail}; nothing to change."
     if done.action == "would_write":
-        return f"Would write to {done.detail}:\n\n{entry.toml}".rstrip()
+        return f"Would write to {done.detail}:\n\n{entry.written}"
     if dry_run:
         return f"Would run:\n  {entry.command}"
     return f"{cli} is not on PATH. Once {label} is installed, run:\n  {entry.command}"

@@ -7,7 +7,8 @@ project's files from there), so the command is `cd <cwd> && <agent's resume comm
 agent has no such command for a session, the answer says so and why (`Continuation.reason`).
 
 The flags were read in each CLI's own help or documentation (docs/agents.md lists them; the
-`clients` tests check Claude Code's and Codex's against the installed CLIs):
+`clients` tests check those of Claude Code, Codex, Gemini CLI, Qwen Code, OpenCode and Copilot CLI
+against the installed CLIs):
 
 - Claude Code: `claude --resume <session id>` (`-r, --resume [value]`). A sub-agent's sidechain
   (`<session>/agent-<id>`) is not a conversation of its own: its parent is continued.
@@ -18,6 +19,12 @@ The flags were read in each CLI's own help or documentation (docs/agents.md list
   `~/.grok` and the `grok` name, continues its own (12 hex characters) with `grok --session <id>`.
 - ZCode: `zcode --resume <session id>`; a sub-agent's session (`sess_subagent_…`) is its
   parent's work, and the parent is continued.
+- Gemini CLI: `gemini --resume <session id>` (`-r, --resume`: "latest", an index, or the full
+  UUID); Qwen Code: `qwen --resume <session id>` (`-r, --resume`); OpenCode: `opencode --session
+  <session id>` (`-s, --session`, the TUI's; `opencode run` has the same); Copilot CLI:
+  `copilot --resume=<session id>` (`--resume [<value>]` takes an optional value, so it is
+  given in one word, as Copilot prints it at the end of a session). For these four a session
+  with a known parent (a sub-agent's, or a task's) is its parent's work: the parent is continued.
 """
 
 from __future__ import annotations
@@ -55,6 +62,12 @@ CURSOR = AgentCli(
 GROK_BUILD = AgentCli("grok", "grok", lambda s: ["--resume", s], ("--help",), "--resume")
 GROK_CLI = AgentCli("grok", "grok", lambda s: ["--session", s], ("--help",), "--session")
 ZCODE = AgentCli("zcode", "zcode", lambda s: ["--resume", s], ("--help",), "--resume")
+GEMINI = AgentCli("gemini", "gemini", lambda s: ["--resume", s], ("--help",), "-r, --resume")
+QWEN = AgentCli("qwen", "qwen", lambda s: ["--resume", s], ("--help",), "-r, --resume")
+OPENCODE = AgentCli(
+    "opencode", "opencode", lambda s: ["--session", s], ("--help",), "-s, --session"
+)
+COPILOT = AgentCli("copilot", "copilot", lambda s: [f"--resume={s}"], ("--help",), "--resume=")
 
 #: Every agent's CLI, by source (Grok's two CLIs told apart by the session id's shape).
 TABLE: dict[str, tuple[AgentCli, ...]] = {
@@ -63,7 +76,13 @@ TABLE: dict[str, tuple[AgentCli, ...]] = {
     "cursor": (CURSOR,),
     "grok": (GROK_BUILD, GROK_CLI),
     "zcode": (ZCODE,),
+    "gemini": (GEMINI,),
+    "qwen": (QWEN,),
+    "opencode": (OPENCODE,),
+    "copilot": (COPILOT,),
 }
+#: Sources whose sub-agent (or task) sessions name their parent, which is what continues.
+PARENT_CONTINUES = frozenset({"gemini", "qwen", "opencode", "copilot"})
 
 
 @dataclass(frozen=True)
@@ -118,6 +137,8 @@ def continuation(facts: SessionFacts) -> Continuation:
     elif source == "zcode" and session.startswith("sess_subagent_"):
         if not facts.parent:
             return none("a ZCode sub-agent's session whose parent is not known")
+        session, note = facts.parent, "a sub-agent's session: its parent"
+    elif source in PARENT_CONTINUES and facts.parent:
         session, note = facts.parent, "a sub-agent's session: its parent"
     if source == "cursor" and facts.ide_only:
         return none(

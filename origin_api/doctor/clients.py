@@ -4,9 +4,11 @@ with Origin and whether those registrations can work.
 The hub is probed on loopback at the configured port (`GET /health`, which needs no token), so
 a hub, a port taken by another program and a free port read differently. Clients are read from
 their own files, never written: Claude Code's `.claude.json` (`mcpServers`, at the top for the
-user scope and under `projects` for a project's local scope) and Codex's `config.toml`
-(`[mcp_servers.*]`), each entry whose name starts with `origin`. A registered token is checked
-against this archive's tokens when the entry points at this machine's hub; no secret is shown.
+user scope and under `projects` for a project's local scope), Codex's `config.toml`
+(`[mcp_servers.*]`), and the JSON files of Gemini CLI, Qwen Code, OpenCode and Copilot CLI (the
+ones `origin register` writes, register.JSON_AGENTS), each entry whose name starts with `origin`.
+A registered token is checked against this archive's tokens when the entry points at this
+machine's hub; no secret is shown.
 """
 
 from __future__ import annotations
@@ -16,15 +18,16 @@ import json
 import os
 import shutil
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from origin_store.replication import tokens as store_tokens
 
-from ..register import TOKEN_FILE
+from ..register import JSON_AGENTS, TOKEN_FILE, JsonAgent, loads_jsonc
 from ..runtime import Origin
 from ..settings import Settings
 from .findings import Finding, Level, Watched
@@ -161,7 +164,7 @@ def kept_token(path: Path, origin: Origin | None) -> Finding | None:
 class Entry:
     """One registration of Origin in a client's configuration (its secret kept, never shown)."""
 
-    client: str  # claude-code, codex
+    client: str  # claude-code, codex, gemini, qwen, opencode, copilot
     name: str
     scope: str  # user, or the project directory of a local entry
     command: list[str] | None  # stdio
@@ -186,10 +189,11 @@ def clients(
 ) -> list[Finding]:
     """A finding per registration of Origin, or one per client saying it has none."""
     found: list[Finding] = []
-    readers = (
+    readers: list[tuple[str, Where, Read]] = [
         ("claude-code", claude_config, claude_entries),
         ("codex", codex_config, codex_entries),
-    )
+    ]
+    readers += [(a, s.config, partial(json_entries, s)) for a, s in JSON_AGENTS.items()]
     for client, where, read in readers:
         path = where(watched, settings.user_home)
         if not path.is_file():
@@ -229,6 +233,12 @@ def clients(
         for entry in entries:
             found.append(_check(entry, path, settings, origin, timeout_s))
     return found
+
+
+#: Where a client keeps its configuration, from the environment and the home directory.
+Where = Callable[[Mapping[str, str], Path], Path]
+#: Origin's entries in that configuration (OSError or ValueError when it cannot be read).
+Read = Callable[[Path, Mapping[str, str]], "list[Entry]"]
 
 
 def claude_config(environ: Mapping[str, str], home: Path) -> Path:
@@ -275,6 +285,19 @@ def codex_entries(path: Path, environ: Mapping[str, str]) -> list[Entry]:
     return entries
 
 
+def json_entries(spec: JsonAgent, path: Path, environ: Mapping[str, str]) -> list[Entry]:
+    """Origin's entries in a JSON config, read as the agent reads it (comments allowed)."""
+    config = loads_jsonc(path.read_text(encoding="utf-8"))
+    if not isinstance(config, dict):
+        raise ValueError("not a JSON object")
+    entries = []
+    for name, server in _origin_servers(config.get(spec.key)):
+        headers = server.get("headers")
+        headers = headers if isinstance(headers, dict) else {}
+        entries.append(_entry(spec.agent, name, "user", server, headers, None))
+    return entries
+
+
 def _origin_servers(servers: object) -> list[tuple[str, dict[str, Any]]]:
     if not isinstance(servers, dict):
         return []
@@ -295,8 +318,10 @@ def _entry(
 ) -> Entry:
     command = server.get("command")
     args = server.get("args")
+    if isinstance(command, list) and command:  # OpenCode's: the program and its arguments
+        command, args = command[0], command[1:]
     argv = [str(command), *(str(a) for a in args)] if isinstance(args, list) else [str(command)]
-    url = server.get("url")
+    url = server.get("url") or server.get("httpUrl")  # Qwen Code's streamable HTTP
     bearer = next((str(v) for k, v in headers.items() if str(k).lower() == "authorization"), None)
     if bearer is not None and bearer.lower().startswith("bearer "):
         secret = bearer[7:].strip()

@@ -42,7 +42,13 @@ CASES = [
         "",
     ),
     (SessionFacts("claude-code", "memory:/home/a/CLAUDE.md", "/home/a"), None, "memory file"),
-    (SessionFacts("gemini", "s1", "/w"), None, "no command of gemini"),
+    (SessionFacts("gemini", "8f1e-uuid", ODD_CWD), ["gemini", "--resume", "8f1e-uuid"], ""),
+    (SessionFacts("gemini", "sub-1", "/w", "8f1e"), ["gemini", "--resume", "8f1e"], ""),
+    (SessionFacts("qwen", "3c9a-uuid", "/w"), ["qwen", "--resume", "3c9a-uuid"], ""),
+    (SessionFacts("opencode", "ses_5a", "/w"), ["opencode", "--session", "ses_5a"], ""),
+    (SessionFacts("opencode", "ses_task", "/w", "ses_5a"), ["opencode", "--session", "ses_5a"], ""),
+    (SessionFacts("copilot", "0cb9-uuid", "/w"), ["copilot", "--resume=0cb9-uuid"], ""),
+    (SessionFacts("aider", "s1", "/w"), None, "no command of aider"),
 ]
 
 

@@ -337,7 +337,7 @@ def test_claude_code_and_codex_registrations_checked_without_showing_a_token(
     clients = {
         f.subject + (f" {f.details['scope']}" if "scope" in f.details else ""): f
         for f in found.findings
-        if f.area == "clients"
+        if f.area == "clients" and f.subject.split()[0] in ("claude-code", "codex")
     }
     assert set(clients) == {
         "claude-code origin user",
@@ -358,6 +358,78 @@ def test_claude_code_and_codex_registrations_checked_without_showing_a_token(
     assert refused.details["headers"] == ["Authorization", "X-Origin-Client"]
     shown = json.dumps(found.as_dict())
     assert secret not in shown and "ogn_xxx" not in shown and not found.healthy
+
+
+def test_gemini_qwen_opencode_and_copilot_registrations_read_from_their_own_files(
+    settings: Settings, env: dict[str, str], tmp_path: Path
+):
+    """Each file where its agent's variable moves it, read as the agent reads it (Gemini's with
+    comments), each of Origin's entries checked as Claude Code's are."""
+    with Origin.open(settings) as origin:
+        secret = store_tokens.create(origin.store, "laptop")
+    url = f"http://127.0.0.1:{settings.hub_port}/mcp"
+    gemini, qwen, xdg, copilot = (tmp_path / n for n in ("gemini", "qwen", "xdg", "copilot"))
+    (gemini / ".gemini").mkdir(parents=True)
+    servers = json.dumps({"origin": {"command": ORIGIN, "args": ["mcp"]}})
+    (gemini / ".gemini" / "settings.json").write_text(
+        f'{{\n  // the user\'s own\n  "mcpServers": {servers[:-1]},}},\n}}'
+    )
+    qwen.mkdir()
+    bearer = {"Authorization": f"Bearer {secret}", "X-Origin-Client": "qwen"}
+    (qwen / "settings.json").write_text(
+        json.dumps(
+            {"$version": 4, "mcpServers": {"origin-hub": {"httpUrl": url, "headers": bearer}}}
+        )
+    )
+    (xdg / "opencode").mkdir(parents=True)
+    (xdg / "opencode" / "opencode.json").write_text(
+        json.dumps(
+            {
+                "mcp": {
+                    "origin": {"type": "local", "command": ["/gone/origin", "mcp"]},
+                    "origin-hub": {"type": "remote", "url": url, "headers": {}},
+                    "context7": {"type": "local", "command": ["npx", "context7"]},
+                }
+            }
+        )
+    )
+    copilot.mkdir()
+    (copilot / "mcp-config.json").write_text('{"mcpServers": ')
+    moved = Settings.from_env(
+        {
+            **env,
+            "GEMINI_CLI_HOME": str(gemini),
+            "QWEN_HOME": str(qwen),
+            "XDG_CONFIG_HOME": str(xdg),
+            "OPENCODE_CONFIG": "",
+            "COPILOT_HOME": str(copilot),
+        }
+    )
+    found = doctor.diagnose(moved)
+    clients = {
+        f.subject: f
+        for f in found.findings
+        if f.area == "clients" and f.subject.split()[0] in ("gemini", "qwen", "opencode", "copilot")
+    }
+    assert set(clients) == {
+        "gemini origin",
+        "qwen origin-hub",
+        "opencode origin",
+        "opencode origin-hub",
+        "copilot",
+    }
+    assert clients["gemini origin"].level == "ok"
+    hub = clients["qwen origin-hub"]
+    assert hub.level == "note" and hub.details["token"] == "laptop"  # no hub serving right now
+    assert hub.details["url"] == url and hub.details["transport"] == "http"
+    gone = clients["opencode origin"]
+    assert gone.level == "attention" and "/gone/origin is not found" in gone.summary
+    assert "`origin register opencode`" in gone.summary
+    tokenless = clients["opencode origin-hub"]
+    assert tokenless.level == "attention" and "without a bearer token" in tokenless.summary
+    broken = clients["copilot"]
+    assert broken.level == "attention" and str(copilot / "mcp-config.json") in broken.summary
+    assert secret not in json.dumps(found.as_dict())
 
 
 def test_no_client_configuration_and_no_registration_are_notes(

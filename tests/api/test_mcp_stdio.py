@@ -87,6 +87,10 @@ async def test_handshake_tools_and_annotations(env, sdk):
     [
         ("codex-mcp-client", "codex@testbox"),  # Codex's MCP client: the agent, by its source id
         ("claude-code", "claude-code@testbox"),
+        ("gemini-cli-mcp-client", "gemini@testbox"),
+        ("qwen-cli-mcp-client-origin", "qwen@testbox"),  # Qwen Code adds the server's name
+        ("opencode", "opencode@testbox"),
+        ("copilot-cli", "copilot@testbox"),
         ("my-agent", "my-agent@testbox"),  # an unknown client keeps its own name
     ],
 )

@@ -10,6 +10,7 @@ import stat
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -40,6 +41,11 @@ def env(home: Path, **extra: str) -> dict[str, str]:
         "PATH": str(home.parent / "bin"),
         "ORIGIN_HOME": str(home / ".origin"),
         "CODEX_HOME": "",
+        "GEMINI_CLI_HOME": "",
+        "QWEN_HOME": "",
+        "COPILOT_HOME": "",
+        "OPENCODE_CONFIG": "",
+        "XDG_CONFIG_HOME": "",
         **extra,
     }
 
@@ -81,6 +87,27 @@ def test_each_client_and_transport_has_one_command_with_the_absolute_path_and_it
             "--header 'X-Origin-Client: claude-code'",
         ],
         "codex": [STDIO.rstrip(), HTTP.rstrip()],
+        "gemini": [
+            "gemini mcp add --scope user origin /opt/origin/bin/origin mcp",
+            "gemini mcp add --scope user --transport http origin-hub http://127.0.0.1:8765/mcp "
+            "-H 'Authorization: Bearer ogn_Secret-token_1' -H 'X-Origin-Client: gemini'",
+        ],
+        "qwen": [
+            "qwen mcp add --scope user origin /opt/origin/bin/origin mcp",
+            "qwen mcp add --scope user --transport http origin-hub http://127.0.0.1:8765/mcp "
+            "-H 'Authorization: Bearer ogn_Secret-token_1' -H 'X-Origin-Client: qwen'",
+        ],
+        "opencode": [
+            "opencode mcp add origin -- /opt/origin/bin/origin mcp",
+            "opencode mcp add origin-hub --url http://127.0.0.1:8765/mcp "
+            "--header 'Authorization=Bearer ogn_Secret-token_1' --header X-Origin-Client=opencode",
+        ],
+        "copilot": [
+            "copilot mcp add origin -- /opt/origin/bin/origin mcp",
+            "copilot mcp add --transport http origin-hub http://127.0.0.1:8765/mcp "
+            "--header 'Authorization: Bearer ogn_Secret-token_1' "
+            "--header 'X-Origin-Client: copilot'",
+        ],
         "inspector": [
             "npx @modelcontextprotocol/inspector /opt/origin/bin/origin mcp",
             "npx @modelcontextprotocol/inspector --transport http --server-url "
@@ -97,7 +124,7 @@ def test_each_client_and_transport_has_one_command_with_the_absolute_path_and_it
 
 
 def test_without_a_hub_only_stdio_is_shown_and_an_unknown_token_is_a_placeholder() -> None:
-    assert [len(v) for v in reg.commands(ORIGIN).values()] == [1, 1, 1]
+    assert [len(v) for v in reg.commands(ORIGIN).values()] == [1] * 7
     assert "Bearer ogn_…" in reg.commands(ORIGIN, hub_url=HUB)["claude-code"][1]
 
 
@@ -129,7 +156,7 @@ def test_origin_mcp_help_prints_the_same_commands_for_this_installation() -> Non
     for text in reg.commands(exe)["claude-code"] + reg.commands(exe)["inspector"]:
         assert text in MCP_HELP
     assert f'command = "{exe}"' in MCP_HELP
-    assert "origin register claude-code|codex" in MCP_HELP
+    assert "origin register claude-code|codex|gemini|qwen|opencode|copilot" in MCP_HELP
 
 
 # -- Codex's config.toml -----------------------------------------------------------------------
@@ -336,3 +363,226 @@ def test_a_hub_that_is_not_a_url_is_refused_before_anything_runs(home: Path) -> 
 def test_an_unknown_agent_is_refused_by_the_cli(home: Path) -> None:
     code, out = origin(home, "register", "cursor")
     assert code == 2 and "claude-code" in out and "codex" in out
+
+
+# -- agents configured in JSON: Gemini CLI, Qwen Code, OpenCode, Copilot CLI --------------------
+
+#: Each agent's file under a scratch HOME, and where its own variable moves it.
+JSON_FILES = {
+    "gemini": (".gemini/settings.json", "GEMINI_CLI_HOME", "moved/.gemini/settings.json"),
+    "qwen": (".qwen/settings.json", "QWEN_HOME", "moved/settings.json"),
+    "opencode": (
+        ".config/opencode/opencode.json",
+        "XDG_CONFIG_HOME",
+        "moved/opencode/opencode.json",
+    ),
+    "copilot": (".copilot/mcp-config.json", "COPILOT_HOME", "moved/mcp-config.json"),
+}
+#: Each agent's key and its entries, as its own `mcp add` writes them (Gemini CLI 0.61, Qwen Code
+#: 0.15, OpenCode 1.18, Copilot CLI 1.0.102; OpenCode's with `enabled`, its documented default).
+HEADERS = {"Authorization": f"Bearer {TOKEN}", "X-Origin-Client": "{agent}"}
+WRITTEN: dict[str, tuple[str, dict[str, object], dict[str, object]]] = {
+    "gemini": (
+        "mcpServers",
+        {"command": "{exe}", "args": ["mcp"]},
+        {"url": HUB, "type": "http", "headers": HEADERS},
+    ),
+    "qwen": (
+        "mcpServers",
+        {"command": "{exe}", "args": ["mcp"]},
+        {"httpUrl": HUB, "headers": HEADERS},
+    ),
+    "opencode": (
+        "mcp",
+        {"type": "local", "command": ["{exe}", "mcp"], "enabled": True},
+        {"type": "remote", "url": HUB, "headers": HEADERS, "enabled": True},
+    ),
+    "copilot": (
+        "mcpServers",
+        {"type": "local", "command": "{exe}", "args": ["mcp"], "tools": ["*"]},
+        {"type": "http", "url": HUB, "headers": HEADERS, "tools": ["*"]},
+    ),
+}
+
+
+def _filled(value: Any, agent: str, exe: str) -> Any:
+    if isinstance(value, str):
+        return value.replace("{exe}", exe).replace("{agent}", agent)
+    if isinstance(value, list):
+        return [_filled(v, agent, exe) for v in value]
+    if isinstance(value, dict):
+        return {k: _filled(v, agent, exe) for k, v in value.items()}
+    return value
+
+
+def expected(agent: str, transport: str, exe: str | None = None) -> dict[str, Any]:
+    """The entry `agent`'s config holds for `transport`, for the installed origin or `exe`."""
+    key, stdio, http = WRITTEN[agent]
+    entry = stdio if transport == "stdio" else http
+    filled: dict[str, Any] = _filled(entry, agent, exe or str(reg.origin_executable()))
+    return filled
+
+
+@pytest.mark.parametrize("agent", list(JSON_FILES))
+def test_each_json_fragment_is_the_agents_own_shape(agent: str) -> None:
+    key = WRITTEN[agent][0]
+    for r in reg.registrations(ORIGIN, hub_url=HUB, token=TOKEN):
+        if r.client == agent:
+            assert r.fragment is not None
+            assert json.loads(r.fragment) == {
+                key: {r.name: expected(agent, r.transport, str(ORIGIN))}
+            }
+
+
+@pytest.mark.parametrize("agent", list(JSON_FILES))
+def test_without_its_cli_the_config_is_written_once_and_keeps_the_rest(
+    home: Path, agent: str
+) -> None:
+    key = WRITTEN[agent][0]
+    config = home / JSON_FILES[agent][0]
+    config.parent.mkdir(parents=True)
+    mine = {
+        "$version": 3,
+        "theme": "dark",
+        key: {"other": {"command": "other-server"}, "origin": {"command": "/old/origin"}},
+        "zzz": [1, 2],
+    }
+    config.write_text(json.dumps(mine))
+    config.chmod(0o640)
+    label = reg.AGENT_LABEL[agent]
+    code, out = origin(home, "register", agent)
+    assert (code, out) == (
+        0,
+        f"Registered origin (stdio) with {label} in {config}.\nCheck it: {agent} mcp list\n",
+    )
+    first = json.loads(config.read_text())
+    # Replaced in place: every other key, and the keys' order, as they were.
+    assert list(first) == ["$version", "theme", key, "zzz"]
+    assert first == {
+        **mine,
+        key: {"other": {"command": "other-server"}, "origin": expected(agent, "stdio")},
+    }
+    assert stat.S_IMODE(config.stat().st_mode) == 0o640
+    text = config.read_text()
+    code, out = origin(home, "register", agent)
+    assert (code, out) == (
+        0,
+        f"{label} already has origin (stdio) in {config}; nothing to change.\n",
+    )
+    assert config.read_text() == text
+
+    code, out = origin(home, "register", agent, "--hub", HUB, "--token", TOKEN)
+    assert code == 0 and TOKEN not in out
+    both = json.loads(config.read_text())
+    assert list(both[key]) == ["other", "origin", "origin-hub"]
+    assert both[key]["origin-hub"] == expected(agent, "http")
+    assert list(config.parent.iterdir()) == [config]  # no scratch file left behind
+
+
+@pytest.mark.parametrize("agent", list(JSON_FILES))
+def test_a_new_json_config_is_this_users_alone_and_its_variable_moves_it(
+    home: Path, agent: str
+) -> None:
+    _, variable, moved = JSON_FILES[agent]
+    code, _ = origin(
+        home, "register", agent, "--hub", HUB, "--token", TOKEN, **{variable: str(home / "moved")}
+    )
+    config = home / moved
+    assert code == 0 and stat.S_IMODE(config.stat().st_mode) == 0o600
+    key = WRITTEN[agent][0]
+    assert json.loads(config.read_text()) == {key: {"origin-hub": expected(agent, "http")}}
+    assert sorted(p.name for p in home.iterdir()) == ["moved"]
+
+
+def test_opencode_writes_the_global_file_it_reads_last_or_the_one_opencode_config_names(
+    home: Path,
+) -> None:
+    where = home / ".config" / "opencode"
+    where.mkdir(parents=True)
+    (where / "opencode.json").write_text("{}")
+    (where / "opencode.jsonc").write_text('{"$schema": "https://opencode.ai/config.json"}')
+    assert origin(home, "register", "opencode")[0] == 0
+    assert json.loads((where / "opencode.jsonc").read_text())["mcp"]["origin"]["type"] == "local"
+    assert (where / "opencode.json").read_text() == "{}"
+    named = home / "project.json"
+    assert origin(home, "register", "opencode", OPENCODE_CONFIG=str(named))[0] == 0
+    assert list(json.loads(named.read_text())["mcp"]) == ["origin"]
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ('{"mcpServers": {', "is not valid JSON"),
+        ("[1, 2]", "is not a JSON object"),
+        ('{"mcpServers": ["origin"], "mcp": 3}', "is not a JSON object"),
+        ('{\n  // mine\n  "theme": "dark",\n}\n', "holds comments"),
+    ],
+    ids=["truncated", "array", "servers not an object", "comments"],
+)
+@pytest.mark.parametrize("agent", list(JSON_FILES))
+def test_a_json_config_origin_cannot_rewrite_is_left_alone_saying_why(
+    home: Path, agent: str, text: str, says: str
+) -> None:
+    config = home / JSON_FILES[agent][0]
+    config.parent.mkdir(parents=True)
+    config.write_text(text)
+    code, out = origin(home, "register", agent)
+    assert code == 2 and says in out and str(config) in out, out
+    assert config.read_text() == text
+    assert list(config.parent.iterdir()) == [config]
+
+
+def test_a_dry_run_shows_the_json_and_writes_nothing(home: Path) -> None:
+    code, out = origin(home, "register", "copilot", "--dry-run")
+    config = home / ".copilot" / "mcp-config.json"
+    fragment = {"mcpServers": {"origin": expected("copilot", "stdio")}}
+    assert (code, out) == (0, f"Would write to {config}:\n\n{json.dumps(fragment, indent=2)}\n")
+    assert not config.exists()
+
+
+@pytest.mark.parametrize("agent", ["gemini", "qwen"])
+def test_gemini_and_qwen_installed_are_run_and_their_comments_left_to_them(
+    home: Path, agent: str
+) -> None:
+    """Their `mcp add --scope user` replaces an entry and keeps the file's comments; a file they
+    could not read is not handed to them."""
+    log = recording_cli(home, agent)
+    config = home / JSON_FILES[agent][0]
+    config.parent.mkdir(parents=True)
+    config.write_text('{\n  // mine\n  "theme": "dark",\n}\n')
+    exe = str(reg.origin_executable())
+    assert origin(home, "register", agent)[0] == 0
+    code, out = origin(home, "register", agent, "--hub", HUB, "--token", TOKEN)
+    assert code == 0 and TOKEN not in out and "Bearer ogn_…" in out
+    assert argvs(log) == [
+        ["mcp", "add", "--scope", "user", "origin", exe, "mcp"],
+        [
+            "mcp",
+            "add",
+            "--scope",
+            "user",
+            "--transport",
+            "http",
+            "origin-hub",
+            HUB,
+            "-H",
+            f"Authorization: Bearer {TOKEN}",
+            "-H",
+            f"X-Origin-Client: {agent}",
+        ],
+    ]
+    config.write_text('{"mcpServers": ')
+    code, out = origin(home, "register", agent)
+    assert code == 2 and "is not valid JSON" in out and len(argvs(log)) == 2
+
+
+@pytest.mark.parametrize("agent", ["opencode", "copilot"])
+def test_opencode_and_copilot_installed_have_their_file_written_by_origin(
+    home: Path, agent: str
+) -> None:
+    log = recording_cli(home, agent)
+    assert origin(home, "register", agent)[0] == 0
+    assert not log.exists()
+    key = WRITTEN[agent][0]
+    config = json.loads((home / JSON_FILES[agent][0]).read_text())
+    assert config == {key: {"origin": expected(agent, "stdio")}}
