@@ -27,7 +27,7 @@ CASES = [
     ("grok", "login", "5c2e8a1f9b30", "grok.db"),
     ("qwen", "tide stations", "3a7c2e10-5b4d-4f6a-8c9e-1d2f3a4b5c6d", ".jsonl"),
     ("gemini", "kumquatlint", "7a2b3c4d-5e6f-4a7b-9c8d-b2c3d4e5f6a7", ".jsonl"),
-    ("opencode", "glimmerword", "ses_23bd2cb00001yogNbQdrrUHErg", "opencode.db"),
+    ("opencode", "glimmerword", "ses_189026d00001yogNbQdrrUHErg", "opencode.db"),
     ("copilot", "outgrebe", "5b1f7e20-3c4d-4e5f-8a6b-7c8d9e0f1a2b", "events.jsonl"),
 ]
 

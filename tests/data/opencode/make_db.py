@@ -74,9 +74,9 @@ CREATE INDEX part_session_idx ON part (session_id);
 CREATE INDEX session_parent_idx ON session (parent_id);
 """
 
-T0 = 1796300000000  # 2026-12-03, session A
-T1 = 1796400000000  # session B
-T2 = 1796500000000  # session D
+T0 = 1793300000000  # 2026-10-29, session A
+T1 = 1793400000000  # session B
+T2 = 1793500000000  # session D
 
 _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
