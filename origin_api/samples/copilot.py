@@ -51,6 +51,8 @@ class CopilotSession(Session):
         self.branch = self.pick(self.project.branches)
         self.head = self.pick(self.project.hashes)
         self.workspace = b""
+        #: The name the user gave the session (``/rename``); else it is named by its first prompt.
+        self.named: str | None = None
         self.parent: str | None = None
         self.count = 0
 
@@ -118,8 +120,8 @@ class CopilotSession(Session):
             f"id: {self.session_id}",
             *(f"{key}: {yaml_scalar(value)}" for key, value in texts),
             "client_name: github/cli",
-            f"name: {yaml_scalar(first_prompt)}",
-            "user_named: false",
+            f"name: {yaml_scalar(self.named or first_prompt)}",
+            f"user_named: {'true' if self.named else 'false'}",
             "summary_count: 0",
             "fork_count: 0",
             f"created_at: {iso(start)}",

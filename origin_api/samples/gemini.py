@@ -113,6 +113,8 @@ class GeminiSession(Session):
             if turn.started - last > RESUME_MS and self.history:
                 self._open(turn.started - 2000, True)
             self._turn(turn)
+            if turn.index == 0:  # the session-summary service names the session
+                self._set(turn.ended + 1500, summary=self.title)
             last = turn.ended
 
     def _turn(self, turn: Turn) -> None:

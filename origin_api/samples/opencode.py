@@ -152,7 +152,7 @@ class OpencodeSession(Session):
 
     def generate(self) -> None:
         p = self.project
-        started = self.now
+        started = self.plan.start_ms
         fields = (("version ", self.version), ("cwd ", p.cwd), ("title ", self.title))
         words = "session start: " + ", ".join(name + value for name, value in fields)
         self.row(f"opencode:{self.session_id}", words, "meta", "system", False, at=started)

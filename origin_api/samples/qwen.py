@@ -76,6 +76,10 @@ class QwenSession(Session):
     def generate(self) -> None:
         for turn in self.conversation_turns(self.budget):
             self._turn(turn)
+            if turn.index == 0:  # the auto-title of a fast model, after the first answer
+                payload = {"customTitle": self.title, "titleSource": "auto"}
+                at = turn.ended + 900
+                self._record(at, "system", subtype="custom_title", systemPayload=payload)
 
     def _turn(self, turn: Turn) -> None:
         prompt = turn.steps[0]

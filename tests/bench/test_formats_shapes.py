@@ -158,7 +158,7 @@ def test_gemini_files_are_gemini_cli_s(corpus: tuple[Path, dict[str, FormatInfo]
         seen: dict[str, dict[str, Any]] = {}
         for number, line in enumerate(lines):
             if "$set" in line:
-                assert set(line["$set"]) <= {"messages", "lastUpdated", "sessionId"}
+                assert set(line["$set"]) <= {"messages", "lastUpdated", "sessionId", "summary"}
                 continue
             if "type" not in line:
                 assert set(line) == GEMINI_META and line["sessionId"] == meta["sessionId"]
@@ -208,7 +208,9 @@ def test_qwen_files_are_qwen_code_s(corpus: tuple[Path, dict[str, FormatInfo]]) 
             kinds[record["type"]] += 1
             if record["type"] == "system":
                 kinds[record["subtype"]] += 1
-                assert record["subtype"] in ("ui_telemetry", "attribution_snapshot")
+                assert record["subtype"] in ("ui_telemetry", "attribution_snapshot", "custom_title")
+                if record["subtype"] == "custom_title":
+                    assert set(record["systemPayload"]) == {"customTitle", "titleSource"}
             elif record["type"] == "assistant":
                 assert record["message"]["role"] == "model"
                 assert set(record["usageMetadata"]) == QWEN_USAGE
@@ -226,6 +228,7 @@ def test_qwen_files_are_qwen_code_s(corpus: tuple[Path, dict[str, FormatInfo]]) 
                 )
     assert kinds["user"] and kinds["assistant"] and kinds["tool_result"]
     assert kinds["ui_telemetry"] and kinds["attribution_snapshot"] and failed
+    assert kinds["custom_title"] == len(files)
 
 
 def test_copilot_files_are_copilot_cli_s(corpus: tuple[Path, dict[str, FormatInfo]]) -> None:
