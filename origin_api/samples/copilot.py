@@ -22,10 +22,10 @@ from typing import Any
 
 import orjson
 
-from .common import dump, iso, uuid4
+from .common import ONE_PART, dump, iso, output_parts, uuid4
 from .context import Context
 from .session import Plan, Session
-from .turns import ANSWER, EDIT, PROMPT, READ, SHELL, TEXT, THINKING, Step, Turn, conversation
+from .turns import EDIT, PROMPT, READ, SHELL, Call, Step, Turn, conversation, model_calls
 
 VERSIONS = ("1.0.96", "1.0.99", "1.0.102", "1.0.102")
 MODELS = ("claude-sonnet-4.8", "gpt-5.4", "claude-sonnet-4.8", "gemini-3.8-pro")
@@ -63,7 +63,8 @@ class CopilotSession(Session):
     def relpath(self) -> str:
         return f".copilot/session-state/{self.session_id}"
 
-    def _event(self, at: int, kind: str, data: dict[str, Any]) -> str:
+    def _event(self, at: int, kind: str, data: dict[str, Any], meta: str = "") -> str:
+        """A line; with ``meta``, the words of the event Origin makes of it."""
         eid = uuid4(self.rng)
         line = {
             "type": kind,
@@ -75,6 +76,8 @@ class CopilotSession(Session):
         self.lines.append(dump(line))
         self.parent = eid
         self.count += 1
+        if meta:
+            self.row(f"copilot:{eid}", meta, "meta", "system", False, at=at)
         return eid
 
     def _context(self) -> dict[str, Any]:
@@ -93,27 +96,23 @@ class CopilotSession(Session):
             "context": self._context(),
             "alreadyInUse": False,
         }
-        eid = self._event(start + 60, "session.start", data)
-        text = f"session start: copilot {self.version}, cwd {self.project.cwd}, model {self.model}"
-        self.row(f"copilot:{eid}", text, "meta", "system", False, at=start + 60)
-        turns = self.conversation_turns(self.budget - 1)  # and the system message
+        self._event(start + 60, "session.start", data, self._run("session started", self.version))
+        # A resume and the end of the run before it are events too: decided before the turns,
+        # which spend the rest (the system message and the last run's end are two more).
+        resumed = self.budget >= 12 and self.rng.random() < 0.3
+        turns = self.conversation_turns(self.budget - 2 - 2 * resumed)
+        at = len(turns) // 2 if resumed and len(turns) >= 2 else len(turns) if resumed else -1
         last = start
-        first_prompt = ""
-        for turn in turns:
-            if turn.started - last > RESUME_MS:
-                self._shutdown(last + 500)
-                resume = {
-                    "resumeTime": iso(turn.started - 900),
-                    "eventCount": self.count,
-                    "selectedModel": self.model,
-                    "context": self._context(),
-                    "sessionWasActive": False,
-                }
-                self._event(turn.started - 900, "session.resume", resume)
-            first_prompt = first_prompt or turn.steps[0].text
+        for number, turn in enumerate(turns):
+            if number == at:
+                self._resume(last + 500, turn.started - 900)
             self._turn(turn)
             last = turn.ended
+        if at == len(turns):
+            self._resume(last + 500, last + 60_000)
+            last += 60_000
         self._shutdown(last + 500)
+        first_prompt = turns[0].steps[0].text if turns else ""
         p = self.project
         texts = (("cwd", p.cwd), ("git_root", p.cwd), ("branch", self.branch))
         fields = (
@@ -129,6 +128,27 @@ class CopilotSession(Session):
         )
         self.workspace = "".join(f"{line}\n" for line in fields).encode()
 
+    def _run(self, what: str, version: str | None) -> str:
+        """A run's start as Origin's parser words it."""
+        items: tuple[tuple[str, str | None], ...] = (
+            ("Copilot CLI ", version),
+            ("model ", self.model),
+            ("cwd ", self.project.cwd),
+            ("branch ", self.branch),
+        )
+        return what + "".join(f", {name}{value}" for name, value in items if value)
+
+    def _resume(self, ended: int, at: int) -> None:
+        self._shutdown(ended)
+        resume = {
+            "resumeTime": iso(at),
+            "eventCount": self.count,
+            "selectedModel": self.model,
+            "context": self._context(),
+            "sessionWasActive": False,
+        }
+        self._event(at, "session.resume", resume, self._run("session resumed", None))
+
     def _shutdown(self, at: int) -> None:
         data = {
             "shutdownType": "routine",
@@ -137,16 +157,17 @@ class CopilotSession(Session):
             "sessionStartTime": iso(self.plan.start_ms),
             "currentModel": self.model,
         }
-        self._event(at, "session.shutdown", data)
+        self._event(at, "session.shutdown", data, "session ended (routine)")
 
     def _turn(self, turn: Turn) -> None:
         prompt = turn.steps[0]
         assert prompt.kind == PROMPT
         interaction = uuid4(self.rng)
         message_id = uuid4(self.rng)
+        stamp = f"<current_datetime>{iso(prompt.at)[:-1]}+00:00</current_datetime>"
         data = {
             "content": prompt.text,
-            "transformedContent": f"<current_datetime>{iso(prompt.at)[:-1]}+00:00</current_datetime>\n\n{prompt.text}",
+            "transformedContent": f"{stamp}\n\n{prompt.text}",
             "messageId": message_id,
             "interactionId": interaction,
             "turnId": "0",
@@ -155,29 +176,18 @@ class CopilotSession(Session):
         self.row(f"copilot:{eid}", prompt.text, "message", "user", prompt.cjk, at=prompt.at)
         if turn.index == 0:
             system = SYSTEM.format(cwd=self.project.cwd, branch=self.branch)
-            eid = self._event(
-                prompt.at + 8,
-                "system.message",
-                {"role": "system", "content": system, "interactionId": interaction},
-            )
+            data = {"role": "system", "content": system, "interactionId": interaction}
+            eid = self._event(prompt.at + 8, "system.message", data)
             self.row(f"copilot:{eid}", system, "system", "system", False, at=prompt.at + 8)
-        pending: list[Step] = []
-        calls = 0
-        for step in turn.steps[1:]:
-            pending.append(step)
-            if step.kind not in (THINKING, TEXT):
-                self._call(pending, interaction, message_id, calls)
-                pending, calls = [], calls + 1
-        if pending:
-            self._call(pending, interaction, message_id, calls)
+        for number, call in enumerate(model_calls(turn.steps[1:])):
+            self._call(call, interaction, message_id, number)
 
-    def _call(self, steps: list[Step], interaction: str, origin: str, number: int) -> None:
+    def _call(self, call: Call, interaction: str, origin: str, number: int) -> None:
         """One call of the model: its message and the tool it ran."""
         turn_id = str(number)
-        at = steps[0].at
-        self._event(
-            at - 40, "assistant.turn_start", {"turnId": turn_id, "interactionId": interaction}
-        )
+        at = call.at
+        start = {"turnId": turn_id, "interactionId": interaction}
+        self._event(at - 40, "assistant.turn_start", start)
         r = self.rng.random
         usage = {
             "model": self.model,
@@ -191,9 +201,9 @@ class CopilotSession(Session):
             "apiCallId": f"chatcmpl-{self.rng.getrandbits(80):020x}",
         }
         self._event(at - 20, "session.usage_record", {"usage": usage})
-        content = " ".join(s.text for s in steps if s.kind in (TEXT, ANSWER))
-        reasoning = "\n\n".join(s.text for s in steps if s.kind == THINKING)
-        tool = steps[-1] if steps[-1].tool else None
+        content = call.text.text if call.text is not None else ""
+        reasoning = "\n\n".join(t.text for t in call.thoughts)
+        tool = call.tool
         data: dict[str, Any] = {
             "messageId": uuid4(self.rng),
             "originatingMessageId": origin,
@@ -222,47 +232,44 @@ class CopilotSession(Session):
             data["reasoningText"] = reasoning
         data["apiCallId"] = usage["apiCallId"]
         eid = self._event(at, "assistant.message", data)
-        cjk = all(s.cjk for s in steps if not s.tool)
-        if reasoning:
-            self.row(f"copilot:{eid}:reasoning", reasoning, "meta", "assistant", cjk, at=at)
-        if content:
-            self.row(f"copilot:{eid}", content, "message", "assistant", cjk, at=at)
-        if tool is not None:
-            start = {"toolCallId": call_id, "toolName": name, "arguments": args, "turnId": turn_id}
-            self._event(tool.at + 2, "tool.execution_start", start)
-            self.row(
-                f"copilot:{eid}:call:{call_id}",
-                f"{name} {dump(args).decode()}",
-                "tool_use",
-                "assistant",
-                False,
-                at=at,
-            )
-            done: dict[str, Any] = {
-                "toolCallId": call_id,
-                "model": self.model,
-                "interactionId": interaction,
-                "turnId": turn_id,
-                "success": True,
-                "result": result,
-            }
-            if tool.kind == SHELL:
-                done["shellExecution"] = {"exitCode": tool.code}
-                properties = {"executionMode": "sync"}
-                if tool.code:
-                    properties["shell_error_category"] = "command_nonzero_exit"
-                done["toolTelemetry"] = {
-                    "properties": properties,
-                    "metrics": {"exit_code": float(tool.code)},
-                }
-            elif tool.kind == EDIT:
-                done["fileEdits"] = [{"path": args["path"], "kind": "edit"}]
-            eid = self._event(tool.done, "tool.execution_complete", done)
-            labelled = f"[error] {shown}" if tool.code else shown
-            self.row(f"copilot:{eid}", labelled, "tool_result", "system", False, at=tool.done)
-        self._event(
-            max(at, tool.done if tool else at) + 6, "assistant.turn_end", {"turnId": turn_id}
-        )
+        said = [(reasoning, "meta", all(t.cjk for t in call.thoughts))] if reasoning else []
+        if call.text is not None:
+            said.append((content, "message", call.text.cjk))
+        for text, kind, cjk in said:
+            suffix = f"#{0 if kind == 'meta' else 1}" if len(said) > 1 else ""
+            self.row(f"copilot:{eid}{suffix}", text, kind, "assistant", cjk, at=at)
+        if tool is None:
+            self._event(at + 6, "assistant.turn_end", {"turnId": turn_id})
+            return
+        begun = {"toolCallId": call_id, "toolName": name, "arguments": args, "turnId": turn_id}
+        self._event(tool.at + 2, "tool.execution_start", begun)
+        words = f"{name} {dump(args).decode()}"
+        self.row(f"copilot:{eid}:call:{call_id}", words, "tool_use", "assistant", False, at=at)
+        done: dict[str, Any] = {
+            "toolCallId": call_id,
+            "model": self.model,
+            "interactionId": interaction,
+            "turnId": turn_id,
+            "success": True,
+            "result": result,
+        }
+        if tool.kind == SHELL:
+            done["shellExecution"] = {"exitCode": tool.code}
+            properties = {"executionMode": "sync"}
+            if tool.code:
+                properties["shell_error_category"] = "command_nonzero_exit"
+            metrics = {"exit_code": float(tool.code)}
+            done["toolTelemetry"] = {"properties": properties, "metrics": metrics}
+        elif tool.kind == EDIT:
+            done["fileEdits"] = [{"path": args["path"], "kind": "edit"}]
+        eid = self._event(tool.done, "tool.execution_complete", done)
+        pieces = output_parts(shown)
+        for n, piece in enumerate(pieces):
+            suffix = f"#{n}" if len(pieces) > 1 else ""
+            text = f"[error] {piece}" if tool.code else piece
+            eid_n = f"copilot:{eid}:result:{call_id}{suffix}"
+            self.row(eid_n, text, "tool_result", "system", False, at=tool.done)
+        self._event(tool.done + 6, "assistant.turn_end", {"turnId": turn_id})
 
 
 _TITLES = {READ: "Viewing file", EDIT: "Editing file", SHELL: "Running command"}
@@ -270,20 +277,22 @@ _TITLES = {READ: "Viewing file", EDIT: "Editing file", SHELL: "Running command"}
 
 def _tool(cwd: str, step: Step) -> tuple[str, dict[str, Any], dict[str, Any], str]:
     """(name, arguments, result, the result as Origin shows it)."""
+    out = step.text[:ONE_PART]
     path = f"{cwd}/{step.path}"
     if step.kind == SHELL:
         args = {"command": step.command, "description": f"Run {step.command[:60]}"}
-        content = f"{step.text}\n<shellId: 0 completed with exit code {step.code}>"
+        content = f"{out}\n<shellId: 0 completed with exit code {step.code}>"
         return "bash", args, {"content": content}, content
     if step.kind == READ:
-        return "view", {"path": path}, {"content": step.text}, step.text
+        return "view", {"path": path}, {"content": out}, out
     args = {"path": path, "old_str": step.old, "new_str": step.new}
     content = f"File {path} updated with changes."
     diff = "".join(f"-{line}\n" for line in step.old.split("\n")) + "".join(
         f"+{line}\n" for line in step.new.split("\n")
     )
     detailed = f"\ndiff --git a{path} b{path}\nindex 0000000..0000000 100644\n--- a{path}\n+++ b{path}\n@@ @@\n{diff}"
-    return "edit", args, {"content": content, "detailedContent": detailed}, content
+    shown = f"{content}\n{detailed}"  # the diff is not in the model's copy: both are read
+    return "edit", args, {"content": content, "detailedContent": detailed}, shown
 
 
 _PLAIN_START = set("-?:,[]{}#&*!|>'\"%@` ")

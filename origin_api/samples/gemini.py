@@ -8,10 +8,13 @@ result follows as a ``user`` message of the ``functionResponse`` (the copy the m
 A session resumed a day or more later gets a new metadata line and a checkpoint of its whole
 history, as ``gemini --resume`` writes them.
 
-Events, as Origin's parser makes them: ``gemini:<session>:<message id>`` a prompt or an answer,
-``…:thought:<n>`` a thought of a model message, ``…:call:<tool call id>`` and
-``…:result:<tool call id>`` a tool call and its result. Shell commands that fail are recorded
-as ``success`` with ``Exit Code`` in the output; their results are errors.
+Events, as Origin's parser makes them: ``gemini:<session>:<message id>`` the injected context
+(a system event), a prompt or a model's text; ``…:thoughts`` a model message's thoughts and
+``…:model`` the note of the model, on its first message; ``gemini:<session>:call:<call id>``
+and ``…:result:<call id>`` (``#<n>`` after the first part of a long one) a tool call and its
+result. A message written again, or restated by a checkpoint, gives the same ids. Shell
+commands that fail are recorded as ``success`` with ``Exit Code`` in the output; their results
+are errors.
 """
 
 from __future__ import annotations
@@ -20,10 +23,12 @@ import hashlib
 import time
 from typing import Any
 
-from .common import dump, iso, uuid4
+import orjson
+
+from .common import ONE_PART, dump, iso, output_parts, uuid4
 from .context import Context
 from .session import Plan, Session
-from .turns import ANSWER, EDIT, PROMPT, READ, SHELL, TEXT, THINKING, Step, Turn, conversation
+from .turns import EDIT, PROMPT, READ, SHELL, Call, Step, Turn, conversation, model_calls
 
 MODELS = ("gemini-3.8-pro", "gemini-3.8-pro", "gemini-3.8-flash", "gemini-3.5-pro")
 #: A later turn this long after the previous one is a ``--resume`` of the session.
@@ -67,6 +72,7 @@ class GeminiSession(Session):
         self.context_id = f"{self.rng.getrandbits(128):032x}"
         self.history: list[dict[str, Any]] = []
         self.updated = plan.start_ms
+        self.model_said = False
 
     def conversation_turns(self, budget: int) -> list[Turn]:
         """The chat's turns: the generator's, or a demo's script in a subclass."""
@@ -107,9 +113,14 @@ class GeminiSession(Session):
         self._set(at)
 
     def generate(self) -> None:
-        self._open(self.plan.start_ms, False)
-        last = self.plan.start_ms
-        for turn in self.conversation_turns(self.budget):
+        start = self.plan.start_ms
+        self._open(start, False)
+        context = orjson.loads(self.lines[-1])["$set"]["messages"][0]
+        eid = f"gemini:{self.session_id}:{self.context_id}"
+        self.row(eid, context["content"][0]["text"], "system", "system", False, at=start)
+        last = start
+        turns = self.conversation_turns(self.budget - 1)  # and the note of the model
+        for turn in turns:
             if turn.started - last > RESUME_MS and self.history:
                 self._open(turn.started - 2000, True)
             self._turn(turn)
@@ -125,26 +136,10 @@ class GeminiSession(Session):
         record["content"] = [{"text": prompt.text}]
         self._message(record, prompt.at)
         self.history.append(record)
-        self.row(
-            f"gemini:{self.session_id}:{mid}",
-            prompt.text,
-            "message",
-            "user",
-            prompt.cjk,
-            at=prompt.at,
-        )
-        thoughts: list[Step] = []
-        said: Step | None = None
-        for step in turn.steps[1:]:
-            if step.kind == THINKING:
-                thoughts.append(step)
-            elif step.kind == TEXT:
-                said = step
-            else:
-                self._reply(thoughts, said, step)
-                thoughts, said = [], None
-        if thoughts or said:
-            self._reply(thoughts, said, None)
+        eid = f"gemini:{self.session_id}:{mid}"
+        self.row(eid, prompt.text, "message", "user", prompt.cjk, at=prompt.at)
+        for call in model_calls(turn.steps[1:]):
+            self._reply(call)
 
     def _tokens(self) -> dict[str, int]:
         r = self.rng.random
@@ -158,46 +153,51 @@ class GeminiSession(Session):
         tokens["total"] = tokens["input"] + tokens["output"] + tokens["thoughts"]
         return tokens
 
-    def _reply(self, thoughts: list[Step], said: Step | None, step: Step | None) -> None:
-        """One model message: its thoughts, its text (commentary or the answer) and at most one
-        tool call, written again with the call once it ran."""
-        answer = step if step is not None and step.kind == ANSWER else said
-        tool = step if step is not None and step.tool else None
-        firsts = [s.at for s in (*thoughts, answer, tool) if s is not None]
-        at = min(firsts)
+    def _reply(self, turn: Call) -> None:
+        """One model message: its thoughts, its text and at most one tool call, written again
+        with the call once it ran, then the model's copy of the call's result."""
+        at = turn.at
         mid = uuid4(self.rng)
         sid = self.session_id
+        base = f"gemini:{sid}:{mid}"
+        said = turn.text
+        thoughts = [(_subject(t.text), _description(t.text), t) for t in turn.thoughts]
         record: dict[str, Any] = {
             "id": mid,
             "timestamp": iso(at),
             "type": "gemini",
-            "content": answer.text if answer else "",
+            "content": said.text if said else "",
             "thoughts": [
-                {"subject": _subject(t.text), "description": t.text, "timestamp": iso(t.at)}
-                for t in thoughts
+                {"subject": subject, "description": about, "timestamp": iso(t.at)}
+                for subject, about, t in thoughts
             ],
             "tokens": self._tokens(),
             "model": self.model,
         }
-        parts: list[dict[str, Any]] = [
-            {"text": f"**{_subject(t.text)}** {t.text}", "thought": True} for t in thoughts
-        ]
-        for n, t in enumerate(thoughts):
-            self.row(f"gemini:{sid}:{mid}:thought:{n}", t.text, "meta", "assistant", t.cjk, at=t.at)
-        if answer is not None:
-            parts.append({"text": answer.text})
-            self.row(f"gemini:{sid}:{mid}", answer.text, "message", "assistant", answer.cjk, at=at)
-        if tool is None:
-            self._message(record, at)
-            self.history.append({**record, "content": parts})
-            for key in ("thoughts", "tokens", "model"):
-                self.history[-1].pop(key)
-            return
+        if thoughts:
+            text = "\n\n".join(f"{subject}\n{about}" for subject, about, _ in thoughts)
+            cjk = all(t.cjk for t in turn.thoughts)
+            self.row(f"{base}:thoughts", text, "meta", "assistant", cjk, at=at)
+        if not self.model_said:
+            self.row(f"{base}:model", f"model: {self.model}", "meta", "system", False, at=at)
+            self.model_said = True
+        if said is not None:
+            self.row(base, said.text, "message", "assistant", said.cjk, at=at)
         self._message(record, at)
+        parts: list[dict[str, Any]] = [
+            {"text": f"**{subject}** {about}", "thought": True} for subject, about, _ in thoughts
+        ]
+        if said is not None:
+            parts.append({"text": said.text})
+        tool = turn.tool
+        if tool is None:
+            self.history.append(
+                {"id": mid, "timestamp": iso(at), "type": "gemini", "content": parts}
+            )
+            return
         call_id = f"{_NAMES[tool.kind]}__call_{self.rng.getrandbits(64):016x}"
-        name, args, output, display, shown = _tool(
-            self.project.cwd, tool, self.rng.randrange(900, 60_000)
-        )
+        pgid = self.rng.randrange(900, 60_000)
+        name, args, output, display, shown = _tool(self.project.cwd, tool, pgid)
         response = {
             "functionResponse": {"id": call_id, "name": name, "response": {"output": output}}
         }
@@ -214,29 +214,17 @@ class GeminiSession(Session):
             "renderOutputAsMarkdown": tool.kind != SHELL,
         }
         self.lines.append(dump({**record, "toolCalls": [call]}))
-        self.row(
-            f"gemini:{sid}:{mid}:call:{call_id}",
-            f"{name} {dump(args).decode()}",
-            "tool_use",
-            "assistant",
-            False,
-            at=tool.at,
-        )
-        labelled = f"[error] {shown}" if tool.code else shown
-        self.row(
-            f"gemini:{sid}:{mid}:result:{call_id}",
-            labelled,
-            "tool_result",
-            "system",
-            False,
-            at=tool.done,
-        )
-        copy: dict[str, Any] = {
-            "id": uuid4(self.rng),
-            "timestamp": iso(tool.done + 2),
-            "type": "user",
-        }
-        copy["content"] = [response]
+        words = f"{name} {dump(args).decode()}"
+        self.row(f"gemini:{sid}:call:{call_id}", words, "tool_use", "assistant", False, at=at)
+        pieces = output_parts(shown)
+        for number, piece in enumerate(pieces):
+            label = f"[part {number + 1} of {len(pieces)}] " if len(pieces) > 1 else ""
+            label = ("[error] " if tool.code else "") + label
+            suffix = f"#{number}" if number else ""
+            eid = f"gemini:{sid}:result:{call_id}{suffix}"
+            self.row(eid, label + piece, "tool_result", "system", False, at=tool.done)
+        copy: dict[str, Any] = {"id": uuid4(self.rng), "timestamp": iso(tool.done + 2)}
+        copy.update(type="user", content=[response])
         self._message(copy, tool.done + 2)
         parts.append({"functionCall": {"id": call_id, "name": name, "args": args}})
         self.history.append({"id": mid, "timestamp": iso(at), "type": "gemini", "content": parts})
@@ -245,8 +233,13 @@ class GeminiSession(Session):
 
 
 def _subject(text: str) -> str:
-    words = text.split()[:4]
-    return " ".join(words).rstrip(".,:;") or "Thinking"
+    """The heading Gemini gives a thought: here its first words."""
+    return " ".join(text.split(" ")[:4]).rstrip(".,:;?!") or "Thinking"
+
+
+def _description(text: str) -> str:
+    rest = text.split(" ", 4)[4:]
+    return rest[0] if rest and rest[0].strip() else text
 
 
 _NAMES = {READ: "read_file", EDIT: "replace", SHELL: "run_shell_command"}
@@ -255,14 +248,15 @@ _DISPLAY = {READ: "ReadFile", EDIT: "Edit", SHELL: "Shell"}
 
 def _tool(cwd: str, step: Step, pgid: int) -> tuple[str, dict[str, Any], str, Any, str]:
     """(name, args, the model's copy of the output, the UI's copy, the result as Origin shows it)."""
+    out = step.text[:ONE_PART]
     path = f"{cwd}/{step.path}"
     if step.kind == SHELL:
         args = {"command": step.command, "description": f"Run {step.command[:60]}"}
-        output = shell_output(step.text, step.code, pgid)
-        return _NAMES[SHELL], args, output, step.text, output
+        output = shell_output(out, step.code, pgid)
+        return _NAMES[SHELL], args, output, out, output
     if step.kind == READ:
         args = {"file_path": path}
-        return _NAMES[READ], args, step.text, "", step.text
+        return _NAMES[READ], args, out, "", out
     args = {
         "file_path": path,
         "old_string": step.old,

@@ -8,7 +8,7 @@ Events, as Origin's parser makes them: ``opencode:<session id>`` a marker of how
 started; ``opencode:<part id>`` a text or reasoning part; a tool part ``opencode:<part id>:call``
 and ``:result``. Every part is final (``completed``); step parts are written as OpenCode writes
 them and are not events. A shell command that fails is ``completed`` with ``metadata.exit`` set:
-its result is an error.
+its result is an error (``[error: exit code N]``, as ZCode's, whose rows are OpenCode's).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from .common import b62, dump
+from .common import ONE_PART, b62, dump
 from .context import Context
 from .session import Plan, Session
 from .turns import ANSWER, EDIT, PROMPT, READ, SHELL, THINKING, Step, Turn, conversation
@@ -153,7 +153,12 @@ class OpencodeSession(Session):
     def generate(self) -> None:
         p = self.project
         started = self.plan.start_ms
-        fields = (("version ", self.version), ("cwd ", p.cwd), ("title ", self.title))
+        fields = (
+            ("version ", self.version),
+            ("model ", f"{self.provider}/{self.model}"),
+            ("cwd ", p.cwd),
+            ("title ", self.title),
+        )
         words = "session start: " + ", ".join(name + value for name, value in fields)
         self.row(f"opencode:{self.session_id}", words, "meta", "system", False, at=started)
         turns = self.conversation_turns(self.budget)
@@ -284,12 +289,13 @@ class OpencodeSession(Session):
         )
         text = f"{name} {dump(args).decode()}"
         self.row(f"opencode:{pid}:call", text, "tool_use", "assistant", False, at=step.at)
-        shown = f"[error] {output}" if step.code else output
+        shown = f"[error: exit code {step.code}] {output}" if step.code else output
         self.row(f"opencode:{pid}:result", shown, "tool_result", "system", False, at=step.done)
 
 
 def _read(cwd: str, step: Step) -> tuple[str, dict[str, Any], str, str]:
-    numbered = "\n".join(f"{n:05d}| {line}" for n, line in enumerate(step.text.split("\n"), 1))
+    lines = step.text[:ONE_PART].split("\n")  # numbered, it stays within what an event shows
+    numbered = "\n".join(f"{n:05d}| {line}" for n, line in enumerate(lines, 1))
     return "read", {"filePath": f"{cwd}/{step.path}"}, f"<file>\n{numbered}\n</file>", step.path
 
 

@@ -6,8 +6,9 @@ API response and an ``assistant`` record whose parts are its thoughts, its text 
 call; a tool's run is a ``ui_telemetry`` record and a ``tool_result`` record of the
 ``functionResponse``. A session resumed later appends to the same file.
 
-Events, as Origin's parser makes them: ``qwen:<uuid>`` a prompt, ``qwen:<uuid>:<part index>`` a
-part of an assistant record (text, thought, or a function call), ``qwen:<uuid>`` a tool result.
+Events, as Origin's parser makes them: ``qwen:<uuid>`` of a record with one event (a prompt, a
+tool's result, the session's title), ``qwen:<uuid>#<n>`` of one with several (the parts of an
+assistant record: thoughts, text, a function call; a long result's parts).
 Shell commands that fail are recorded as ``success`` with ``Exit Code`` in the output; their
 results are errors.
 """
@@ -16,10 +17,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .common import dump, iso, slug, uuid4
+from .common import ONE_PART, dump, iso, output_parts, slug, uuid4
 from .context import Context
 from .session import Plan, Session
-from .turns import ANSWER, EDIT, PROMPT, READ, SHELL, TEXT, THINKING, Step, Turn, conversation
+from .turns import EDIT, PROMPT, READ, SHELL, Call, Step, Turn, conversation, model_calls
 
 VERSIONS = ("0.14.2", "0.15.3", "0.15.10", "0.15.10")
 MODELS = ("qwen3.6-coder-plus", "qwen3.6-coder-plus", "qwen3.6-coder-flash", "qwen3.5-max")
@@ -74,12 +75,15 @@ class QwenSession(Session):
         self._record(at, "system", subtype="ui_telemetry", systemPayload={"uiEvent": event})
 
     def generate(self) -> None:
-        for turn in self.conversation_turns(self.budget):
+        turns = self.conversation_turns(self.budget - 1)  # and the title
+        for turn in turns:
             self._turn(turn)
             if turn.index == 0:  # the auto-title of a fast model, after the first answer
                 payload = {"customTitle": self.title, "titleSource": "auto"}
                 at = turn.ended + 900
-                self._record(at, "system", subtype="custom_title", systemPayload=payload)
+                uid = self._record(at, "system", subtype="custom_title", systemPayload=payload)
+                text = f"custom_title: {self.title}"
+                self.row(f"qwen:{uid}", text, "meta", "system", self.plan.lang != "en", at=at)
 
     def _turn(self, turn: Turn) -> None:
         prompt = turn.steps[0]
@@ -96,27 +100,17 @@ class QwenSession(Session):
             "promptCount": self.prompts,
             "promptCountAtLastCommit": 0,
         }
-        self._record(
-            prompt.at + 6,
-            "system",
-            subtype="attribution_snapshot",
-            systemPayload={"snapshot": snapshot},
-        )
+        payload = {"snapshot": snapshot}
+        self._record(prompt.at + 6, "system", subtype="attribution_snapshot", systemPayload=payload)
         prompt_id = f"{self.rng.getrandbits(52):013x}"
-        pending: list[Step] = []
-        for step in turn.steps[1:]:
-            pending.append(step)
-            if step.kind not in (THINKING, TEXT):
-                self._response(pending, prompt_id)
-                pending = []
-        if pending:
-            self._response(pending, prompt_id)
+        for call in model_calls(turn.steps[1:]):
+            self._response(call, prompt_id)
 
-    def _response(self, steps: list[Step], prompt_id: str) -> None:
+    def _response(self, call: Call, prompt_id: str) -> None:
         """One answer of the model: a telemetry record, the assistant record of its parts, and
         the run of the tool it called."""
         r = self.rng.random
-        at = steps[0].at
+        at = call.at
         usage = {
             "promptTokenCount": 9000 + int(r() * 90_000),
             "candidatesTokenCount": 20 + int(r() * 3000),
@@ -139,42 +133,30 @@ class QwenSession(Session):
             "thoughts_token_count": usage["thoughtsTokenCount"],
             "total_token_count": usage["totalTokenCount"],
         }
-        said = [s for s in steps if s.kind == ANSWER]
-        if said:
-            telemetry["response_text"] = said[0].text
+        if call.text is not None:
+            telemetry["response_text"] = call.text.text
         telemetry.update(prompt_id=prompt_id, auth_type="openai")
         self._telemetry(at - 15, telemetry)
-        parts: list[dict[str, Any]] = []
-        tool = steps[-1] if steps[-1].tool else None
+        parts: list[dict[str, Any]] = [{"text": t.text, "thought": True} for t in call.thoughts]
+        events = [(t.text, "meta", t.cjk) for t in call.thoughts]
+        if call.text is not None:
+            parts.append({"text": call.text.text})
+            events.append((call.text.text, "message", call.text.cjk))
+        tool = call.tool
         call_id = f"call_{self.rng.getrandbits(80):020x}"
         name, output, shown = "", "", ""
         args: dict[str, Any] = {}
         display: Any = ""
-        for step in steps:
-            if step.kind == THINKING:
-                parts.append({"text": step.text, "thought": True})
-            elif step.tool:
-                name, args, output, display, shown = _tool(
-                    self.project.cwd, step, self.rng.randrange(300, 60_000)
-                )
-                parts.append({"functionCall": {"id": call_id, "name": name, "args": args}})
-            else:
-                parts.append({"text": step.text})
+        if tool is not None:
+            pgid = self.rng.randrange(300, 60_000)
+            name, args, output, display, shown = _tool(self.project.cwd, tool, pgid)
+            parts.append({"functionCall": {"id": call_id, "name": name, "args": args}})
+            events.append((f"{name} {dump(args).decode()}", "tool_use", False))
         message = {"role": "model", "parts": parts}
         uid = self._record(at, "assistant", model=self.model, message=message, usageMetadata=usage)
-        for n, step in enumerate(steps):
-            if step.tool:
-                self.row(
-                    f"qwen:{uid}:{n}",
-                    f"{name} {dump(args).decode()}",
-                    "tool_use",
-                    "assistant",
-                    False,
-                    at=at,
-                )
-            else:
-                kind = "meta" if step.kind == THINKING else "message"
-                self.row(f"qwen:{uid}:{n}", step.text, kind, "assistant", step.cjk, at=at)
+        for n, (text, kind, cjk) in enumerate(events):
+            eid = f"qwen:{uid}#{n}" if len(events) > 1 else f"qwen:{uid}"
+            self.row(eid, text, kind, "assistant", cjk, at=at)
         if tool is None:
             return
         run = {
@@ -197,19 +179,24 @@ class QwenSession(Session):
         result = {"callId": call_id, "status": "success", "resultDisplay": display}
         message = {"role": "user", "parts": [response]}
         uid = self._record(tool.done, "tool_result", message=message, toolCallResult=result)
-        labelled = f"[error] {shown}" if tool.code else shown
-        self.row(f"qwen:{uid}", labelled, "tool_result", "system", False, at=tool.done)
+        pieces = output_parts(shown)
+        for number, piece in enumerate(pieces):
+            label = f"[part {number + 1} of {len(pieces)}] " if len(pieces) > 1 else ""
+            label = ("[error] " if tool.code else "") + label
+            eid = f"qwen:{uid}#{number}" if len(pieces) > 1 else f"qwen:{uid}"
+            self.row(eid, label + piece, "tool_result", "system", False, at=tool.done)
 
 
 def _tool(cwd: str, step: Step, pgid: int) -> tuple[str, dict[str, Any], str, Any, str]:
     """(name, args, the model's copy of the output, the UI's copy, the result as Origin shows it)."""
+    out = step.text[:ONE_PART]
     path = f"{cwd}/{step.path}"
     if step.kind == SHELL:
         args = {"command": step.command, "description": f"Run {step.command[:60]}"}
-        output = shell_output(step.command, step.text, step.code, pgid)
-        return "run_shell_command", args, output, step.text, output
+        output = shell_output(step.command, out, step.code, pgid)
+        return "run_shell_command", args, output, out, output
     if step.kind == READ:
-        return "read_file", {"absolute_path": path}, step.text, "", step.text
+        return "read_file", {"absolute_path": path}, out, "", out
     assert step.kind == EDIT
     args = {"file_path": path, "old_string": step.old, "new_string": step.new}
     output = f"The file: {path} has been updated."

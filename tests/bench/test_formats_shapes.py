@@ -15,7 +15,9 @@ from typing import Any
 import orjson
 import pytest
 
+from origin_api.samples.common import output_parts
 from origin_api.samples.formats import HOME, OPENCODE_DATA, FormatInfo, generate_formats
+from origin_store.parsers.base import split_output
 
 SEED = 11
 EVENTS = 1500
@@ -313,3 +315,12 @@ def test_no_settings_or_credentials_are_written(corpus: tuple[Path, dict[str, Fo
     finally:
         db.close()
     assert tables == set(OPENCODE_COLUMNS)
+
+
+@pytest.mark.parametrize("size", [0, 10, 16_000, 16_001, 40_000, 100_003])
+def test_output_parts_are_the_parsers_parts(size: int) -> None:
+    """The writers predict the events of a long output with the store's rule (the generator
+    imports nothing of Origin, so it keeps its own copy)."""
+    line = "filler line ........................................\n"
+    for text in ((line * (size // len(line) + 1))[:size], "x" * size, ("word " * size)[:size]):
+        assert output_parts(text) == split_output(text)
