@@ -89,6 +89,9 @@ def agent_env(corpus_dir: Path, origin_home: Path) -> dict[str, str]:
         "XDG_DATA_HOME": str(home / ".local/share"),
         "XDG_CONFIG_HOME": str(home / ".config"),
         "OPENCODE_DB": str(home / OPENCODE_DATA / "opencode.db"),
+        "OPENCODE_CONFIG_DIR": str(home / ".config/opencode"),
+        "QWEN_HOME": str(home / ".qwen"),
+        "QWEN_RUNTIME_DIR": str(home / ".qwen"),
         "ORIGIN_WATCH_INTERVAL_MS": "0",
         "TZ": "UTC",
     }
