@@ -1,14 +1,16 @@
-"""Ingest rates per source: each of the five agents' formats alone, on corpora of one size.
+"""Ingest rates per source: each of the nine agents' formats alone, on corpora of one size.
 
-The main corpus is Claude Code and Codex JSONL; Cursor, ZCode and grok-cli keep SQLite databases
-read through row logs, and Grok Build streams chunks that are joined, so each format costs
-something else per event. Each source gets the same number of events, in sessions of the same
-sizes and text (origin_api.samples.formats; Claude Code and Codex from their own writers, one
-source at a time, so the main corpus is untouched), and is ingested alone into a fresh
-ORIGIN_HOME by one worker in its own process: the rates then compare parsing and storing, not
-the number of cores. What is kept on disk counts the row logs (ORIGIN_HOME/rows) beside the
-store and the mirrors: the blocks a row log still holds, which are those its mirror does not
-(`rowlog.release` gives the others back; `disk_usage` counts allocated blocks, as `du` does).
+The main corpus is Claude Code and Codex JSONL; Cursor, ZCode, grok-cli and OpenCode keep SQLite
+databases read through row logs, Grok Build streams chunks that are joined, Gemini CLI restates
+messages and whole histories in its JSONL, and Copilot CLI and Qwen Code log many records that
+are not events, so each format costs something else per event. Each source gets the same
+number of events, in sessions of the same sizes and text (origin_api.samples.formats; Claude
+Code and Codex from their own writers, one source at a time, so the main corpus is untouched),
+and is ingested alone into a fresh ORIGIN_HOME by one worker in its own process: the rates then
+compare parsing and storing, not the number of cores. What is kept on disk counts the row logs
+(ORIGIN_HOME/rows) beside the store and the mirrors: the blocks a row log still holds, which
+are those its mirror does not (`rowlog.release` gives the others back; `disk_usage` counts
+allocated blocks, as `du` does).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from origin_api.samples.formats import (
     FORMATS_VERSION,
     HOME,
     INFO_FILE,
+    OPENCODE_DATA,
     FormatInfo,
     generate_formats,
     load_formats,
@@ -40,7 +43,7 @@ from .memory import run_sampled
 
 #: Part of the cache key with the generators' versions: bump it when this section's corpus
 #: changes in another way (its layout, its sources).
-SOURCES_VERSION = "1"
+SOURCES_VERSION = "2"
 #: The checkout, so the child process finds `bench` from any working directory.
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -51,7 +54,7 @@ def cache_dir(events: int, seed: int = 42, root: Path = CACHE_ROOT) -> Path:
 
 
 def cached_sources(events: int, seed: int = 42, root: Path = CACHE_ROOT) -> Path:
-    """The five sources' corpora of ``events`` events each, generated once; a half-written one
+    """The sources' corpora of ``events`` events each, generated once; a half-written one
     is never visible."""
     final = cache_dir(events, seed, root)
     if (final / INFO_FILE).exists():
@@ -81,6 +84,14 @@ def agent_env(corpus_dir: Path, origin_home: Path) -> dict[str, str]:
         "CODEX_HOME": str(home / "codex"),
         "ZCODE_STORAGE_DIR": str(home / ".zcode"),
         "GROK_HOME": str(home / ".grok"),
+        "GEMINI_CLI_HOME": str(home),  # the folder that holds `.gemini`
+        "COPILOT_HOME": str(home / ".copilot"),
+        "XDG_DATA_HOME": str(home / ".local/share"),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "OPENCODE_DB": str(home / OPENCODE_DATA / "opencode.db"),
+        "OPENCODE_CONFIG_DIR": str(home / ".config/opencode"),
+        "QWEN_HOME": str(home / ".qwen"),
+        "QWEN_RUNTIME_DIR": str(home / ".qwen"),
         "ORIGIN_WATCH_INTERVAL_MS": "0",
         "TZ": "UTC",
     }

@@ -80,7 +80,17 @@ def figures(results: dict) -> dict[str, Any]:
 
 
 #: The sources of the per-source ingest section (bench/sources.py), in its order.
-SOURCE_NAMES = ("claude-code", "codex", "cursor", "zcode", "grok")
+SOURCE_NAMES = (
+    "claude-code",
+    "codex",
+    "cursor",
+    "zcode",
+    "grok",
+    "gemini",
+    "opencode",
+    "copilot",
+    "qwen",
+)
 
 
 def _source_figures(results: dict[str, Any]) -> dict[str, Any]:

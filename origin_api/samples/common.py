@@ -87,3 +87,31 @@ def b62(rng: random.Random, n: int) -> str:
 
 def lognorm_len(rng: random.Random, median: float, sigma: float, most: int = 20_000) -> int:
     return min(most, max(8, int(rng.lognormvariate(math.log(median), sigma))))
+
+
+#: The longest text Origin stores as one event of a tool's output; a longer output is filed in
+#: parts, each an event (`split_output` in origin_store/parsers/base.py, which this mirrors).
+OUTPUT_PART_CHARS = 16_000
+
+
+def output_parts(text: str) -> list[str]:
+    """The parts Origin files a long output in: cut at a line break (else a space) in the
+    second half of each window, so that joined they give the text back."""
+    parts: list[str] = []
+    at, size, least = 0, len(text), OUTPUT_PART_CHARS // 2
+    while size - at > OUTPUT_PART_CHARS:
+        window = text[at + least : at + OUTPUT_PART_CHARS]
+        cut = window.rfind("\n")
+        if cut < 0:
+            cut = max(window.rfind(" "), window.rfind("\t"))
+        end = at + (least + cut + 1 if cut >= 0 else OUTPUT_PART_CHARS)
+        parts.append(text[at:end])
+        at = end
+    parts.append(text[at:])
+    return parts
+
+
+#: A tool's output in the formats whose parsers file long outputs in parts (Gemini CLI, Qwen
+#: Code, Copilot CLI) is cut to this, with room for what the tool writes around it, so that a
+#: tool call is two events in every format, as the turns count it.
+ONE_PART = OUTPUT_PART_CHARS - 1_000

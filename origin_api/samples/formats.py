@@ -1,7 +1,9 @@
-"""A corpus per source: Cursor, ZCode and Grok (and, on request, Claude Code and Codex alone).
+"""A corpus per source: Cursor, ZCode, Grok, Gemini CLI, OpenCode, Copilot CLI and Qwen Code
+(and, on request, Claude Code and Codex alone).
 
 ``home/`` is laid out as a user's home directory (``.config/Cursor/User``, ``.cursor``,
-``.zcode``, ``.grok``), so Origin finds every file with HOME pointing at it; Claude Code's and
+``.zcode``, ``.grok``, ``.gemini``, ``.local/share/opencode``, ``.copilot``, ``.qwen``), so
+Origin finds every file with HOME pointing at it; Claude Code's and
 Codex's logs, written by their own writers one source at a time, go to ``home/claude`` and
 ``home/codex`` (CLAUDE_CONFIG_DIR, CODEX_HOME). Each source gets ``events_per_source`` events in
 sessions of the lognormal sizes of the Claude Code and Codex corpus (corpus.session_size), with
@@ -31,22 +33,25 @@ from typing import BinaryIO
 import orjson
 import zstandard
 
+from . import opencode
 from .claude_code import ClaudeSession
 from .codex import CodexSession
 from .common import BASE_MS, END_MS, EVENTS_FILE
 from .context import Context, build_context
+from .copilot import CopilotSession
 from .corpus import LANG_DECK, SESSION_MAX, SESSION_MIN, session_size
 from .cursor import CLI_SCHEMA, KV_SCHEMA, CursorCliSession, CursorIdeSession, file_uri
+from .gemini import GeminiSession, short_id
 from .grok import CLI_SCHEMA as GROK_DB_SCHEMA
 from .grok import GrokBuildSession, GrokCliSession, workspace_id
-from .opencode import SCHEMA as OPENCODE_SCHEMA
 from .opencode import OpencodeSession
+from .qwen import QwenSession
 from .session import Plan, Session
 from .zcode import MESSAGE_SQL, PART_SQL, SCHEMA, SESSION_SQL, ZcodeSession
 
 #: Part of the benchmark's cache key: bump it whenever the same arguments write other bytes.
-FORMATS_VERSION = "1"
-FORMATS = ("cursor", "zcode", "grok")
+FORMATS_VERSION = "2"
+FORMATS = ("cursor", "zcode", "grok", "gemini", "opencode", "copilot", "qwen")
 #: Every source Origin reads: Claude Code and Codex written with their own writers, one source
 #: at a time (the corpus module deals both into one corpus by a fixed share).
 ALL_SOURCES = ("claude-code", "codex", *FORMATS)
@@ -60,8 +65,12 @@ VARIANTS: dict[str, tuple[tuple[type[Session], float], ...]] = {
     "cursor": ((CursorIdeSession, 0.75), (CursorCliSession, 0.25)),
     "zcode": ((ZcodeSession, 1.0),),
     "grok": ((GrokBuildSession, 0.8), (GrokCliSession, 0.2)),
+    "gemini": ((GeminiSession, 1.0),),
     "opencode": ((OpencodeSession, 1.0),),
+    "copilot": ((CopilotSession, 1.0),),
+    "qwen": ((QwenSession, 1.0),),
 }
+OPENCODE_DATA = ".local/share/opencode"
 #: Where each source's files are under the home: what its files and bytes count.
 PLACES = {
     "claude-code": ("claude",),
@@ -69,7 +78,10 @@ PLACES = {
     "cursor": (".config/Cursor", ".cursor"),
     "zcode": (".zcode",),
     "grok": (".grok",),
-    "opencode": (".local/share/opencode",),
+    "gemini": (".gemini",),
+    "opencode": (OPENCODE_DATA,),
+    "copilot": (".copilot",),
+    "qwen": (".qwen",),
 }
 CURSOR_USER = ".config/Cursor/User"
 
@@ -257,22 +269,6 @@ def _write_zcode(home: Path, sessions: Iterator[Session]) -> tuple[int, int]:
     return totals[0], totals[1]
 
 
-def _write_opencode(home: Path, sessions: Iterator[Session]) -> tuple[int, int]:
-    """Every session in one ``.local/share/opencode/opencode.db`` (asked for by name only: not
-    one of FORMATS)."""
-    path = home / ".local/share/opencode/opencode.db"
-    totals = [0, 0, BASE_MS]
-    with _database(path, OPENCODE_SCHEMA) as db:
-        for s in sessions:
-            assert isinstance(s, OpencodeSession)
-            _count(s, totals)
-            db.execute("INSERT INTO session VALUES (?, ?, NULL, ?, ?, ?, ?, ?, ?, ?)", s.session)
-            db.executemany("INSERT INTO message VALUES (?, ?, ?, ?, ?)", s.messages)
-            db.executemany("INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)", s.parts)
-    _touch(path, totals[2])
-    return totals[0], totals[1]
-
-
 def _write_grok(home: Path, sessions: Iterator[Session]) -> tuple[int, int]:
     """Grok Build's session folders and grok-cli's ``.grok/grok.db``, made once a grok-cli
     session goes into it."""
@@ -317,6 +313,66 @@ def _write_grok(home: Path, sessions: Iterator[Session]) -> tuple[int, int]:
     return totals[0], totals[1]
 
 
+def _write_gemini(home: Path, sessions: Iterator[Session]) -> tuple[int, int]:
+    """A JSONL file per session, and the project registry and root markers Gemini CLI keeps
+    beside them."""
+    totals = [0, 0, BASE_MS]
+    projects: dict[str, str] = {}
+    for s in sessions:
+        _count(s, totals)
+        projects.setdefault(s.project.cwd, short_id(s.project.cwd))
+        _write_lines(home / s.relpath(), s.lines, s.now)
+    for cwd, name in projects.items():
+        for place in ("tmp", "history"):
+            marker = home / ".gemini" / place / name / ".project_root"
+            marker.parent.mkdir(parents=True, exist_ok=True)
+            marker.write_text(cwd, encoding="utf-8")
+    if projects:
+        registry = {"projects": dict(sorted(projects.items()))}
+        data = orjson.dumps(registry, option=orjson.OPT_INDENT_2)
+        (home / ".gemini/projects.json").write_bytes(data)
+    return totals[0], totals[1]
+
+
+def _write_copilot(home: Path, sessions: Iterator[Session]) -> tuple[int, int]:
+    """A folder per session: its ``events.jsonl`` and ``workspace.yaml``."""
+    totals = [0, 0, BASE_MS]
+    for s in sessions:
+        assert isinstance(s, CopilotSession)
+        _count(s, totals)
+        folder = home / s.relpath()
+        _write_lines(folder / "events.jsonl", s.lines, s.now)
+        (folder / "workspace.yaml").write_bytes(s.workspace)
+        _touch(folder / "workspace.yaml", s.now)
+    return totals[0], totals[1]
+
+
+def _write_opencode(home: Path, sessions: Iterator[Session]) -> tuple[int, int]:
+    """Every session, its project, messages and parts in one ``opencode.db``."""
+    path = home / OPENCODE_DATA / "opencode.db"
+    totals = [0, 0, BASE_MS]
+    projects: dict[str, list[int]] = {}
+    with _database(path, opencode.SCHEMA) as db:
+        for s in sessions:
+            assert isinstance(s, OpencodeSession)
+            _count(s, totals)
+            seen = projects.setdefault(s.project.cwd, [s.plan.start_ms, s.ended])
+            seen[:] = [min(seen[0], s.plan.start_ms), max(seen[1], s.ended)]
+            db.execute(opencode.SESSION_SQL, s.session)
+            db.executemany(opencode.MESSAGE_SQL, s.messages)
+            db.executemany(opencode.PART_SQL, s.parts)
+        rows = [(opencode.project_id(cwd), cwd, *times) for cwd, times in projects.items()]
+        db.executemany(opencode.PROJECT_SQL, rows)
+    _touch(path, totals[2])
+    return totals[0], totals[1]
+
+
+def _write_lines(path: Path, lines: list[bytes], ms: int) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    _touch(path, ms)
+
+
 def _write_logs(home: Path, sessions: Iterator[Session]) -> tuple[int, int]:
     """Claude Code's or Codex's JSONL logs, a file per session, as the corpus module writes them."""
     totals = [0, 0, BASE_MS]
@@ -335,5 +391,8 @@ WRITE = {
     "cursor": _write_cursor,
     "zcode": _write_zcode,
     "grok": _write_grok,
+    "gemini": _write_gemini,
     "opencode": _write_opencode,
+    "copilot": _write_copilot,
+    "qwen": _write_logs,
 }

@@ -136,3 +136,49 @@ def tool(s: Session) -> Step:
         step.text = "(no output)"
     step.done = s.tick(0.1, 25)
     return step
+
+
+@dataclass(slots=True)
+class Call:
+    """One call of the model as the newer agents log it: its reasoning, at most one text (a
+    comment or the answer) and at most one tool it ran."""
+
+    thoughts: list[Step] = field(default_factory=list)
+    text: Step | None = None
+    tool: Step | None = None
+
+    @property
+    def steps(self) -> list[Step]:
+        return [*self.thoughts, *(s for s in (self.text, self.tool) if s is not None)]
+
+    @property
+    def at(self) -> int:
+        return self.steps[0].at
+
+
+def model_calls(steps: list[Step]) -> list[Call]:
+    """A turn's steps after its prompt as calls of the model: reasoning goes with what follows
+    it, a text with the tool after it, and an answer ends its call."""
+    calls: list[Call] = []
+    current = Call()
+    for step in steps:
+        if step.kind == THINKING:
+            if current.text is not None:
+                calls.append(current)
+                current = Call()
+            current.thoughts.append(step)
+        elif step.tool:
+            current.tool = step
+            calls.append(current)
+            current = Call()
+        else:
+            if current.text is not None:
+                calls.append(current)
+                current = Call()
+            current.text = step
+            if step.kind == ANSWER:
+                calls.append(current)
+                current = Call()
+    if current.steps:
+        calls.append(current)
+    return calls

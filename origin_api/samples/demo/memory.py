@@ -1,8 +1,10 @@
 """The demo's memory and instruction files: what the agents keep beside their sessions.
 
-Claude Code's ``CLAUDE.md`` and per-project ``memory/MEMORY.md``, Codex's and Grok's
-``AGENTS.md``: the project conventions a person writes for their agents, in the places each
-agent reads them under its own home (origin_store/parsers/memory.py).
+Claude Code's ``CLAUDE.md`` and per-project ``memory/MEMORY.md``, Codex's, Grok's and OpenCode's
+``AGENTS.md``, Gemini CLI's ``GEMINI.md``, Qwen Code's ``QWEN.md`` and a project's managed
+``MEMORY.md``, Copilot CLI's ``copilot-instructions.md``: the project conventions a person
+writes for their agents, in the places each agent reads them under its own home
+(origin_store/parsers/memory.py).
 """
 
 from __future__ import annotations
@@ -47,4 +49,13 @@ def memory_files(anchor_ms: int) -> list[tuple[str, str, int]]:
         out.append((f"claude/projects/{slug}/memory/MEMORY.md", _project_memory(i), when))
     out.append(("codex/AGENTS.md", _agents_md(), day - 20 * DAY_MS + 11 * 3_600_000))
     out.append((".grok/AGENTS.md", _agents_md(), day - 12 * DAY_MS + 9 * 3_600_000))
+    out.append((".gemini/GEMINI.md", _USER_RULES, day - 33 * DAY_MS + 14 * 3_600_000))
+    out.append((".config/opencode/AGENTS.md", _agents_md(), day - 27 * DAY_MS + 10 * 3_600_000))
+    rules = _USER_RULES.replace("# My preferences", "# Instructions for Copilot")
+    out.append((".copilot/copilot-instructions.md", rules, day - 18 * DAY_MS + 16 * 3_600_000))
+    out.append((".qwen/QWEN.md", _USER_RULES, day - 15 * DAY_MS + 11 * 3_600_000))
+    p = PROJECTS[0]
+    slug = "".join(c if c.isascii() and c.isalnum() else "-" for c in p.cwd)
+    when = day - 6 * DAY_MS + 17 * 3_600_000
+    out.append((f".qwen/projects/{slug}/memory/MEMORY.md", _project_memory(0), when))
     return out

@@ -28,20 +28,37 @@ from .claude import DemoClaude
 from .code import BUGS
 from .memory import memory_files
 from .projects import PROJECTS, USER, DemoProject
-from .writers import DemoCodex, DemoCursorCli, DemoCursorIde, DemoGrokBuild, DemoGrokCli, DemoZcode
+from .writers import (
+    DemoCodex,
+    DemoCopilot,
+    DemoCursorCli,
+    DemoCursorIde,
+    DemoGemini,
+    DemoGrokBuild,
+    DemoGrokCli,
+    DemoOpencode,
+    DemoQwen,
+    DemoZcode,
+)
 
 DEMO_SEED = 30
 SESSIONS = 340
 DAY_MS = 86_400_000
 DAYS = 60
 
-#: Each agent's share of the sessions, and its writers with the share of its sessions each takes.
+#: Each agent's share of SESSIONS, and its writers with the share of its sessions each takes.
+#: The first five take all of them; the agents Origin read later get a few sessions on top (so
+#: the first five's sessions are what they were).
 SOURCES_SHARE: dict[str, float] = {
     "claude-code": 0.38,
     "codex": 0.22,
     "cursor": 0.14,
     "grok": 0.13,
     "zcode": 0.13,
+    "gemini": 0.03,
+    "opencode": 0.03,
+    "copilot": 0.03,
+    "qwen": 0.03,
 }
 _VARIANTS: dict[str, tuple[tuple[type[Session], float], ...]] = {
     "claude-code": ((DemoClaude, 1.0),),
@@ -49,6 +66,10 @@ _VARIANTS: dict[str, tuple[tuple[type[Session], float], ...]] = {
     "cursor": ((DemoCursorIde, 0.7), (DemoCursorCli, 1.0)),
     "grok": ((DemoGrokBuild, 0.75), (DemoGrokCli, 1.0)),
     "zcode": ((DemoZcode, 1.0),),
+    "gemini": ((DemoGemini, 1.0),),
+    "opencode": ((DemoOpencode, 1.0),),
+    "copilot": ((DemoCopilot, 1.0),),
+    "qwen": ((DemoQwen, 1.0),),
 }
 #: Session languages are dealt from shuffled decks: three in ten are Chinese.
 LANG_DECK = ("en",) * 7 + ("zh",) * 3

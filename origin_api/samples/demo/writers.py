@@ -1,4 +1,5 @@
-"""The demo's Codex, Cursor, Grok and ZCode writers: the generator's writers, fed a script.
+"""The demo's Codex, Cursor, Grok, ZCode, Gemini CLI, OpenCode, Copilot CLI and Qwen Code
+writers: the generator's writers, fed a script.
 
 Each writer keeps its agent's format (its parent class writes every line and row); what changes
 is what the session says: a task of ``script.py`` instead of the benchmark's generated prose.
@@ -13,8 +14,12 @@ from typing import Any
 from ..codex import CodexSession
 from ..common import b62, dump, uuid7
 from ..context import Context
+from ..copilot import CopilotSession
 from ..cursor import CursorCliSession, CursorIdeSession
+from ..gemini import GeminiSession
 from ..grok import GrokBuildSession, GrokCliSession
+from ..opencode import OpencodeSession
+from ..qwen import QwenSession
 from ..session import Plan, Session
 from ..turns import ANSWER, EDIT, SHELL, TEXT, THINKING, Step, Turn
 from ..zcode import ZcodeSession
@@ -95,6 +100,47 @@ class DemoZcode(ZcodeSession):
         ended, self.now = self.now, self.plan.start_ms  # the script ran the clock ahead
         super().generate()
         self.now = ended
+
+    def conversation_turns(self, budget: int) -> list[Turn]:
+        return self.script
+
+
+class DemoGemini(GeminiSession):
+    def __init__(self, ctx: Context, plan: Plan, seed: int) -> None:
+        super().__init__(ctx, plan, seed)
+        self.task, self.title, self.script = scripted(self)
+
+    def conversation_turns(self, budget: int) -> list[Turn]:
+        return self.script
+
+
+class DemoOpencode(OpencodeSession):
+    def __init__(self, ctx: Context, plan: Plan, seed: int) -> None:
+        super().__init__(ctx, plan, seed)
+        self.task, self.title, self.script = scripted(self)
+
+    def conversation_turns(self, budget: int) -> list[Turn]:
+        return self.script
+
+
+class DemoCopilot(CopilotSession):
+    """Named by the person (``/rename``), so its name is the task's title."""
+
+    def __init__(self, ctx: Context, plan: Plan, seed: int) -> None:
+        super().__init__(ctx, plan, seed)
+        self.task, self.title, self.script = scripted(self)
+        self.branch = self.project.branches[0]
+        self.named = self.title
+
+    def conversation_turns(self, budget: int) -> list[Turn]:
+        return self.script
+
+
+class DemoQwen(QwenSession):
+    def __init__(self, ctx: Context, plan: Plan, seed: int) -> None:
+        super().__init__(ctx, plan, seed)
+        self.task, self.title, self.script = scripted(self)
+        self.branch = self.project.branches[0]
 
     def conversation_turns(self, budget: int) -> list[Turn]:
         return self.script
