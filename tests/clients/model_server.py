@@ -313,15 +313,17 @@ def gemini_reply(script: Script, body: dict[str, Any]) -> dict[str, Any]:
     """The Gemini API's answer, as its stream's chunks put together: a `functionCall` for the
     next step (after the reasoning, a `thought` part, on the first), or the answer. A request
     for JSON (the model router, the next-speaker check) gets an object of its schema, and one
-    without the shell tool gets an aside."""
+    without the shell tool, or handed the session with a task of its own, an aside."""
     config = body.get("generationConfig", {})
     shell = _gemini_shell(body)
     step = _gemini_results(body)
+    contents = body.get("contents") or [{}]
+    asked = [p for p in contents[-1].get("parts", []) if "text" in p]
     parts: list[dict[str, Any]]
     if config.get("responseMimeType") == "application/json":
         schema = config.get("responseJsonSchema") or config.get("responseSchema") or {}
         parts = [{"text": json.dumps(_example(schema))}]
-    elif shell is None:
+    elif shell is None or (step and contents[-1].get("role") == "user" and asked):
         parts = [{"text": ASIDE}]
     elif command := _shell_step(script, step):
         parameters = shell.get("parametersJsonSchema") or shell.get("parameters") or {}
@@ -372,12 +374,14 @@ def _chat_shell(body: dict[str, Any]) -> dict[str, Any] | None:
 def chat_message(script: Script, body: dict[str, Any]) -> dict[str, Any]:
     """Chat Completions' assistant message: a tool call for the next step (after the reasoning,
     on the first), the answer, or an aside to a request without the shell tool (OpenCode's title
-    generator, Qwen Code's memory sub-agent). Reasoning is sent as `reasoning_content`, which
-    Qwen Code and OpenCode read, and as `reasoning_text`, which Copilot CLI reads."""
+    generator) or handed the session with a task of its own after it (Qwen Code's memory
+    sub-agent). Reasoning is sent as `reasoning_content`, which Qwen Code and OpenCode read, and
+    as `reasoning_text`, which Copilot CLI reads."""
     shell = _chat_shell(body)
     step = _chat_results(body)
+    last = (body.get("messages") or [{}])[-1]
     message: dict[str, Any] = {"role": "assistant", "content": None}
-    if shell is None:
+    if shell is None or (step and last.get("role") == "user"):
         message["content"] = ASIDE
     elif command := _shell_step(script, step):
         arguments = _shell_call_arguments(shell.get("parameters") or {}, command)
