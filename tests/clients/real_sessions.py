@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +66,8 @@ class Word:
     failed: bool = False
     #: A call to an MCP server's tool names the server (`mcp__origin`) in its text.
     mcp: bool = False
+    #: Other events that rightly hold the word too, as (role, kind).
+    also: tuple[tuple[str, str], ...] = ()
 
 
 WORDS = (
@@ -82,6 +84,11 @@ HEAD = Word("large output's head", "bramble", "system", "tool_result")
 THOUGHT = Word("reasoning", "wisteria", "assistant", "meta")
 #: Gemini CLI, Qwen Code and OpenCode: the words of SPELLED, reasoning included.
 SPELLED_WORDS = (*(w for w in WORDS if not w.mcp), HEAD, THOUGHT)
+#: Qwen Code's result of a command restates it (`Command: …`), the failing call's word with it.
+QWEN_WORDS = tuple(
+    replace(w, also=(("system", "tool_result"),)) if w.word == "pelican" else w
+    for w in SPELLED_WORDS
+)
 #: Copilot CLI keeps 500 characters of a large output under its home and the rest in a file of
 #: the OS's temp dir only: the output's middle and end are not in its logs to be found.
 COPILOT_WORDS = tuple(w for w in SPELLED_WORDS if w.word not in ("marigold", "tamarisk"))
@@ -98,7 +105,7 @@ WORDS_OF = {
     "claude-code": WORDS,
     "codex": WORDS,
     "gemini": SPELLED_WORDS,
-    "qwen": SPELLED_WORDS,
+    "qwen": QWEN_WORDS,
     "opencode": SPELLED_WORDS,
     "copilot": COPILOT_WORDS,
 }

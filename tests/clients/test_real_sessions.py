@@ -88,8 +88,9 @@ def test_each_thing_is_one_event_of_its_role_and_kind(
     sessions: Callable[[str], Run], cli: str, word: Word
 ) -> None:
     events = read(sessions, cli).found.events[word.word]
-    got = [(e["role"], e["kind"]) for e in events]
-    assert got == [(word.role, word.kind)], [(e["id"], e["kind"], e["text"][:120]) for e in events]
+    got = sorted((e["role"], e["kind"]) for e in events)
+    expected = sorted([(word.role, word.kind), *word.also])
+    assert got == expected, [(e["id"], e["kind"], e["text"][:120]) for e in events]
 
 
 @pytest.mark.parametrize(("cli", "word"), each([(c, w) for c, w in CASES if w.failed]))
@@ -117,15 +118,23 @@ def test_sources_is_the_log_files_own_line(sessions: Callable[[str], Run], cli: 
             line = file_line(source["original_file"], source["line"])
             assert source["raw"] == expected_raw(line), (event_id, source["line"])
         elif row[1] == "file":
-            # A file kept beside the log (Claude Code's large outputs) is read whole as one
-            # row, as a database's row is: raw is that row as read, the file's text in it.
-            assert json.loads(row[2]) == source["original_file"], (event_id, row[0])
-            text = Path(source["original_file"]).read_text()
+            # A file kept beside the log (Claude Code's and OpenCode's large outputs) is read
+            # whole as one row, as a database's row is: raw is that row as read, the file's
+            # text in it, cited as the file itself or as a row of the database's row log.
+            kept = json.loads(row[2])
+            cited = source["original_file"]
+            assert cited in (kept, *_databases(run.logs)), (event_id, kept, cited)
+            assert Path(kept).is_relative_to(run.logs), (event_id, kept)
+            text = Path(kept).read_text()
             assert json.dumps(text[:1000])[1:-1] in source["raw"], event_id
         else:
             # A database's row (OpenCode's): its table and key, a row the database holds.
             assert source["line"] >= 1, source
             assert _row(source["original_file"], row[1], json.loads(row[2])), (event_id, row[0])
+
+
+def _databases(logs: Path) -> list[str]:
+    return [str(path) for path in logs.glob("*.db")]
 
 
 def _row(database: str, table: str, key: str) -> tuple[Any, ...] | None:
