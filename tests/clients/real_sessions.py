@@ -62,7 +62,8 @@ class Word:
     word: str
     role: str
     kind: str
-    #: A failed tool call's result is marked `[error] ` at the start of its text.
+    #: A failed tool call's result is marked `[error] ` (or `[error: exit code 3] `) at the start
+    #: of its text.
     failed: bool = False
     #: A call to an MCP server's tool names the server (`mcp__origin`) in its text.
     mcp: bool = False

@@ -35,6 +35,9 @@ pytestmark = [pytest.mark.clients, pytest.mark.e2e]
 CLIS = tuple(RUNNERS)
 #: Every CLI's words, one case each.
 CASES = [(cli, word) for cli in CLIS for word in WORDS_OF[cli]]
+#: A failed call's mark at the start of its result: `[error] `, or with what failed in it
+#: (`[error: exit code 3] `), as the transcript reads it (origin_api/transcript/outputs.py).
+FAILED = re.compile(r"^\[error(?:: [^\]\n]{1,80})?\] ")
 #: The head of a raw line that is a row as read (a database's row, or a file read whole).
 ROW = re.compile(r'\{"table":"(\w+)","key":("(?:[^"\\]|\\.)*")')
 
@@ -96,7 +99,7 @@ def test_each_thing_is_one_event_of_its_role_and_kind(
 @pytest.mark.parametrize(("cli", "word"), each([(c, w) for c, w in CASES if w.failed]))
 def test_a_failure_is_marked(sessions: Callable[[str], Run], cli: str, word: Word) -> None:
     events = read(sessions, cli).found.events[word.word]
-    assert events and all(e["text"].startswith("[error] ") for e in events), events
+    assert events and all(FAILED.match(e["text"]) for e in events), events
 
 
 @pytest.mark.parametrize(("cli", "word"), each([(c, w) for c, w in CASES if w.mcp]))
