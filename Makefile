@@ -82,13 +82,14 @@ bench-quick: $(STAMP)
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .clients
 
-CLIENTS_NPM := @anthropic-ai/claude-code @openai/codex @modelcontextprotocol/inspector
+CLIENTS_NPM := @anthropic-ai/claude-code @openai/codex @modelcontextprotocol/inspector \
+	@google/gemini-cli @qwen-code/qwen-code opencode-ai @github/copilot
 .PHONY: test-clients
 
-## Register Origin with the real Claude Code, Codex and MCP Inspector (npm, into .clients/).
+## Origin with the real Claude Code, Codex, Gemini, Qwen, OpenCode and Copilot CLIs and MCP Inspector (npm, into .clients/).
 test-clients: $(STAMP)
 	@command -v npm >/dev/null || { echo "make test-clients needs Node.js (npm)"; exit 2; }
-	@echo "Installing $(CLIENTS_NPM) from npm into .clients/ (about 15 s; faster once cached)"
+	@echo "Installing $(CLIENTS_NPM) from npm into .clients/ (about 40 s; faster once cached)"
 	npm install --prefix .clients --no-audit --no-fund --loglevel=error $(CLIENTS_NPM)
 	$(BIN)/pytest -q -m clients tests/clients
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from helpers import ROOT
 
-#: Where `make test-clients` installs @anthropic-ai/claude-code, @openai/codex and the Inspector.
+#: Where `make test-clients` installs the agents' CLIs (CLIENTS_NPM in the Makefile) and the Inspector.
 CLIENTS = ROOT / ".clients" / "node_modules" / ".bin"
 ORIGIN = Path(sys.executable).with_name("origin")
 #: A PATH with nothing on it: a machine where the agents' CLIs are not installed (`origin` is

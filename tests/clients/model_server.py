@@ -1,5 +1,6 @@
 """A scripted model on loopback that the real agent CLIs talk to instead of a vendor's API:
-Anthropic's Messages API for Claude Code and OpenAI's Responses API for Codex, both streamed as
+Anthropic's Messages API for Claude Code, OpenAI's Responses API for Codex, the Gemini API for
+Gemini CLI and OpenAI's Chat Completions for Qwen Code, OpenCode and Copilot CLI, all streamed as
 server-sent events, as the vendors' servers stream them. It plays one session's script: each
 turn asks for a shell command (the CLI really runs it and sends back the output), then gives
 the answer. Nothing leaves the machine and no account is needed.
@@ -42,6 +43,9 @@ class Script:
 
     steps: tuple[Step, ...]
     answer: str
+    #: Reasoning sent before the first call, where the API has a place for it (the Gemini API's
+    #: `thought` parts, Chat Completions' reasoning deltas).
+    reasoning: str = ""
 
 
 #: The MCP server's name, as `origin register` names it.
@@ -234,6 +238,205 @@ def responses_reply(script: Script, body: dict[str, Any]) -> bytes:
     )
 
 
+#: What a side request gets (a title, a routing or next-speaker verdict, a memory sub-agent's
+#: turn): no step of the script, and none of its words.
+ASIDE = "Scripted session title"
+#: The shell tool's name in Gemini CLI and Qwen Code (`run_shell_command`), OpenCode and Copilot
+#: CLI (`bash`).
+SHELL_TOOLS = ("run_shell_command", "bash")
+
+
+def _shell_call_arguments(parameters: dict[str, Any], command: str) -> dict[str, Any]:
+    """A shell call's arguments for the tool's own schema: the command, a description where the
+    tool has one, and a plain value for anything else it requires."""
+    props = parameters.get("properties", {})
+    args: dict[str, Any] = {"command": command}
+    if "description" in props:
+        args["description"] = "A scripted step"
+    for name in parameters.get("required", []):
+        if name not in args:
+            args[name] = _example(props.get(name, {}))
+    return args
+
+
+def _example(schema: dict[str, Any]) -> Any:
+    """A value of a JSON schema (or the Gemini API's OpenAPI subset): its first enum value, an
+    object of its properties, or a plain value of its type."""
+    if schema.get("enum"):
+        return schema["enum"][0]
+    kind = str(schema.get("type", "string")).lower()
+    if kind == "object":
+        return {name: _example(sub) for name, sub in schema.get("properties", {}).items()}
+    if kind == "array":
+        return []
+    if kind in ("integer", "number"):
+        return 1
+    if kind == "boolean":
+        return False
+    return ASIDE
+
+
+def _shell_step(script: Script, step: int) -> str:
+    """The command of the script's next step, if it is a shell call (the CLIs of these APIs
+    are not given a call to Origin's tools)."""
+    if step < len(script.steps):
+        next_step = script.steps[step]
+        if isinstance(next_step, Shell):
+            return next_step.command
+    return ""
+
+
+def _data(chunks: list[dict[str, Any]], done: bool = False) -> bytes:
+    """Server-sent events without event names, as Chat Completions and the Gemini API send."""
+    events = [f"data: {json.dumps(chunk)}\n\n" for chunk in chunks]
+    return "".join(events + (["data: [DONE]\n\n"] if done else [])).encode()
+
+
+def _gemini_results(body: dict[str, Any]) -> int:
+    return sum(
+        1
+        for content in body.get("contents", [])
+        for part in content.get("parts", [])
+        if "functionResponse" in part
+    )
+
+
+def _gemini_shell(body: dict[str, Any]) -> dict[str, Any] | None:
+    for tool in body.get("tools", []):
+        for declaration in tool.get("functionDeclarations", []):
+            if declaration.get("name") in SHELL_TOOLS:
+                return dict(declaration)
+    return None
+
+
+def gemini_reply(script: Script, body: dict[str, Any]) -> dict[str, Any]:
+    """The Gemini API's answer, as its stream's chunks put together: a `functionCall` for the
+    next step (after the reasoning, a `thought` part, on the first), or the answer. A request
+    for JSON (the model router, the next-speaker check) gets an object of its schema, and one
+    without the shell tool, or handed the session with a task of its own, an aside."""
+    config = body.get("generationConfig", {})
+    shell = _gemini_shell(body)
+    step = _gemini_results(body)
+    contents = body.get("contents") or [{}]
+    asked = [p for p in contents[-1].get("parts", []) if "text" in p]
+    parts: list[dict[str, Any]]
+    if config.get("responseMimeType") == "application/json":
+        schema = config.get("responseJsonSchema") or config.get("responseSchema") or {}
+        parts = [{"text": json.dumps(_example(schema))}]
+    elif shell is None or (step and contents[-1].get("role") == "user" and asked):
+        parts = [{"text": ASIDE}]
+    elif command := _shell_step(script, step):
+        parameters = shell.get("parametersJsonSchema") or shell.get("parameters") or {}
+        call = {
+            "id": f"call_script{step:02d}",
+            "name": shell["name"],
+            "args": _shell_call_arguments(parameters, command),
+        }
+        parts = [{"functionCall": call}]
+        if step == 0 and script.reasoning:
+            parts.insert(0, {"text": script.reasoning, "thought": True})
+    else:
+        parts = [{"text": script.answer}]
+    return {
+        "candidates": [
+            {"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}
+        ],
+        "usageMetadata": {"promptTokenCount": 12, "candidatesTokenCount": 8, "totalTokenCount": 20},
+        "modelVersion": "scripted",
+        "responseId": f"script{step:02d}",
+    }
+
+
+def gemini_stream(reply: dict[str, Any]) -> bytes:
+    """The reply streamed a part a chunk, as `streamGenerateContent?alt=sse` sends it (the
+    reasoning arrives before the call)."""
+    [candidate] = reply["candidates"]
+    chunks = []
+    for at, part in enumerate(candidate["content"]["parts"]):
+        last = at == len(candidate["content"]["parts"]) - 1
+        one = {"content": {"role": "model", "parts": [part]}, "index": 0}
+        chunks.append({**reply, "candidates": [{**one, "finishReason": "STOP"} if last else one]})
+    return _data(chunks)
+
+
+def _chat_results(body: dict[str, Any]) -> int:
+    return sum(1 for message in body.get("messages", []) if message.get("role") == "tool")
+
+
+def _chat_shell(body: dict[str, Any]) -> dict[str, Any] | None:
+    for tool in body.get("tools") or []:
+        function = tool.get("function") or {}
+        if function.get("name") in SHELL_TOOLS:
+            return dict(function)
+    return None
+
+
+def chat_message(script: Script, body: dict[str, Any]) -> dict[str, Any]:
+    """Chat Completions' assistant message: a tool call for the next step (after the reasoning,
+    on the first), the answer, or an aside to a request without the shell tool (OpenCode's title
+    generator) or handed the session with a task of its own after it (Qwen Code's memory
+    sub-agent). Reasoning is sent as `reasoning_content`, which Qwen Code and OpenCode read, and
+    as `reasoning_text`, which Copilot CLI reads."""
+    shell = _chat_shell(body)
+    step = _chat_results(body)
+    last = (body.get("messages") or [{}])[-1]
+    message: dict[str, Any] = {"role": "assistant", "content": None}
+    if shell is None or (step and last.get("role") == "user"):
+        message["content"] = ASIDE
+    elif command := _shell_step(script, step):
+        arguments = _shell_call_arguments(shell.get("parameters") or {}, command)
+        message["tool_calls"] = [
+            {
+                "id": f"call_script{step:02d}",
+                "type": "function",
+                "function": {"name": shell["name"], "arguments": json.dumps(arguments)},
+            }
+        ]
+        if step == 0 and script.reasoning:
+            message["reasoning_content"] = message["reasoning_text"] = script.reasoning
+    else:
+        message["content"] = script.answer
+    return message
+
+
+def chat_reply(script: Script, body: dict[str, Any]) -> bytes:
+    """The completion, streamed (reasoning, then the call or the text, then the finish reason
+    with the usage) or whole, as the request asks."""
+    message = chat_message(script, body)
+    head = {
+        "id": f"chatcmpl-script{_chat_results(body):02d}",
+        "created": 1_700_000_000,
+        "model": body.get("model", "scripted"),
+    }
+    finish = "tool_calls" if "tool_calls" in message else "stop"
+    usage = {"prompt_tokens": 12, "completion_tokens": 8, "total_tokens": 20}
+    if not body.get("stream"):
+        choice = {"index": 0, "message": message, "finish_reason": finish}
+        whole = {**head, "object": "chat.completion", "choices": [choice], "usage": usage}
+        return json.dumps(whole).encode()
+    deltas: list[dict[str, Any]] = []
+    if "reasoning_content" in message:
+        deltas.append(
+            {
+                "role": "assistant",
+                "reasoning_content": message["reasoning_content"],
+                "reasoning_text": message["reasoning_text"],
+            }
+        )
+    if "tool_calls" in message:
+        deltas.append({"tool_calls": [{"index": 0, **message["tool_calls"][0]}]})
+    else:
+        deltas.append({"role": "assistant", "content": message["content"]})
+    chunk = {**head, "object": "chat.completion.chunk"}
+    chunks = [
+        {**chunk, "choices": [{"index": 0, "delta": d, "finish_reason": None}]} for d in deltas
+    ]
+    chunks.append(
+        {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}], "usage": usage}
+    )
+    return _data(chunks, done=True)
+
+
 def _handler(model: Model) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -247,10 +450,21 @@ def _handler(model: Model) -> type[BaseHTTPRequestHandler]:
                 self._stream(anthropic_reply(model.script, body))
             elif path.endswith("/responses"):
                 self._stream(responses_reply(model.script, body))
+            elif path.endswith("/chat/completions") and body.get("stream"):
+                self._stream(chat_reply(model.script, body))
+            elif path.endswith("/chat/completions"):
+                self._send(200, chat_reply(model.script, body))
+            elif path.endswith(":streamGenerateContent"):
+                self._stream(gemini_stream(gemini_reply(model.script, body)))
+            elif path.endswith(":generateContent"):
+                self._send(200, json.dumps(gemini_reply(model.script, body)).encode())
+            elif path.endswith(":countTokens"):
+                self._send(200, b'{"totalTokens":12}')
             else:
                 self._send(404, b'{"error":{"type":"not_found_error","message":"scripted"}}')
 
         def do_GET(self) -> None:
+            model.requests.append({"path": self.path, "body": {}, "method": "GET"})
             self._send(404, b"{}")
 
         def do_HEAD(self) -> None:
@@ -303,4 +517,11 @@ def tool_outputs(body: dict[str, Any]) -> list[str]:
     for item in body.get("input", []):
         if isinstance(item, dict) and item.get("type", "").endswith("call_output"):
             found.append(json.dumps(item.get("output")))
+    for content in body.get("contents", []):
+        for part in content.get("parts", []):
+            if "functionResponse" in part:
+                found.append(json.dumps(part["functionResponse"].get("response")))
+    for message in body.get("messages", []):
+        if message.get("role") == "tool":
+            found.append(json.dumps(message.get("content")))
     return found

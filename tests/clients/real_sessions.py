@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import anyio
 from api.mcp_client import stdio_client, tool_json
-from clients_support import User, client, new_user
+from clients_support import CLIENTS, User, client, new_user
 from model_server import McpCall, Script, Shell, serving
 
 from origin_store.textclip import cut_counted
@@ -33,6 +33,23 @@ LOOKUP = McpCall("search", {"query": "saxifrage", "scope": "entries"})
 PROMPT = "Count to thirty thousand the periwinkle way, then try the other thing."
 ANSWER = "Counted; the other thing failed with status 3, kestrel."
 SCRIPT = Script(steps=(LOOKUP, Shell(BIG), Shell(FAIL)), answer=ANSWER)
+#: The same commands without `$(…)`, which Gemini CLI refuses to run ("command injection"): the
+#: words are spelled in quoted halves instead. Its output is 5,000 lines (87 KB): Qwen Code reads
+#: a command's output through a terminal, which keeps its last 10,000 rows, and drops what the
+#: terminal had not drawn yet when the command ended, hence the second's wait at the end. The
+#: fifth line holds a word too, for Copilot CLI, which keeps a large output's first 500
+#: characters.
+SPELLED_BIG = (
+    "seq 1 5000 | sed -e 's/$/ of the count/' -e 's/^5 /bram''ble /'"
+    " -e 's/^1000 /tama''risk /' -e 's/^4990 /mari''gold /'; sleep 1 # lanternfish"
+)
+SPELLED_FAIL = "echo gla''cier >&2; exit 3 # pelican"
+#: Reasoning, in the `**Subject** text` shape Gemini CLI splits into a thought's parts.
+REASONING = "**Planning the count** The count first, then the other thing; wisteria."
+#: The session of the CLIs that `origin register` does not know yet: no call to Origin's tools.
+SPELLED = Script(
+    steps=(Shell(SPELLED_BIG), Shell(SPELLED_FAIL)), answer=ANSWER, reasoning=REASONING
+)
 #: The raw line `sources` returns is cut here (the contract's 4,000 characters).
 RAW_TEXT = 4_000
 
@@ -45,10 +62,13 @@ class Word:
     word: str
     role: str
     kind: str
-    #: A failed tool call's result is marked `[error] ` at the start of its text.
+    #: A failed tool call's result is marked `[error] ` (or `[error: exit code 3] `) at the start
+    #: of its text.
     failed: bool = False
     #: A call to an MCP server's tool names the server (`mcp__origin`) in its text.
     mcp: bool = False
+    #: Other events that rightly hold the word too, as (role, kind).
+    also: tuple[tuple[str, str], ...] = ()
 
 
 WORDS = (
@@ -61,6 +81,35 @@ WORDS = (
     Word("failure", "glacier", "system", "tool_result", failed=True),
     Word("answer", "kestrel", "assistant", "message"),
 )
+HEAD = Word("large output's head", "bramble", "system", "tool_result")
+THOUGHT = Word("reasoning", "wisteria", "assistant", "meta")
+#: Gemini CLI, Qwen Code and OpenCode: the words of SPELLED, reasoning included.
+SPELLED_WORDS = (*(w for w in WORDS if not w.mcp), HEAD, THOUGHT)
+#: Qwen Code's result of a command restates it (`Command: …`), the failing call's word with it.
+QWEN_WORDS = tuple(
+    replace(w, also=(("system", "tool_result"),)) if w.word == "pelican" else w
+    for w in SPELLED_WORDS
+)
+#: Copilot CLI keeps 500 characters of a large output under its home and the rest in a file of
+#: the OS's temp dir only: the output's middle and end are not in its logs to be found.
+COPILOT_WORDS = tuple(w for w in SPELLED_WORDS if w.word not in ("marigold", "tamarisk"))
+#: Each CLI's script and words, by source.
+SCRIPTS = {
+    "claude-code": SCRIPT,
+    "codex": SCRIPT,
+    "gemini": SPELLED,
+    "qwen": SPELLED,
+    "opencode": SPELLED,
+    "copilot": SPELLED,
+}
+WORDS_OF = {
+    "claude-code": WORDS,
+    "codex": WORDS,
+    "gemini": SPELLED_WORDS,
+    "qwen": QWEN_WORDS,
+    "opencode": SPELLED_WORDS,
+    "copilot": COPILOT_WORDS,
+}
 
 
 @dataclass
@@ -86,7 +135,7 @@ def ingest(user: User) -> dict[str, Any]:
 async def _read(env: dict[str, str], source: str, found: Found) -> str:
     session = ""
     async with stdio_client(env) as client:
-        for word in WORDS:
+        for word in WORDS_OF[source]:
             result = await tool_json(
                 client,
                 "search",
@@ -143,7 +192,8 @@ class Run:
 
     cli: str
     user: User
-    #: Where the CLI keeps its logs: CLAUDE_CONFIG_DIR or CODEX_HOME.
+    #: Where the CLI keeps its logs: CLAUDE_CONFIG_DIR, CODEX_HOME, ~/.gemini, ~/.qwen,
+    #: XDG_DATA_HOME/opencode or COPILOT_HOME.
     logs: Path
     stdout: str
     requests: list[dict[str, Any]]
@@ -199,4 +249,150 @@ def run_codex(tmp: Path) -> Run:
     return Run("codex", user, logs, done.stdout, model.requests, read_back(user, "codex"))
 
 
-RUNNERS = {"claude-code": run_claude, "codex": run_codex}
+# The four CLIs below hold SPELLED, without the call to Origin's MCP server: `origin register`
+# does not add Origin to their settings yet.
+
+
+def run_gemini(tmp: Path) -> Run:
+    """`gemini -p` in YOLO mode, with an API key and the base URL @google/genai reads."""
+    gemini = client("gemini")
+    user = new_user(tmp)
+    logs = user.home / ".gemini"
+    logs.mkdir()
+    user.env["GEMINI_CLI_HOME"] = str(user.home)
+    (logs / "settings.json").write_text(
+        json.dumps(
+            {
+                "security": {"auth": {"selectedType": "gemini-api-key"}},
+                "privacy": {"usageStatisticsEnabled": False},
+                "telemetry": {"enabled": False},
+                "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+                "ide": {"enabled": False},
+            }
+        )
+    )
+    with serving(SPELLED) as model:
+        done = user.run(
+            gemini,
+            "-p",
+            PROMPT,
+            "--yolo",
+            GEMINI_API_KEY="scripted",
+            GOOGLE_GEMINI_BASE_URL=model.url,
+            GEMINI_CLI_TRUST_WORKSPACE="true",
+        )
+    return Run("gemini", user, logs, done.stdout, model.requests, read_back(user, "gemini"))
+
+
+def run_qwen(tmp: Path) -> Run:
+    """`qwen -p` in YOLO mode, signed in as an OpenAI-compatible provider on loopback."""
+    qwen = client("qwen")
+    user = new_user(tmp)
+    logs = user.home / ".qwen"
+    logs.mkdir()
+    (logs / "settings.json").write_text(
+        json.dumps(
+            {
+                "security": {"auth": {"selectedType": "openai"}},
+                "privacy": {"usageStatisticsEnabled": False},
+                "telemetry": {"enabled": False},
+                "general": {"disableAutoUpdate": True, "disableUpdateNag": True},
+                "ide": {"enabled": False},
+            }
+        )
+    )
+    with serving(SPELLED) as model:
+        done = user.run(
+            qwen,
+            "-p",
+            PROMPT,
+            "--yolo",
+            "--auth-type",
+            "openai",
+            OPENAI_API_KEY="scripted",
+            OPENAI_BASE_URL=f"{model.url}/v1",
+            OPENAI_MODEL="scripted-model",
+        )
+    return Run("qwen", user, logs, done.stdout, model.requests, read_back(user, "qwen"))
+
+
+def run_opencode(tmp: Path) -> Run:
+    """`opencode run` with a provider of its own on loopback, every tool allowed."""
+    opencode = client("opencode")
+    user = new_user(tmp)
+    data = user.home / ".local" / "share"
+    config = user.home / ".config"
+    user.env.update(
+        XDG_DATA_HOME=str(data),
+        XDG_CONFIG_HOME=str(config),
+        XDG_CACHE_HOME=str(user.home / ".cache"),
+        XDG_STATE_HOME=str(user.home / ".local" / "state"),
+        OPENCODE_DISABLE_MODELS_FETCH="1",
+        OPENCODE_DISABLE_AUTOUPDATE="1",
+        OPENCODE_DISABLE_LSP_DOWNLOAD="1",
+        OPENCODE_DISABLE_DEFAULT_PLUGINS="1",
+        # It installs its plugin package into the settings' folder in the background: from
+        # npm's cache only, so that a test does not reach the registry.
+        npm_config_offline="true",
+    )
+    (config / "opencode").mkdir(parents=True)
+    with serving(SPELLED) as model:
+        model_entry = {"name": "Scripted", "tool_call": True, "reasoning": True}
+        provider = {
+            "npm": "@ai-sdk/openai-compatible",
+            "name": "Scripted",
+            "options": {"baseURL": f"{model.url}/v1", "apiKey": "unused"},
+            "models": {"scripted-model": model_entry},
+        }
+        (config / "opencode" / "opencode.json").write_text(
+            json.dumps(
+                {
+                    "provider": {"scripted": provider},
+                    "model": "scripted/scripted-model",
+                    "small_model": "scripted/scripted-model",
+                    "autoupdate": False,
+                    "share": "disabled",
+                    "permission": {"bash": "allow", "edit": "allow"},
+                }
+            )
+        )
+        done = user.run(opencode, "run", PROMPT)
+    logs = data / "opencode"
+    return Run("opencode", user, logs, done.stdout, model.requests, read_back(user, "opencode"))
+
+
+def run_copilot(tmp: Path) -> Run:
+    """`copilot -p` offline with a provider of its own (BYOK) on loopback, every tool allowed.
+    The JavaScript it unpacks on first run (235 MB) is kept beside the installed CLIs, once."""
+    copilot = client("copilot")
+    user = new_user(tmp)
+    logs = user.home / ".copilot"
+    (user.home / "tmp").mkdir()
+    user.env.update(
+        COPILOT_HOME=str(logs),
+        COPILOT_CACHE_HOME=str(CLIENTS.parent.parent / "copilot-cache"),
+        TMPDIR=str(user.home / "tmp"),
+    )
+    with serving(SPELLED) as model:
+        done = user.run(
+            copilot,
+            "-p",
+            PROMPT,
+            "--allow-all-tools",
+            COPILOT_OFFLINE="true",
+            COPILOT_PROVIDER_BASE_URL=f"{model.url}/v1",
+            COPILOT_PROVIDER_API_KEY="unused",
+            COPILOT_MODEL="scripted-model",
+            COPILOT_ALLOW_ALL="true",
+        )
+    return Run("copilot", user, logs, done.stdout, model.requests, read_back(user, "copilot"))
+
+
+RUNNERS = {
+    "claude-code": run_claude,
+    "codex": run_codex,
+    "gemini": run_gemini,
+    "qwen": run_qwen,
+    "opencode": run_opencode,
+    "copilot": run_copilot,
+}
