@@ -24,12 +24,9 @@ from origin_api.samples.demo.projects import PROJECTS
 from origin_api.samples.demo.tasks import TITLES
 from origin_api.service import Caller, call
 from origin_api.settings import Settings
-from origin_store.parsers.registry import SOURCES
 
 ANCHOR = calendar.timegm((2026, 11, 30, 0, 0, 0)) * 1000
 CALLER = Caller("test", "testbox")
-#: Agents whose parser reads only memory files so far: their samples are written, not read.
-UNREAD = {n for n in SOURCES_SHARE if all(k.name == "memory" for k in SOURCES[n].files)}
 #: The agents with most of the demo's sessions; the others have a few each.
 FIRST = ("claude-code", "codex", "cursor", "grok", "zcode")
 
@@ -64,10 +61,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Origin, dic
     with Origin.open(place.settings(settings)) as origin:
         report = admin.ingest(origin)
         assert not report.errors and not report.problems, report
-        if UNREAD:
-            assert 0 < report.events < info["events"]
-        else:
-            assert report.events == info["events"]  # every line the writers made is an event
+        assert report.events == info["events"]  # every line the writers made is an event
         yield origin, info
 
 
@@ -113,7 +107,7 @@ def test_every_agent_has_sessions_on_every_project_in_both_languages(demo) -> No
     sessions = [s for s in _sessions(origin) if not str(s["session"]).startswith("memory:")]
     assert len(sessions) >= 300 and info["sessions"] == 380
     by_source = Counter(str(s["source"]) for s in sessions)
-    assert set(by_source) == set(SOURCES_SHARE) - UNREAD
+    assert set(by_source) == set(SOURCES_SHARE)
     assert all(by_source[s] >= (40 if s in FIRST else 8) for s in by_source), by_source
     assert {s["project"] for s in sessions} == {p.name for p in PROJECTS}
     known = _titles()
@@ -160,9 +154,8 @@ def test_the_agents_memory_files_are_there(demo) -> None:
     names = {str(s["session"]).rsplit("/", 1)[-1] for s in memory}
     assert {"CLAUDE.md", "AGENTS.md", "MEMORY.md"} <= names
     own = {"gemini": "GEMINI.md", "qwen": "QWEN.md", "copilot": "copilot-instructions.md"}
-    assert {name for source, name in own.items() if source not in UNREAD} <= names
+    assert set(own.values()) <= names
     by_source = Counter(str(s["source"]) for s in memory)
-    newer = {"gemini", "opencode", "copilot", "qwen"} - UNREAD
-    assert newer <= set(by_source) and not UNREAD & set(by_source), by_source
+    assert {"gemini", "opencode", "copilot", "qwen"} <= set(by_source), by_source
     args = {"query": "Conventions", "scope": "events", "include_tools": True, "limit": 100}
     assert call(origin, "search", args, CALLER)["events"]

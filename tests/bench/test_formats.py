@@ -29,8 +29,6 @@ from origin_store.textclip import shown
 
 EVENTS = 300
 SEED = 7
-#: The sources Origin's parsers read logs of (every source's memory files are read).
-READ = tuple(n for n in ALL_SOURCES if any(k.name != "memory" for k in SOURCES[n].files))
 #: What a stored event must hold as its writer's table row says (the text as shown, labelled).
 FIELDS = ("source", "session", "kind", "role", "time")
 
@@ -71,8 +69,7 @@ def test_ingest_has_no_problems_and_stores_every_event(
     _, _, report = ingested
     assert isinstance(report, IngestReport)
     assert not report.problems and not report.errors
-    assert report.events == sum(infos[name].events for name in READ) == EVENTS * len(READ)
-    assert sum(info.events for info in infos.values()) == EVENTS * len(ALL_SOURCES)
+    assert report.events == sum(info.events for info in infos.values()) == EVENTS * len(ALL_SOURCES)
     assert load_formats(corpus[0]) == infos
 
 
@@ -84,8 +81,6 @@ def test_each_source_stores_exactly_what_its_writer_wrote(
     store = ingested[0]
     expected = written[source]
     assert info.events == len(expected) == EVENTS
-    if source not in READ:
-        pytest.skip(f"no parser reads {source}'s files here")
     assert info.sessions > 1 and info.files >= 1 and info.bytes > 0
     with store.read() as txn:
         sessions = [s for s in iter_sessions(store, txn) if s["source"] == source]
@@ -108,8 +103,6 @@ def test_each_source_stores_exactly_what_its_writer_wrote(
 
 @pytest.mark.parametrize("source", FORMATS)
 def test_every_session_has_a_title_and_a_prompt(source: str, ingested: Any) -> None:
-    if source not in READ:
-        pytest.skip(f"no parser reads {source}'s files here")
     store = ingested[0]
     with store.read() as txn:
         sessions = [s for s in iter_sessions(store, txn) if s["source"] == source]
@@ -179,13 +172,12 @@ def _column(path: Path, sql: str) -> list[Any]:
 def test_the_section_ingests_each_source_alone(tmp_path: Path) -> None:
     """bench/sources.py end to end at a tiny size: a line per source, every event stored."""
     results = bench_sources.measure(60, seed=SEED, root=tmp_path)
-    for source in READ:
+    for source in ALL_SOURCES:
         figures = results[source]
         assert figures["ingested"] == figures["events"] == 60, source
         assert not figures["problems"] and not figures["errors"], source
         assert figures["events_per_s"] > 0 and figures["disk_x_raw"] > 0
     lines = bench_sources.table(results)
-    unread = len(ALL_SOURCES) - len(READ)  # each with a line of what was not stored
-    assert len(lines) == 1 + len(ALL_SOURCES) + unread + 1
+    assert len(lines) == 1 + len(ALL_SOURCES) + 1
     assert all(any(line.lstrip().startswith(s) for line in lines) for s in ALL_SOURCES)
     assert bench_sources.cached_sources(60, SEED, tmp_path) == Path(results["corpus"])

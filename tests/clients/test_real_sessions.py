@@ -8,7 +8,6 @@ is the test that says so."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -27,8 +26,6 @@ from real_sessions import (
     expected_raw,
     file_line,
 )
-
-from origin_store.parsers import registry
 
 pytestmark = [pytest.mark.clients, pytest.mark.e2e]
 
@@ -60,10 +57,7 @@ def sessions(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[str
 
 
 def read(sessions: Callable[[str], Run], cli: str) -> Run:
-    """The CLI's session, for a test of what Origin found of it: skipped while Origin has no
-    parser for the CLI yet (its source looks nowhere), as a source can be registered first."""
-    if not registry.get(cli).roots(os.environ, Path.home()):
-        pytest.skip(f"Origin does not read {cli}'s logs yet")
+    """The CLI's session, for a test of what Origin found of it."""
     return sessions(cli)
 
 
