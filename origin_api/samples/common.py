@@ -115,3 +115,27 @@ def output_parts(text: str) -> list[str]:
 #: Code, Copilot CLI) is cut to this, with room for what the tool writes around it, so that a
 #: tool call is two events in every format, as the turns count it.
 ONE_PART = OUTPUT_PART_CHARS - 1_000
+
+
+def result_texts(output: str, error: bool, numbered: bool = True) -> list[str]:
+    """A tool's output as Origin files it: its parts, each labelled ``[error] `` when the
+    command failed and, if ``numbered``, ``[part <n> of <total>] `` when there are several."""
+    pieces = output_parts(output)
+    failed = "[error] " if error else ""
+    if not numbered or len(pieces) == 1:
+        return [failed + piece for piece in pieces]
+    return [f"{failed}[part {n} of {len(pieces)}] {piece}" for n, piece in enumerate(pieces, 1)]
+
+
+def line_diff(old: str, new: str) -> str:
+    """An edit as the lines it removes and adds, each marked ``-`` or ``+``."""
+    removed = "".join(f"-{line}\n" for line in old.split("\n"))
+    return removed + "".join(f"+{line}\n" for line in new.split("\n"))
+
+
+def file_diff(name: str, old: str, new: str) -> str:
+    """The ``fileDiff`` Gemini CLI and Qwen Code (its fork) show of an edit of file ``name``."""
+    rule = "=" * 67
+    return (
+        f"Index: {name}\n{rule}\n--- {name}\tCurrent\n+++ {name}\tProposed\n{line_diff(old, new)}"
+    )

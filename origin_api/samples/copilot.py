@@ -18,11 +18,11 @@ are errors.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
-from .common import ONE_PART, dump, iso, output_parts, uuid4
+from .common import ONE_PART, dump, iso, line_diff, result_texts, uuid4
 from .context import Context
 from .session import Plan, Session
 from .turns import EDIT, PROMPT, READ, SHELL, Call, Step, Turn, conversation, model_calls
@@ -183,13 +183,46 @@ class CopilotSession(Session):
             self._call(call, interaction, message_id, number)
 
     def _call(self, call: Call, interaction: str, origin: str, number: int) -> None:
-        """One call of the model: its message and the tool it ran."""
+        """One call of the model: its usage, its message, then the run of the tool it called."""
         turn_id = str(number)
         at = call.at
         start = {"turnId": turn_id, "interactionId": interaction}
         self._event(at - 40, "assistant.turn_start", start)
+        usage = self._usage(number)
+        self._event(at - 20, "session.usage_record", {"usage": usage})
+        reasoning = "\n\n".join(t.text for t in call.thoughts)
+        data: dict[str, Any] = {
+            "messageId": uuid4(self.rng),
+            "originatingMessageId": origin,
+            "model": self.model,
+            "content": call.text.text if call.text is not None else "",
+            "toolRequests": [],
+            "interactionId": interaction,
+            "turnId": turn_id,
+        }
+        call_id = f"call_{self.rng.getrandbits(80):020x}"
+        run = None if call.tool is None else _tool(self.project.cwd, call.tool)
+        if run is not None:
+            data["toolRequests"] = [_request(call_id, run)]
+        if reasoning:
+            data["reasoningText"] = reasoning
+        data["apiCallId"] = usage["apiCallId"]
+        eid = self._event(at, "assistant.message", data)
+        said = [(reasoning, "meta", all(t.cjk for t in call.thoughts))] if reasoning else []
+        if call.text is not None:
+            said.append((call.text.text, "message", call.text.cjk))
+        for text, kind, cjk in said:
+            suffix = f"#{0 if kind == 'meta' else 1}" if len(said) > 1 else ""
+            self.row(f"copilot:{eid}{suffix}", text, kind, "assistant", cjk, at=at)
+        if run is not None:
+            self._execution(run, f"copilot:{eid}", call_id, interaction, turn_id, at)
+        done = at if run is None else run.step.done
+        self._event(done + 6, "assistant.turn_end", {"turnId": turn_id})
+
+    def _usage(self, number: int) -> dict[str, Any]:
+        """The usage record of the model's ``number``-th call in a turn."""
         r = self.rng.random
-        usage = {
+        return {
             "model": self.model,
             "inputTokens": 9000 + int(r() * 90_000),
             "outputTokens": 20 + int(r() * 3000),
@@ -200,58 +233,28 @@ class CopilotSession(Session):
             "initiator": "user" if number == 0 else "agent",
             "apiCallId": f"chatcmpl-{self.rng.getrandbits(80):020x}",
         }
-        self._event(at - 20, "session.usage_record", {"usage": usage})
-        content = call.text.text if call.text is not None else ""
-        reasoning = "\n\n".join(t.text for t in call.thoughts)
-        tool = call.tool
-        data: dict[str, Any] = {
-            "messageId": uuid4(self.rng),
-            "originatingMessageId": origin,
-            "model": self.model,
-            "content": content,
-            "toolRequests": [],
-            "interactionId": interaction,
+
+    def _execution(
+        self, run: _Run, base: str, call_id: str, interaction: str, turn_id: str, at: int
+    ) -> None:
+        """A tool's run, called by message ``base`` at ``at``: its start and its completion."""
+        tool = run.step
+        begun = {
+            "toolCallId": call_id,
+            "toolName": run.name,
+            "arguments": run.args,
             "turnId": turn_id,
         }
-        call_id = f"call_{self.rng.getrandbits(80):020x}"
-        name, shown = "", ""
-        args: dict[str, Any] = {}
-        result: dict[str, Any] = {}
-        if tool is not None:
-            name, args, result, shown = _tool(self.project.cwd, tool)
-            request = {
-                "toolCallId": call_id,
-                "name": name,
-                "arguments": args,
-                "type": "function",
-                "intentionSummary": args.get("description") or f"view {args.get('path', '')}",
-                "toolTitle": _TITLES[tool.kind],
-            }
-            data["toolRequests"] = [request]
-        if reasoning:
-            data["reasoningText"] = reasoning
-        data["apiCallId"] = usage["apiCallId"]
-        eid = self._event(at, "assistant.message", data)
-        said = [(reasoning, "meta", all(t.cjk for t in call.thoughts))] if reasoning else []
-        if call.text is not None:
-            said.append((content, "message", call.text.cjk))
-        for text, kind, cjk in said:
-            suffix = f"#{0 if kind == 'meta' else 1}" if len(said) > 1 else ""
-            self.row(f"copilot:{eid}{suffix}", text, kind, "assistant", cjk, at=at)
-        if tool is None:
-            self._event(at + 6, "assistant.turn_end", {"turnId": turn_id})
-            return
-        begun = {"toolCallId": call_id, "toolName": name, "arguments": args, "turnId": turn_id}
         self._event(tool.at + 2, "tool.execution_start", begun)
-        words = f"{name} {dump(args).decode()}"
-        self.row(f"copilot:{eid}:call:{call_id}", words, "tool_use", "assistant", False, at=at)
+        words = f"{run.name} {dump(run.args).decode()}"
+        self.row(f"{base}:call:{call_id}", words, "tool_use", "assistant", False, at=at)
         done: dict[str, Any] = {
             "toolCallId": call_id,
             "model": self.model,
             "interactionId": interaction,
             "turnId": turn_id,
             "success": True,
-            "result": result,
+            "result": run.result,
         }
         if tool.kind == SHELL:
             done["shellExecution"] = {"exitCode": tool.code}
@@ -261,38 +264,56 @@ class CopilotSession(Session):
             metrics = {"exit_code": float(tool.code)}
             done["toolTelemetry"] = {"properties": properties, "metrics": metrics}
         elif tool.kind == EDIT:
-            done["fileEdits"] = [{"path": args["path"], "kind": "edit"}]
+            done["fileEdits"] = [{"path": run.args["path"], "kind": "edit"}]
         eid = self._event(tool.done, "tool.execution_complete", done)
-        pieces = output_parts(shown)
-        for n, piece in enumerate(pieces):
-            suffix = f"#{n}" if len(pieces) > 1 else ""
-            text = f"[error] {piece}" if tool.code else piece
+        texts = result_texts(run.shown, bool(tool.code), numbered=False)
+        for n, text in enumerate(texts):
+            suffix = f"#{n}" if len(texts) > 1 else ""
             eid_n = f"copilot:{eid}:result:{call_id}{suffix}"
             self.row(eid_n, text, "tool_result", "system", False, at=tool.done)
-        self._event(tool.done + 6, "assistant.turn_end", {"turnId": turn_id})
 
 
 _TITLES = {READ: "Viewing file", EDIT: "Editing file", SHELL: "Running command"}
 
 
-def _tool(cwd: str, step: Step) -> tuple[str, dict[str, Any], dict[str, Any], str]:
-    """(name, arguments, result, the result as Origin shows it)."""
+class _Run(NamedTuple):
+    """A tool's call: the step, the tool's name, its arguments, its result, and the result as
+    Origin shows it."""
+
+    step: Step
+    name: str
+    args: dict[str, Any]
+    result: dict[str, Any]
+    shown: str
+
+
+def _request(call_id: str, run: _Run) -> dict[str, Any]:
+    """The tool request of the model's message."""
+    return {
+        "toolCallId": call_id,
+        "name": run.name,
+        "arguments": run.args,
+        "type": "function",
+        "intentionSummary": run.args.get("description") or f"view {run.args.get('path', '')}",
+        "toolTitle": _TITLES[run.step.kind],
+    }
+
+
+def _tool(cwd: str, step: Step) -> _Run:
     out = step.text[:ONE_PART]
     path = f"{cwd}/{step.path}"
     if step.kind == SHELL:
         args = {"command": step.command, "description": f"Run {step.command[:60]}"}
         content = f"{out}\n<shellId: 0 completed with exit code {step.code}>"
-        return "bash", args, {"content": content}, content
+        return _Run(step, "bash", args, {"content": content}, content)
     if step.kind == READ:
-        return "view", {"path": path}, {"content": out}, out
+        return _Run(step, "view", {"path": path}, {"content": out}, out)
     args = {"path": path, "old_str": step.old, "new_str": step.new}
     content = f"File {path} updated with changes."
-    diff = "".join(f"-{line}\n" for line in step.old.split("\n")) + "".join(
-        f"+{line}\n" for line in step.new.split("\n")
-    )
+    diff = line_diff(step.old, step.new)
     detailed = f"\ndiff --git a{path} b{path}\nindex 0000000..0000000 100644\n--- a{path}\n+++ b{path}\n@@ @@\n{diff}"
     shown = f"{content}\n{detailed}"  # the diff is not in the model's copy: both are read
-    return "edit", args, {"content": content, "detailedContent": detailed}, shown
+    return _Run(step, "edit", args, {"content": content, "detailedContent": detailed}, shown)
 
 
 _PLAIN_START = set("-?:,[]{}#&*!|>'\"%@` ")

@@ -25,7 +25,7 @@ from typing import Any
 
 import orjson
 
-from .common import ONE_PART, dump, iso, output_parts, uuid4
+from .common import ONE_PART, dump, file_diff, iso, result_texts, uuid4
 from .context import Context
 from .session import Plan, Session
 from .turns import EDIT, PROMPT, READ, SHELL, Call, Step, Turn, conversation, model_calls
@@ -158,8 +158,7 @@ class GeminiSession(Session):
         with the call once it ran, then the model's copy of the call's result."""
         at = turn.at
         mid = uuid4(self.rng)
-        sid = self.session_id
-        base = f"gemini:{sid}:{mid}"
+        base = f"gemini:{self.session_id}:{mid}"
         said = turn.text
         thoughts = [(_subject(t.text), _description(t.text), t) for t in turn.thoughts]
         record: dict[str, Any] = {
@@ -189,12 +188,20 @@ class GeminiSession(Session):
         ]
         if said is not None:
             parts.append({"text": said.text})
-        tool = turn.tool
-        if tool is None:
+        if turn.tool is not None:
+            self._tool_call(turn.tool, record, parts, at)
+        else:
             self.history.append(
                 {"id": mid, "timestamp": iso(at), "type": "gemini", "content": parts}
             )
-            return
+
+    def _tool_call(
+        self, tool: Step, record: dict[str, Any], parts: list[dict[str, Any]], at: int
+    ) -> None:
+        """The model's message ``record`` written again with its call of ``tool`` once it ran,
+        then the model's copy of the result; the message's ``parts`` in the history end with
+        the call."""
+        sid, mid = self.session_id, record["id"]
         call_id = f"{_NAMES[tool.kind]}__call_{self.rng.getrandbits(64):016x}"
         pgid = self.rng.randrange(900, 60_000)
         name, args, output, display, shown = _tool(self.project.cwd, tool, pgid)
@@ -216,13 +223,9 @@ class GeminiSession(Session):
         self.lines.append(dump({**record, "toolCalls": [call]}))
         words = f"{name} {dump(args).decode()}"
         self.row(f"gemini:{sid}:call:{call_id}", words, "tool_use", "assistant", False, at=at)
-        pieces = output_parts(shown)
-        for number, piece in enumerate(pieces):
-            label = f"[part {number + 1} of {len(pieces)}] " if len(pieces) > 1 else ""
-            label = ("[error] " if tool.code else "") + label
-            suffix = f"#{number}" if number else ""
-            eid = f"gemini:{sid}:result:{call_id}{suffix}"
-            self.row(eid, label + piece, "tool_result", "system", False, at=tool.done)
+        for number, text in enumerate(result_texts(shown, bool(tool.code))):
+            eid = f"gemini:{sid}:result:{call_id}{f'#{number}' if number else ''}"
+            self.row(eid, text, "tool_result", "system", False, at=tool.done)
         copy: dict[str, Any] = {"id": uuid4(self.rng), "timestamp": iso(tool.done + 2)}
         copy.update(type="user", content=[response])
         self._message(copy, tool.done + 2)
@@ -265,12 +268,8 @@ def _tool(cwd: str, step: Step, pgid: int) -> tuple[str, dict[str, Any], str, An
     }
     output = f"Successfully modified file: {path} (1 replacements)."
     name = step.path.rsplit("/", 1)[-1]
-    diff = "".join(f"-{line}\n" for line in step.old.split("\n")) + "".join(
-        f"+{line}\n" for line in step.new.split("\n")
-    )
     display = {
-        "fileDiff": f"Index: {name}\n===================================================================\n"
-        f"--- {name}\tCurrent\n+++ {name}\tProposed\n{diff}",
+        "fileDiff": file_diff(name, step.old, step.new),
         "fileName": name,
         "filePath": path,
         "originalContent": step.old,

@@ -15,9 +15,9 @@ results are errors.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
-from .common import ONE_PART, dump, iso, output_parts, slug, uuid4
+from .common import ONE_PART, dump, file_diff, iso, result_texts, slug, uuid4
 from .context import Context
 from .session import Plan, Session
 from .turns import EDIT, PROMPT, READ, SHELL, Call, Step, Turn, conversation, model_calls
@@ -109,8 +109,31 @@ class QwenSession(Session):
     def _response(self, call: Call, prompt_id: str) -> None:
         """One answer of the model: a telemetry record, the assistant record of its parts, and
         the run of the tool it called."""
-        r = self.rng.random
         at = call.at
+        usage = self._usage()
+        response_id = f"chatcmpl-{self.rng.getrandbits(80):020x}"
+        self._telemetry(at - 15, self._api_response(call, usage, prompt_id, response_id))
+        parts: list[dict[str, Any]] = [{"text": t.text, "thought": True} for t in call.thoughts]
+        events = [(t.text, "meta", t.cjk) for t in call.thoughts]
+        if call.text is not None:
+            parts.append({"text": call.text.text})
+            events.append((call.text.text, "message", call.text.cjk))
+        call_id = f"call_{self.rng.getrandbits(80):020x}"
+        run = None
+        if call.tool is not None:
+            run = _tool(self.project.cwd, call.tool, self.rng.randrange(300, 60_000))
+            parts.append({"functionCall": {"id": call_id, "name": run.name, "args": run.args}})
+            events.append((f"{run.name} {dump(run.args).decode()}", "tool_use", False))
+        message = {"role": "model", "parts": parts}
+        uid = self._record(at, "assistant", model=self.model, message=message, usageMetadata=usage)
+        for n, (text, kind, cjk) in enumerate(events):
+            eid = f"qwen:{uid}#{n}" if len(events) > 1 else f"qwen:{uid}"
+            self.row(eid, text, kind, "assistant", cjk, at=at)
+        if run is not None:
+            self._run(run, call_id, prompt_id, response_id)
+
+    def _usage(self) -> dict[str, int]:
+        r = self.rng.random
         usage = {
             "promptTokenCount": 9000 + int(r() * 90_000),
             "candidatesTokenCount": 20 + int(r() * 3000),
@@ -120,13 +143,18 @@ class QwenSession(Session):
         usage["totalTokenCount"] = (
             usage["promptTokenCount"] + usage["candidatesTokenCount"] + usage["thoughtsTokenCount"]
         )
-        response_id = f"chatcmpl-{self.rng.getrandbits(80):020x}"
+        return usage
+
+    def _api_response(
+        self, call: Call, usage: dict[str, int], prompt_id: str, response_id: str
+    ) -> dict[str, Any]:
+        """The telemetry event of the model's answer ``call``."""
         telemetry: dict[str, Any] = {
             "name": "qwen-code.api_response",
             "response_id": response_id,
             "model": self.model,
             "status_code": 200,
-            "duration_ms": 300 + int(r() * 9000),
+            "duration_ms": 300 + int(self.rng.random() * 9000),
             "input_token_count": usage["promptTokenCount"],
             "output_token_count": usage["candidatesTokenCount"],
             "cached_content_token_count": usage["cachedContentTokenCount"],
@@ -136,33 +164,15 @@ class QwenSession(Session):
         if call.text is not None:
             telemetry["response_text"] = call.text.text
         telemetry.update(prompt_id=prompt_id, auth_type="openai")
-        self._telemetry(at - 15, telemetry)
-        parts: list[dict[str, Any]] = [{"text": t.text, "thought": True} for t in call.thoughts]
-        events = [(t.text, "meta", t.cjk) for t in call.thoughts]
-        if call.text is not None:
-            parts.append({"text": call.text.text})
-            events.append((call.text.text, "message", call.text.cjk))
-        tool = call.tool
-        call_id = f"call_{self.rng.getrandbits(80):020x}"
-        name, output, shown = "", "", ""
-        args: dict[str, Any] = {}
-        display: Any = ""
-        if tool is not None:
-            pgid = self.rng.randrange(300, 60_000)
-            name, args, output, display, shown = _tool(self.project.cwd, tool, pgid)
-            parts.append({"functionCall": {"id": call_id, "name": name, "args": args}})
-            events.append((f"{name} {dump(args).decode()}", "tool_use", False))
-        message = {"role": "model", "parts": parts}
-        uid = self._record(at, "assistant", model=self.model, message=message, usageMetadata=usage)
-        for n, (text, kind, cjk) in enumerate(events):
-            eid = f"qwen:{uid}#{n}" if len(events) > 1 else f"qwen:{uid}"
-            self.row(eid, text, kind, "assistant", cjk, at=at)
-        if tool is None:
-            return
-        run = {
+        return telemetry
+
+    def _run(self, run: _Run, call_id: str, prompt_id: str, response_id: str) -> None:
+        """The run of the tool the model called: its telemetry, then its result."""
+        tool = run.step
+        event = {
             "name": "qwen-code.tool_call",
-            "function_name": name,
-            "function_args": args,
+            "function_name": run.name,
+            "function_args": run.args,
             "duration_ms": max(1, tool.done - tool.at),
             "status": "success",
             "success": True,
@@ -170,45 +180,49 @@ class QwenSession(Session):
             "prompt_id": prompt_id,
             "response_id": response_id,
             "tool_type": "native",
-            "content_length": len(output),
+            "content_length": len(run.output),
         }
-        self._telemetry(tool.done - 12, run)
-        response = {
-            "functionResponse": {"id": call_id, "name": name, "response": {"output": output}}
-        }
-        result = {"callId": call_id, "status": "success", "resultDisplay": display}
+        self._telemetry(tool.done - 12, event)
+        output = {"output": run.output}
+        response = {"functionResponse": {"id": call_id, "name": run.name, "response": output}}
+        result = {"callId": call_id, "status": "success", "resultDisplay": run.display}
         message = {"role": "user", "parts": [response]}
         uid = self._record(tool.done, "tool_result", message=message, toolCallResult=result)
-        pieces = output_parts(shown)
-        for number, piece in enumerate(pieces):
-            label = f"[part {number + 1} of {len(pieces)}] " if len(pieces) > 1 else ""
-            label = ("[error] " if tool.code else "") + label
-            eid = f"qwen:{uid}#{number}" if len(pieces) > 1 else f"qwen:{uid}"
-            self.row(eid, label + piece, "tool_result", "system", False, at=tool.done)
+        texts = result_texts(run.shown, bool(tool.code))
+        for number, text in enumerate(texts):
+            eid = f"qwen:{uid}#{number}" if len(texts) > 1 else f"qwen:{uid}"
+            self.row(eid, text, "tool_result", "system", False, at=tool.done)
 
 
-def _tool(cwd: str, step: Step, pgid: int) -> tuple[str, dict[str, Any], str, Any, str]:
-    """(name, args, the model's copy of the output, the UI's copy, the result as Origin shows it)."""
+class _Run(NamedTuple):
+    """A tool's call: the step, the tool's name, its arguments, the model's copy of its output,
+    the UI's copy, and the output as Origin shows it."""
+
+    step: Step
+    name: str
+    args: dict[str, Any]
+    output: str
+    display: Any
+    shown: str
+
+
+def _tool(cwd: str, step: Step, pgid: int) -> _Run:
     out = step.text[:ONE_PART]
     path = f"{cwd}/{step.path}"
     if step.kind == SHELL:
         args = {"command": step.command, "description": f"Run {step.command[:60]}"}
         output = shell_output(step.command, out, step.code, pgid)
-        return "run_shell_command", args, output, out, output
+        return _Run(step, "run_shell_command", args, output, out, output)
     if step.kind == READ:
-        return "read_file", {"absolute_path": path}, out, "", out
+        return _Run(step, "read_file", {"absolute_path": path}, out, "", out)
     assert step.kind == EDIT
     args = {"file_path": path, "old_string": step.old, "new_string": step.new}
     output = f"The file: {path} has been updated."
     name = step.path.rsplit("/", 1)[-1]
-    diff = "".join(f"-{line}\n" for line in step.old.split("\n")) + "".join(
-        f"+{line}\n" for line in step.new.split("\n")
-    )
     display = {
-        "fileDiff": f"Index: {name}\n===================================================================\n"
-        f"--- {name}\tCurrent\n+++ {name}\tProposed\n{diff}",
+        "fileDiff": file_diff(name, step.old, step.new),
         "fileName": name,
         "originalContent": step.old,
         "newContent": step.new,
     }
-    return "edit", args, output, display, output
+    return _Run(step, "edit", args, output, display, output)
