@@ -18,7 +18,7 @@ from .output import console, edge, err_console, print_json, text
 
 
 def _help() -> str:
-    """The same registration commands as everywhere else (register.py), for the hub."""
+    """The same registration commands as everywhere else (`register/`), for the hub."""
     url = reg.default_hub_url()
     shown = "\n\n".join(
         f"{reg.AGENT_LABEL[r.client]}:\n\n"
