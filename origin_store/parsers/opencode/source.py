@@ -64,7 +64,14 @@ from ..base import (
     safe_time,
     split_output,
 )
-from ..zcode.parts import error_records, part_data, part_records, row_time, session_records
+from ..zcode.parts import (
+    MESSAGE_ERROR,
+    error_records,
+    part_data,
+    part_records,
+    row_time,
+    session_records,
+)
 
 NAME = "opencode"
 #: Where OpenCode writes a large tool output whole, beside its database.
@@ -97,14 +104,8 @@ ORDER BY time_created, id"""
 #: Only messages that failed, or whose data cannot be read: the rest is told by their parts.
 ERRORS_SQL = (
     _MESSAGES
+    + MESSAGE_ERROR
     + """
-SELECT m.id, m.session_id AS session, m.time_created AS created, m.valid,
-       json_extract(m.data, '$.time.completed') AS completed,
-       json_extract(m.data, '$.error.name') AS error,
-       coalesce(json_extract(m.data, '$.error.data.message'),
-                json_extract(m.data, '$.error.message'),
-                CASE WHEN json_type(m.data, '$.error') = 'text'
-                     THEN json_extract(m.data, '$.error') END) AS detail,
        s.directory, s.version, m.time_created < s.time_created AS copied
 FROM m LEFT JOIN session AS s ON s.id = m.session_id
 WHERE json_type(m.data, '$.error') IS NOT NULL OR NOT m.valid

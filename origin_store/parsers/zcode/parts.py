@@ -28,6 +28,17 @@ from ..base import (
 
 NAME = "zcode"
 
+#: The columns of a failed message's row, the same in both databases of this family (ZCode's and
+#: OpenCode's): what failed and why; each source's query adds what it needs of the session.
+MESSAGE_ERROR = """
+SELECT m.id, m.session_id AS session, m.time_created AS created, m.valid,
+       json_extract(m.data, '$.time.completed') AS completed,
+       json_extract(m.data, '$.error.name') AS error,
+       coalesce(json_extract(m.data, '$.error.data.message'),
+                json_extract(m.data, '$.error.message'),
+                CASE WHEN json_type(m.data, '$.error') = 'text'
+                     THEN json_extract(m.data, '$.error') END) AS detail,"""
+
 #: The title the app shows is the only title ZCode keeps; it ranks with the other agents' chosen
 #: titles (a rename, an index entry), above titles an agent infers.
 TITLE_RANK = 30

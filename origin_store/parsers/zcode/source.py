@@ -29,7 +29,7 @@ from typing import Any
 
 from ...model import Record
 from ..base import FileKind, Source, Table, row_parser
-from .parts import NAME, error_records, part_records, session_records
+from .parts import MESSAGE_ERROR, NAME, error_records, part_records, session_records
 from .parts import TITLE_RANK as TITLE_RANK
 
 #: A message's `data` stands in as `{}` when it is not JSON, so that one broken row does not fail
@@ -50,14 +50,8 @@ ORDER BY time_created, id"""
 #: Only messages that failed, or whose data cannot be read: the rest is told by their parts.
 ERRORS_SQL = (
     _MESSAGES
+    + MESSAGE_ERROR
     + """
-SELECT m.id, m.session_id AS session, m.time_created AS created, m.valid,
-       json_extract(m.data, '$.time.completed') AS completed,
-       json_extract(m.data, '$.error.name') AS error,
-       coalesce(json_extract(m.data, '$.error.data.message'),
-                json_extract(m.data, '$.error.message'),
-                CASE WHEN json_type(m.data, '$.error') = 'text'
-                     THEN json_extract(m.data, '$.error') END) AS detail,
        s.directory, s.version, s.task_type, s.time_created AS session_created
 FROM m LEFT JOIN session AS s ON s.id = m.session_id
 WHERE json_type(m.data, '$.error') IS NOT NULL OR NOT m.valid
