@@ -9,23 +9,17 @@ import json
 from typing import Any
 
 import orjson
+from fuzz_support import INT as _INT
+from fuzz_support import JSON as _JSON
+from fuzz_support import check_records
 from hypothesis import given
 from hypothesis import strategies as st
 
-from origin_store.model import EVENT_KINDS, ROLES, EventRecord, ParseProblem, SessionFact
 from origin_store.parsers.base import file_line
 from origin_store.parsers.copilot import events as copilot_events
 from origin_store.parsers.copilot import source as copilot
 from origin_store.parsers.copilot import workspace
 
-_INT = st.integers(min_value=-(2**63), max_value=2**63 - 1)
-_JSON = st.recursive(
-    st.none() | st.booleans() | _INT | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
-    lambda children: (
-        st.lists(children, max_size=3) | st.dictionaries(st.text(), children, max_size=3)
-    ),
-    max_leaves=12,
-)
 _TYPES = [
     "session.start", "session.resume", "session.shutdown", "session.usage_record",
     "assistant.usage", "user.message", "system.message", "assistant.message",
@@ -90,15 +84,7 @@ _YAML = st.lists(
 
 
 def check(records: object) -> None:
-    assert isinstance(records, list)
-    for r in records:
-        assert isinstance(r, EventRecord | SessionFact | ParseProblem)
-        if isinstance(r, ParseProblem):
-            assert r.reason != "parser-error", r
-        if isinstance(r, EventRecord):
-            assert r.role in ROLES and r.kind in EVENT_KINDS
-            assert isinstance(r.text, str) and isinstance(r.time, int) and r.time >= 0
-            assert r.id.startswith("copilot:")
+    check_records(records, "copilot")
 
 
 @given(lines=st.lists(EVENT_LINE, min_size=1, max_size=8))

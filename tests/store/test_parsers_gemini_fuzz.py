@@ -8,21 +8,15 @@ import json
 from typing import Any
 
 import orjson
+from fuzz_support import INT as _INT
+from fuzz_support import JSON as _JSON
+from fuzz_support import check_records
 from hypothesis import given
 from hypothesis import strategies as st
 
-from origin_store.model import EVENT_KINDS, ROLES, EventRecord, ParseProblem, SessionFact
 from origin_store.parsers.gemini import chat
 from origin_store.parsers.gemini import source as gemini
 
-_INT = st.integers(min_value=-(2**63), max_value=2**63 - 1)
-_JSON = st.recursive(
-    st.none() | st.booleans() | _INT | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
-    lambda children: (
-        st.lists(children, max_size=3) | st.dictionaries(st.text(), children, max_size=3)
-    ),
-    max_leaves=12,
-)
 _TIME = st.sampled_from(["2026-11-20T10:00:00.000Z", "2026-11-20T10:00:01.5Z"]) | _JSON
 _ID = st.sampled_from(["m1", "m2", "c1"]) | _JSON
 _OUTPUT = st.sampled_from(
@@ -84,15 +78,7 @@ RECORD_LINE = (
 
 
 def check(records: object) -> None:
-    assert isinstance(records, list)
-    for r in records:
-        assert isinstance(r, EventRecord | SessionFact | ParseProblem)
-        if isinstance(r, ParseProblem):
-            assert r.reason != "parser-error", r
-        if isinstance(r, EventRecord):
-            assert r.role in ROLES and r.kind in EVENT_KINDS
-            assert isinstance(r.text, str) and isinstance(r.time, int) and r.time >= 0
-            assert r.id.startswith("gemini:")
+    check_records(records, "gemini")
 
 
 @given(lines=st.lists(RECORD_LINE, min_size=1, max_size=8))

@@ -9,23 +9,18 @@ import json
 from typing import Any
 
 import orjson
+from fuzz_support import INT as _INT
+from fuzz_support import JSON as _JSON
+from fuzz_support import check_records
 from hypothesis import given
 from hypothesis import strategies as st
 
-from origin_store.model import EVENT_KINDS, ROLES, EventRecord, ParseProblem, Record, SessionFact
+from origin_store.model import Record
 from origin_store.parsers.base import file_line, row_line
 from origin_store.parsers.grok import build as grok_build
 from origin_store.parsers.grok import cli as grok_cli
 from origin_store.parsers.grok import source as grok
 
-_INT = st.integers(min_value=-(2**63), max_value=2**63 - 1)
-_JSON = st.recursive(
-    st.none() | st.booleans() | _INT | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
-    lambda children: (
-        st.lists(children, max_size=3) | st.dictionaries(st.text(), children, max_size=3)
-    ),
-    max_leaves=12,
-)
 _SESSION = "019b4c10-2e3f-7a41-8b52-c3d4e5f6a7b8"
 _OTHER = "019b4c11-5a6b-7c7d-8e8f-909192939495"
 _TYPES = [
@@ -107,15 +102,7 @@ _ROW = st.fixed_dictionaries(
 
 
 def check(records: object) -> None:
-    assert isinstance(records, list)
-    for r in records:
-        assert isinstance(r, EventRecord | SessionFact | ParseProblem)
-        if isinstance(r, ParseProblem):
-            assert r.reason != "parser-error", r
-        if isinstance(r, EventRecord):
-            assert r.role in ROLES and r.kind in EVENT_KINDS
-            assert isinstance(r.text, str) and isinstance(r.time, int) and r.time >= 0
-            assert r.id.startswith("grok:")
+    check_records(records, "grok")
 
 
 @given(lines=st.lists(UPDATE_LINE, min_size=1, max_size=8))

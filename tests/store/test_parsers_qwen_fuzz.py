@@ -7,20 +7,14 @@ import json
 from typing import Any
 
 import orjson
+from fuzz_support import INT as _INT
+from fuzz_support import JSON as _JSON
+from fuzz_support import check_records
 from hypothesis import given
 from hypothesis import strategies as st
 
-from origin_store.model import EVENT_KINDS, ROLES, EventRecord, ParseProblem, SessionFact
 from origin_store.parsers.qwen import chats
 
-_INT = st.integers(min_value=-(2**63), max_value=2**63 - 1)
-_JSON = st.recursive(
-    st.none() | st.booleans() | _INT | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
-    lambda children: (
-        st.lists(children, max_size=3) | st.dictionaries(st.text(), children, max_size=3)
-    ),
-    max_leaves=12,
-)
 _SESSION = "3a7c2e10-5b4d-4f6a-8c9e-1d2f3a4b5c6d"
 _PART = st.fixed_dictionaries(
     {},
@@ -77,17 +71,7 @@ RECORD_LINE = st.fixed_dictionaries(
 
 
 def check(records: object) -> None:
-    assert isinstance(records, list)
-    for r in records:
-        assert isinstance(r, EventRecord | SessionFact | ParseProblem)
-        if isinstance(r, ParseProblem):
-            assert r.reason != "parser-error", r
-        if isinstance(r, EventRecord):
-            assert r.role in ROLES and r.kind in EVENT_KINDS
-            assert isinstance(r.text, str) and isinstance(r.time, int) and r.time >= 0
-            assert r.id.startswith("qwen:")
-            if r.usage is not None:
-                assert min(r.usage) >= 0 and r.usage.cached <= r.usage.tokens_in
+    check_records(records, "qwen")
 
 
 _FILES = [
