@@ -260,6 +260,28 @@ def safe_time(value: object) -> int | None:
     return result
 
 
+def env_path(value: str | None, home: Path) -> Path | None:
+    """A path an agent's environment variable names, `~` standing for `home` as a shell
+    expands it; None when the variable is unset or empty."""
+    if not value:
+        return None
+    if value == "~" or value.startswith("~/"):
+        return home / value[2:]
+    return Path(value)
+
+
+def line_time(obj: Mapping[str, Any], state: dict[str, Any]) -> int:
+    """A line's `timestamp`, or the last one the file gave (0 before any): a line without its
+    own time (a metadata line, a half-known record) is placed where the file stood. The state
+    keeps it under `t`."""
+    stamped = safe_time(obj.get("timestamp"))
+    if stamped is not None:
+        state["t"] = stamped
+        return stamped
+    previous = state.get("t")
+    return previous if type(previous) is int else 0
+
+
 def nonempty_str(value: object) -> str | None:
     """A field's value if it is a non-empty string; agents write "" to mean "unknown"."""
     return value if isinstance(value, str) and value else None

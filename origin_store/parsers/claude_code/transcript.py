@@ -22,10 +22,10 @@ from ..base import (
     image_placeholder,
     labelled,
     line_digest,
+    line_time,
     load_object,
     never_raises,
     nonempty_str,
-    safe_time,
     scrub_data_urls,
 )
 from .attachments import attachment_events
@@ -87,7 +87,7 @@ def _parse(line: bytes, state: dict[str, Any]) -> list[Record]:
         return [obj]
     found_type = obj.get("type")
     rtype = found_type if isinstance(found_type, str) else ""
-    time = _line_time(obj, state)
+    time = line_time(obj, state)
     # A summary names its session only through leafUuid, which usually points at another
     # file (older versions wrote them at the top of the *next* session): not attributable.
     if rtype in ("summary", "file-history-snapshot", "progress", "last-prompt"):
@@ -142,16 +142,6 @@ def _carry_usage(obj: dict[str, Any], built: list[EventRecord], state: dict[str,
         built[0].usage = Usage(tin + read + made, read, out)
         if isinstance(mid, str):
             state["umid"] = mid
-
-
-def _line_time(obj: dict[str, Any], state: dict[str, Any]) -> int:
-    """The line's time, or the last one seen in the file (0 before any)."""
-    stamped = safe_time(obj.get("timestamp"))
-    if stamped is not None:
-        state["t"] = stamped
-        return stamped
-    previous = state.get("t")
-    return previous if isinstance(previous, int) else 0
 
 
 def _session_of(obj: dict[str, Any], state: dict[str, Any]) -> tuple[str, str | None, str | None]:

@@ -33,10 +33,10 @@ from ..base import (
     build_events,
     compact_json,
     labelled,
+    line_time,
     load_object,
     never_raises,
     nonempty_str,
-    safe_time,
     split_output,
 )
 
@@ -87,7 +87,7 @@ def parse(line: bytes, lineno: int, state: dict[str, Any]) -> list[Record]:
     etype = found if isinstance(found, str) else ""
     raw_data = obj.get("data")
     data: dict[str, Any] = raw_data if isinstance(raw_data, dict) else {}
-    time = _line_time(obj, state)
+    time = line_time(obj, state)
     sid = nonempty_str(state.get("sid")) or "unknown"
     out: list[Record] = []
     if etype in ("session.usage_record", "assistant.usage"):
@@ -151,16 +151,6 @@ def _build(
         cwd=nonempty_str(state.get("cwd")),
         state=state,
     )
-
-
-def _line_time(obj: dict[str, Any], state: dict[str, Any]) -> int:
-    """The line's time, or the last one seen in the file (0 before any)."""
-    stamped = safe_time(obj.get("timestamp"))
-    if stamped is not None:
-        state["t"] = stamped
-        return stamped
-    previous = state.get("t")
-    return previous if type(previous) is int else 0
 
 
 def _other(

@@ -58,6 +58,7 @@ from ..base import (
     Source,
     Table,
     build_events,
+    env_path,
     labelled,
     nonempty_str,
     row_parser,
@@ -151,29 +152,21 @@ def roots(environ: Mapping[str, str], home: Path) -> list[Path]:
     OPENCODE_DB moves (an absolute path; its kind's patterns must still match its name), and its
     config directory, where its global instructions (AGENTS.md) are: memory.py looks for them
     under these roots, and no database pattern matches anything there."""
-    data = _path(environ.get("XDG_DATA_HOME"), home)
+    data = env_path(environ.get("XDG_DATA_HOME"), home)
     # The XDG base directories are absolute; a relative one is ignored, as the spec asks.
     data = data if data is not None and data.is_absolute() else home / ".local" / "share"
     found = [data / "opencode"]
-    moved = _path(environ.get("OPENCODE_DB"), home)
+    moved = env_path(environ.get("OPENCODE_DB"), home)
     # A relative one names a file in the data directory, a root already.
     if moved is not None and moved.is_absolute() and moved.parent not in found:
         found.append(moved.parent)
-    config = _path(environ.get("OPENCODE_CONFIG_DIR"), home)
+    config = env_path(environ.get("OPENCODE_CONFIG_DIR"), home)
     if config is None or not config.is_absolute():
-        base = _path(environ.get("XDG_CONFIG_HOME"), home) or home / ".config"
+        base = env_path(environ.get("XDG_CONFIG_HOME"), home) or home / ".config"
         config = base / "opencode"
     if config not in found:
         found.append(config)
     return found
-
-
-def _path(value: str | None, home: Path) -> Path | None:
-    if not value:
-        return None
-    if value == "~" or value.startswith("~/"):
-        return home / value[2:]
-    return Path(value)
 
 
 def start(relpath: str) -> dict[str, Any]:

@@ -36,10 +36,10 @@ from ..base import (
     image_placeholder,
     labelled,
     line_digest,
+    line_time,
     load_object,
     never_raises,
     nonempty_str,
-    safe_time,
     split_output,
 )
 
@@ -88,7 +88,7 @@ def _parse(line: bytes, state: dict[str, Any]) -> list[Record]:
         return [obj]
     found_type = obj.get("type")
     rtype = found_type if isinstance(found_type, str) else ""
-    time = _line_time(obj, state)
+    time = line_time(obj, state)
     for key, field in (("cwd", "cwd"), ("branch", "gitBranch"), ("version", "version")):
         if field in obj:
             state[key] = nonempty_str(obj.get(field))
@@ -129,16 +129,6 @@ def _parse(line: bytes, state: dict[str, Any]) -> list[Record]:
         _carry_usage(obj, built)
     out.extend(built)
     return out
-
-
-def _line_time(obj: dict[str, Any], state: dict[str, Any]) -> int:
-    """The line's time, or the last one seen in the file (0 before any)."""
-    stamped = safe_time(obj.get("timestamp"))
-    if stamped is not None:
-        state["t"] = stamped
-        return stamped
-    previous = state.get("t")
-    return previous if isinstance(previous, int) else 0
 
 
 def _parts(obj: dict[str, Any]) -> list[Any]:

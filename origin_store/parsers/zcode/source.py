@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ...model import Record
-from ..base import FileKind, Source, Table, row_parser
+from ..base import FileKind, Source, Table, env_path, row_parser
 from .parts import MESSAGE_ERROR, NAME, error_records, part_records, session_records
 from .parts import TITLE_RANK as TITLE_RANK
 
@@ -93,21 +93,13 @@ def roots(environ: Mapping[str, str], home: Path) -> list[Path]:
     ZCODE_SESSION_DB) moves the database, the directory that holds it: the database kind's
     `db.sqlite` pattern finds it there. A database moved under another name is not found, since
     a kind's patterns are fixed whatever the environment says."""
-    storage = _path(environ.get("ZCODE_STORAGE_DIR"), home) or home / ".zcode"
+    storage = env_path(environ.get("ZCODE_STORAGE_DIR"), home) or home / ".zcode"
     found = [storage]
-    moved = _path(environ.get("ZCODE_SESSION_DB_PATH") or environ.get("ZCODE_SESSION_DB"), home)
+    moved = env_path(environ.get("ZCODE_SESSION_DB_PATH") or environ.get("ZCODE_SESSION_DB"), home)
     # A relative path is relative to where ZCode ran, which is not known here.
     if moved is not None and moved.is_absolute() and moved.parent not in found:
         found.append(moved.parent)
     return found
-
-
-def _path(value: str | None, home: Path) -> Path | None:
-    if not value:
-        return None
-    if value == "~" or value.startswith("~/"):
-        return home / value[2:]
-    return Path(value)
 
 
 def start(relpath: str) -> dict[str, Any]:
