@@ -11,7 +11,8 @@ from .analyzer import tokens
 from .catchup import CatchUp
 from .errors import IndexBusy, IndexUnavailable, QueryError, SearchError
 from .filters import VALID_FOREVER, Filters
-from .index import IndexStats, SearchIndex
+from .index import Hit, IndexStats, SearchIndex
+from .partitions import MESSAGE_KINDS, PARTITIONS
 from .query import MAX_CLAUSES, Clause, clauses, matches
 from .searcher import Searcher, Snapshot, open_searcher
 from .snippet import snippet
@@ -19,10 +20,13 @@ from .writer import IndexWriter
 
 __all__ = [
     "MAX_CLAUSES",
+    "MESSAGE_KINDS",
+    "PARTITIONS",
     "VALID_FOREVER",
     "CatchUp",
     "Clause",
     "Filters",
+    "Hit",
     "IndexBusy",
     "IndexStats",
     "IndexUnavailable",

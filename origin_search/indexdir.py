@@ -43,15 +43,20 @@ def locked(path: Path) -> Iterator[None]:
 
 
 def _writer_lock_held(path: Path) -> bool:
-    lock = path / _TANTIVY_WRITER_LOCK
-    if fcntl is None or not lock.exists():
+    """Whether a process holds tantivy's writer lock of the index or of any partition in it
+    (an index of schema 5 and before had one, at its root)."""
+    if fcntl is None:
         return False
-    with open(lock, "a+b") as f:
-        try:
-            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            return True
-        fcntl.flock(f, fcntl.LOCK_UN)
+    locks = [path / _TANTIVY_WRITER_LOCK, *path.glob(f"*/{_TANTIVY_WRITER_LOCK}")]
+    for lock in locks:
+        if not lock.exists():
+            continue
+        with open(lock, "a+b") as f:
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                return True
+            fcntl.flock(f, fcntl.LOCK_UN)
     return False
 
 

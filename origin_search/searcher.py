@@ -11,7 +11,8 @@ import os
 from collections.abc import Callable, Sequence
 
 from origin_store import Store
-from origin_store.reader import event_ids_at
+from origin_store.reader import events_at
+from origin_store.records import EventDoc
 
 from .catchup import CatchUp, catch_up, start_over, unindexed_tail
 from .errors import QueryError
@@ -28,12 +29,15 @@ TAIL_SCAN = 10_000
 class Snapshot:
     """The index and its unindexed tail as one search saw them."""
 
-    __slots__ = ("_index", "tail")
+    __slots__ = ("_index", "events", "tail")
 
     def __init__(self, index: SearchIndex, tail: list[Doc]) -> None:
         self._index = index
         #: Documents announced after what the index has committed, oldest first.
         self.tail = tail
+        #: The records of events read while naming the hits of :meth:`find`, by id: a caller
+        #: showing them takes them from here rather than reading and decoding them again.
+        self.events: dict[str, EventDoc] = {}
 
     def find(
         self, clause_list: Sequence[Clause] | None, filters: Filters = ANY, limit: int = 20
@@ -53,10 +57,13 @@ class Snapshot:
                 clause_list is None or matches(doc["text"] or "", clause_list)
             ):
                 found[doc["id"]] = None
-        for hit, _ in self._index.search(clause_list, filters, limit):
+        for hit in self._index.hits(clause_list, filters, limit):
             if len(found) >= limit:
                 break
-            found.setdefault(hit, None)
+            if hit.id not in found:
+                found[hit.id] = None
+                if hit.event is not None:
+                    self.events[hit.id] = hit.event
         return list(found)
 
 
@@ -108,7 +115,7 @@ def open_searcher(
     """Open (or create, or rebuild) the index at ``path`` for ``store``; index hits are named
     through the store's change feed. ``announce`` hears how far behind a long catch-up starts."""
 
-    def ids_by_seq(seqs: list[int]) -> list[str | None]:
-        return event_ids_at(store, seqs)
+    def named_by_seq(seqs: list[int]) -> list[tuple[str, EventDoc | None] | None]:
+        return events_at(store, seqs)
 
-    return Searcher(store, SearchIndex.open(path, ids_by_seq=ids_by_seq), announce)
+    return Searcher(store, SearchIndex.open(path, named_by_seq=named_by_seq), announce)

@@ -21,6 +21,7 @@ from .analyzer import pairs, prepare
 from .errors import SearchError
 from .filters import VALID_FOREVER
 from .indexdir import clear_rebuild
+from .partitions import partition_of
 
 if TYPE_CHECKING:
     from .index import SearchIndex
@@ -29,14 +30,15 @@ if TYPE_CHECKING:
 RAW_FIELDS = ("doc", "kind", "role", "source", "project", "session")
 
 #: A document ready for the writer: its id, the feed sequence it was announced at (0 when
-#: unknown) and its JSON. Plain tuples, as a feed reader in another process sends them.
-Prepared = tuple[str, int, str]
+#: unknown), its JSON and its partition (`partitions.PARTITIONS`). Plain tuples, as a feed
+#: reader in another process sends them.
+Prepared = tuple[str, int, str, int]
 
 
 def prepared(d: Mapping[str, Any]) -> Prepared:
     """``d`` (see :meth:`IndexWriter.upsert`) made ready for the writer: the analyzer's work
     and the JSON, so that it can be done in another process than the writer's."""
-    return d["id"], d.get("seq") or 0, _document(d)
+    return d["id"], d.get("seq") or 0, _document(d), partition_of(d["doc"], d["kind"], d["id"])
 
 
 def _document(d: Mapping[str, Any]) -> str:
@@ -68,29 +70,30 @@ def _document(d: Mapping[str, Any]) -> str:
 class IndexWriter:
     """Batches of upserts and deletes, visible to searches only after :meth:`commit`.
 
-    A commit costs ~0.1 s or more (fsync), so commit per batch of seconds or thousands of
-    documents, not per event. :meth:`close` without :meth:`commit` discards the batch. Calls are
-    serialised by a lock, so threads may share one writer.
+    One tantivy writer per partition, each with its own indexing thread, so a backfill indexes
+    on several cores. A commit costs ~0.1 s or more (fsync), so commit per batch of seconds or
+    thousands of documents, not per event. :meth:`close` without :meth:`commit` discards the
+    batch. Calls are serialised by a lock, so threads may share one writer.
     """
 
-    def __init__(self, owner: SearchIndex, writer: Any) -> None:
+    def __init__(self, owner: SearchIndex, writers: list[Any]) -> None:
         self._owner = owner
-        self._w = writer
+        self._ws: list[Any] | None = writers
         self._lock = threading.Lock()
 
-    def _do(self, fn: Callable[[Any], Any]) -> Any:
+    def _do(self, fn: Callable[[list[Any]], Any]) -> Any:
         with self._lock:
-            if self._w is None:
+            if self._ws is None:
                 raise SearchError("This index writer is closed.")
             try:
-                return fn(self._w)
+                return fn(self._ws)
             except ValueError as e:
                 raise SearchError(f"The search index refused a change: {e}") from e
 
     def upsert(self, docs: Iterable[Mapping[str, Any]]) -> int:
         """Add or replace documents by id. Keys: id, doc, kind, role, source, project, session,
         time (ms), valid_to (ms or None), text, and optionally seq (the change-feed sequence
-        that announced it, which the opener's ``ids_by_seq`` resolves). Returns how many were given."""
+        that announced it, which the opener's ``named_by_seq`` resolves). Returns how many were given."""
         return self.upsert_prepared(prepared(d) for d in docs)
 
     def add(self, docs: Iterable[Mapping[str, Any]]) -> int:
@@ -99,13 +102,15 @@ class IndexWriter:
         return self.add_prepared(prepared(d) for d in docs)
 
     def upsert_prepared(self, docs: Iterable[Prepared]) -> int:
-        """:meth:`upsert` of documents made by :func:`prepared`."""
+        """:meth:`upsert` of documents made by :func:`prepared`: the id is deleted from every
+        partition, as a replaced document of another kind may have lived in another."""
 
-        def run(w: Any) -> int:
+        def run(ws: list[Any]) -> int:
             n = 0
-            for doc_id, _, json in docs:
-                w.delete_documents_by_term("id", doc_id)
-                w.add_json(json)
+            for doc_id, _, json, part in docs:
+                for w in ws:
+                    w.delete_documents_by_term("id", doc_id)
+                ws[part].add_json(json)
                 n += 1
             return n
 
@@ -114,32 +119,35 @@ class IndexWriter:
     def add_prepared(self, docs: Iterable[Prepared]) -> int:
         """:meth:`add` of documents made by :func:`prepared`."""
 
-        def run(w: Any) -> int:
+        def run(ws: list[Any]) -> int:
             n = 0
-            for _, _, json in docs:
-                w.add_json(json)
+            for _, _, json, part in docs:
+                ws[part].add_json(json)
                 n += 1
             return n
 
         return int(self._do(run))
 
     def delete(self, ids: Iterable[str]) -> int:
-        def run(w: Any) -> int:
+        def run(ws: list[Any]) -> int:
             n = 0
             for i in ids:
-                w.delete_documents_by_term("id", i)
+                for w in ws:
+                    w.delete_documents_by_term("id", i)
                 n += 1
             return n
 
         return int(self._do(run))
 
     def delete_all(self) -> None:
-        self._do(lambda w: w.delete_all_documents())
+        self._do(lambda ws: [w.delete_all_documents() for w in ws])
 
     def commit(self) -> None:
         """Make the batch durable and visible to this process's searches. The first commit
-        after a rebuild began ends it: the index is what its writer made it since."""
-        self._do(lambda w: w.commit())
+        after a rebuild began ends it: the index is what its writer made it since. A kill
+        between two partitions' commits leaves the store's mark before both, so the next
+        catch-up upserts the batch again everywhere (nothing doubles)."""
+        self._do(lambda ws: [w.commit() for w in ws])
         owner = self._owner
         if owner.rebuilt:
             clear_rebuild(owner.path)
@@ -148,17 +156,17 @@ class IndexWriter:
 
     def rollback(self) -> None:
         """Discard everything since the last commit."""
-        self._do(lambda w: w.rollback())
+        self._do(lambda ws: [w.rollback() for w in ws])
 
     def close(self) -> None:
-        """Release the writer lock; uncommitted changes are discarded."""
+        """Release the writer locks; uncommitted changes are discarded."""
         with self._lock:
-            w, self._w = self._w, None
-        if w is not None:
-            # Dropping the writer discards the batch and frees the lock even if rollback fails.
+            ws, self._ws = self._ws, None
+        for w in ws or ():
+            # Dropping a writer discards its batch and frees its lock even if rollback fails.
             with suppress(ValueError):
                 w.rollback()
-            del w
+        del ws
 
     def __enter__(self) -> IndexWriter:
         return self

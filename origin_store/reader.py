@@ -443,17 +443,27 @@ def disk_usage(path: Path) -> int:
     return total
 
 
-def event_ids_at(store: Store, seqs: list[int]) -> list[str | None]:
-    """The ids of the events announced at the feed sequences `seqs`, in one read transaction.
+#: An event a feed item names: its id, and its record when the item named it by sequence
+#: number (read to name it), else None: read it by id.
+Announced = tuple[str, EventDoc | None]
+
+
+def events_at(store: Store, seqs: list[int]) -> list[Announced | None]:
+    """The events announced at the feed sequences `seqs`, in one read transaction: what
+    names a search's hits, each record decoded once, for the hit's id and for its view.
 
     The feed announces each event once and is never rewritten, so the item at an event's
     sequence names it. Anything else (0, an unknown sequence, another kind of item) gives None.
     """
-    out: list[str | None] = []
+    out: list[Announced | None] = []
     feed = store.dbs["feed"]
     with store.read() as txn:
         for seq in seqs:
             raw = raw_get(txn, keys.feed_key(seq), feed) if seq > 0 else None
-            item = store.feed_item(txn, raw) if raw is not None else None
-            out.append(item["id"] if item is not None and item.get("t") == "event" else None)
+            if raw is None:
+                out.append(None)
+                continue
+            item, record = store.announced(txn, raw)
+            named = item["id"] if item.get("t") == "event" else None
+            out.append((named, record) if named else None)
     return out

@@ -6,6 +6,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from origin_search import MESSAGE_KINDS as MESSAGE_KINDS  # what `search` covers without tools
 from origin_store.parsers.agents import agent_of_client
 
 from ..runtime import Origin
@@ -18,8 +19,6 @@ GET_TEXT = 20_000
 SOURCE_TEXT = 500
 RAW_TEXT = 4_000
 PROMPT = 80
-#: Event kinds `search` covers without include_tools: what people and agents said.
-MESSAGE_KINDS = frozenset({"message", "memory"})
 #: How long a search waits for another thread's ingest pass before answering without it.
 SEARCH_INGEST_WAIT = 5.0
 

@@ -102,7 +102,8 @@ def search(
             since_ms=since_ms,
             until_ms=until_ms,
         )
-        result["events"] = _events_out(origin, seen.find(found, events, limit), limit, found)
+        ids = seen.find(found, events, limit)
+        result["events"] = _events_out(origin, ids, limit, found, seen.events)
     return result
 
 
@@ -144,16 +145,21 @@ def _entries_out(origin: Origin, ids: list[str], limit: int, now: int) -> list[E
 
 
 def _events_out(
-    origin: Origin, ids: list[str], limit: int, found: list[Clause] | None
+    origin: Origin,
+    ids: list[str],
+    limit: int,
+    found: list[Clause] | None,
+    read: dict[str, EventDoc],
 ) -> list[FoundEvent]:
-    """The visible events among `ids` (`Searcher.find` names each once), with snippets."""
+    """The visible events among `ids` (`Searcher.find` names each once), with snippets;
+    `read` holds the records naming the hits read already."""
     out: list[FoundEvent] = []
     unreadable: list[str] = []
     with origin.store.read() as txn:
         for event_id in ids:
             if len(out) >= limit:
                 break
-            event = readable_event(origin.store, txn, event_id, unreadable)
+            event = read.get(event_id) or readable_event(origin.store, txn, event_id, unreadable)
             if event is None or store_entries.is_hidden(origin.store, txn, event_id):
                 continue
             # The log's own words: what the search matched (Origin's label is never searched).

@@ -458,27 +458,28 @@ class Store:
     def feed_since_events(
         self, txn: lmdb.Transaction, after: int, limit: int | None = None
     ) -> Iterator[tuple[int, FeedItem, EventDoc | None]]:
-        """`feed_since`, with the record of each new event the item names by its sequence
-        number, read once (None for other items, or a record that cannot be read): naming the
-        event reads its record for its id, and reading it by id then costs a hash, a lookup in
-        `ev_keys` and the same record again. For those that read every event (an index build)."""
-        ev = self.dbs["ev"]
+        """`feed_since`, with each new event's record as `announced` reads it (an index build)."""
         for seq, value in self._feed_values(txn, after, limit):
-            if value[:1] != FEED_SEQ or len(value) != 9:
-                yield seq, feed_item(value), None
-                continue
-            raw = raw_get(txn, value[1:], ev)
-            event = None
-            if raw is not None:
-                try:
-                    event = self.codec.decode(txn, b"", raw)
-                except CodecError:
-                    event = None
-            found = event.get("id") if event is not None else None
-            if isinstance(found, str) and found:
-                yield seq, {"t": "event", "id": found}, cast("EventDoc", event)
-            else:  # as feed_item names it (an id it cannot read is "")
-                yield seq, self.feed_item(txn, value), None
+            yield seq, *self.announced(txn, value)
+
+    def announced(self, txn: lmdb.Transaction, value: bytes) -> tuple[FeedItem, EventDoc | None]:
+        """A feed item from its bytes, and the record of the new event it names by sequence
+        number, decoded once (None for other items, or a record that cannot be read): naming
+        the event decodes its record for its id; reading it by id then costs a hash, a lookup
+        in `ev_keys` and the same record decoded again."""
+        if value[:1] != FEED_SEQ or len(value) != 9:
+            return feed_item(value), None
+        raw = raw_get(txn, value[1:], self.dbs["ev"])
+        event = None
+        if raw is not None:
+            try:
+                event = self.codec.decode(txn, b"", raw)
+            except CodecError:
+                event = None
+        found = event.get("id") if event is not None else None
+        if isinstance(found, str) and found:
+            return {"t": "event", "id": found}, cast("EventDoc", event)
+        return self.feed_item(txn, value), None  # as feed_item names it ("" when unreadable)
 
     def _feed_values(
         self, txn: lmdb.Transaction, after: int, limit: int | None

@@ -458,32 +458,32 @@ def test_a_deleted_index_is_rebuilt_from_the_store(tmp_path, fixtures_dir):
 def test_hits_are_named_through_the_feed_exactly_as_their_indexed_ids(tool, origin):
     """A hit's id comes from the feed item at its `seq` (events keep no stored id): each one
     names the very document that the index's own `id` term finds."""
-    from tantivy import Query
+    from tantivy import Occur, Query
 
     from origin_search import Filters, clauses
-    from origin_store.reader import event_ids_at
+    from origin_search.schema import build_query
+    from origin_store.reader import events_at
 
     index = origin.index
     origin.searcher.catch_up()
 
     def lookup(seqs: list[int]) -> list[str | None]:
-        return event_ids_at(origin.store, seqs)
-
-    def where(address) -> tuple[int, int]:
-        return address.segment_ord, address.doc
+        return [named[0] if named else None for named in events_at(origin.store, seqs)]
 
     def both(query: str) -> tuple[list, list]:
-        """The hits' ids as searches name them, and as the `id` terms of their documents."""
+        """The hits' ids as searches name them, and each again where its `id` term and the
+        query find one document together, in all the partitions."""
         index.reload()
-        searcher = index._index.searcher()
-        found = searcher.search(
-            index._query(searcher, clauses(query), Filters(doc="event")), limit=50
-        ).hits
-        named = index._ids(searcher, [address for _, address in found])
+        named = [hit.id for hit in index.hits(clauses(query), Filters(doc="event"), 50)]
         by_term = []
-        for name, (_, address) in zip(named, found, strict=True):
-            hit = searcher.search(Query.term_query(index._index.schema, "id", name), limit=2)
-            by_term.append(name if [where(a) for _, a in hit.hits] == [where(address)] else None)
+        for name in named:
+            together = 0
+            for part in index._parts:
+                by_id = Query.term_query(part.schema, "id", name)
+                asked = build_query(part.schema, clauses(query), Filters(), None)
+                both = Query.boolean_query([(Occur.Must, by_id), (Occur.Must, asked)])
+                together += part.searcher().search(both, limit=2).count
+            by_term.append(name if together == 1 else None)
         return named, by_term
 
     for query in ("rate limiter", "token bucket", "数据库"):

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from origin_search import (
     MAX_CLAUSES,
+    PARTITIONS,
     VALID_FOREVER,
     Filters,
     QueryError,
@@ -317,7 +318,7 @@ def test_a_hit_the_store_cannot_name_is_an_error_not_a_wrong_id(tmp_path: Path) 
     a readable IndexUnavailable rather than a made-up id."""
     from origin_search import IndexUnavailable
 
-    ix = SearchIndex.open(tmp_path, ids_by_seq=lambda seqs: [None for _ in seqs])
+    ix = SearchIndex.open(tmp_path, named_by_seq=lambda seqs: [None for _ in seqs])
     with ix.writer() as w:
         w.upsert([event("ev-1", "lonely words", seq=2**62), entry("ent-1", "lonely entry")])
         w.commit()
@@ -326,40 +327,29 @@ def test_a_hit_the_store_cannot_name_is_an_error_not_a_wrong_id(tmp_path: Path) 
     assert [i for i, _ in ix.search(clauses("entry"))] == ["ent-1"]
 
 
-def test_a_schema_4_index_is_read_as_it_is(tmp_path: Path) -> None:
-    """Schema 4 differs from 5 only in keeping ``seq`` in a fast field: such an index is opened
-    without a rebuild, its hits and the ones added since are named through their ``seq`` (or
-    their stored id, without one), and only a recreated index is of the new schema."""
-    from tantivy import Index
+def test_an_index_of_one_partition_is_rebuilt_in_partitions(tmp_path: Path) -> None:
+    """An index of schema 5 (one tantivy index at the directory's root) cannot be read as
+    partitions: it is wiped, every file of it, and recreated empty for a rebuild."""
+    from tantivy import Index, SchemaBuilder
 
-    from origin_search.analyzer import ANALYZER_NAME, ANALYZER_VERSION, build_analyzer
-    from origin_search.index import VERSION, build_schema
-    from origin_search.writer import prepared
+    from origin_search.analyzer import ANALYZER_VERSION
+    from origin_search.index import VERSION
 
-    old = Index(build_schema(seq_stored=False), path=str(tmp_path), reuse=False)
-    (tmp_path / VERSION_FILE).write_text(f"origin-search schema 4 analyzer {ANALYZER_VERSION}\n")
-    old.register_tokenizer(ANALYZER_NAME, build_analyzer())
+    sb = SchemaBuilder()
+    sb.add_text_field("id", tokenizer_name="raw")
+    old = Index(sb.build(), path=str(tmp_path), reuse=False)
     writer = old.writer(heap_size=15_000_000, num_threads=1)
-    writer.add_json(prepared(event("old-1", "kept words", seq=7))[2])
+    writer.add_json('{"id": "old-1"}')
     writer.commit()
     writer.wait_merging_threads()
-    del old
+    del writer, old
+    (tmp_path / VERSION_FILE).write_text(f"origin-search schema 5 analyzer {ANALYZER_VERSION}\n")
 
-    names = {7: "named-by-seven", 9: "named-by-nine"}
-    ix = SearchIndex.open(tmp_path, ids_by_seq=lambda seqs: [names.get(s) for s in seqs])
-    assert not ix.rebuilt and ix.count() == 1
-    with ix.writer() as w:
-        w.upsert([event("new-1", "kept again", seq=9), entry("ent-1", "kept entry")])
-        w.commit()
-    assert sorted(i for i, _ in ix.search(clauses("kept"))) == [
-        "ent-1",
-        "named-by-nine",
-        "named-by-seven",
-    ]
-    assert (tmp_path / VERSION_FILE).read_text().startswith("origin-search schema 4")
-    (tmp_path / VERSION_FILE).write_text("origin-search schema 3\n")
-    again = SearchIndex.open(tmp_path)
-    assert again.rebuilt and (tmp_path / VERSION_FILE).read_text() == VERSION
+    ix = SearchIndex.open(tmp_path)
+    assert ix.rebuilt and ix.count() == 0
+    assert (tmp_path / VERSION_FILE).read_text() == VERSION
+    assert not (tmp_path / "meta.json").exists()
+    assert {p.name for p in tmp_path.iterdir() if p.is_dir()} == {p.name for p in PARTITIONS}
 
 
 @pytest.mark.parametrize("damage", ["version", "meta"])
@@ -371,7 +361,7 @@ def test_open_rebuilds_a_foreign_or_damaged_index(tmp_path: Path, damage: str) -
     if damage == "version":
         (tmp_path / VERSION_FILE).write_text("origin-search schema 0\n")
     else:
-        (tmp_path / "meta.json").write_text("{not json")
+        (tmp_path / "messages" / "meta.json").write_text("{not json")
     rebuilt = SearchIndex.open(tmp_path)
     assert rebuilt.rebuilt and rebuilt.count() == 0
     with rebuilt.writer() as w:

@@ -26,7 +26,7 @@ from origin_store.core.codec import ZSTD, ZSTD_ID
 from origin_store.core.storelock import hold, release
 from origin_store.entries import versions as entries
 from origin_store.errors import SchemaMismatch, StoreBusy, StoreError
-from origin_store.reader import event_ids_at, get_event, session_event_ids
+from origin_store.reader import events_at, get_event, session_event_ids
 from origin_store.replication import tokens
 
 #: Databases that compacting copies byte for byte, whatever the layout.
@@ -103,7 +103,7 @@ def _snapshot(home: Path) -> dict[str, Any]:
             feed = list(store.feed_since(txn, 0))
             verbatim = {n: list(txn.cursor(db=store.dbs[n])) for n in _VERBATIM}
             by_id = get_event(store, txn, "plain:1499")
-        named = event_ids_at(store, [seq for seq, _ in feed])
+        named = [a[0] if a else None for a in events_at(store, [seq for seq, _ in feed])]
     return {
         "events": events,
         "timelines": timelines,
