@@ -138,26 +138,28 @@ def test_partitions_find_what_one_index_finds(archive: tuple) -> None:
     assert {q.category for q in mix} == set(queries.CATEGORIES)
     index = origin.index
     compared = ranked = 0
+    listed: set[Filters] = set()  # a listing does not depend on the words: once per filter
     for q in mix:
         found = clauses(q.text)
         for filters in _filters(q):
             for clause_list in (found, None):
+                if clause_list is None and filters in listed:
+                    continue
+                listed.add(filters)
                 expected = _one_search(origin, one, clause_list, filters, ALL)
                 got = [hit.id for hit in index.hits(clause_list, filters, ALL)]
                 assert sorted(got) == sorted(expected), (q, filters, clause_list is None)
                 page = [hit.id for hit in index.hits(clause_list, filters, 20)]
-                if clause_list is None or filters.newest_first or len(expected) <= 20:
-                    one_page = _one_search(origin, one, clause_list, filters, 20)
-                    assert (
-                        _times(origin, page) == _times(origin, one_page)
-                        if (clause_list is None or filters.newest_first)
-                        else sorted(page) == sorted(one_page)
-                    ), (q, filters)
+                one_page = _one_search(origin, one, clause_list, filters, 20)
+                if clause_list is None or filters.newest_first:
+                    assert _times(origin, page) == _times(origin, one_page), (q, filters)
+                elif len(expected) <= 20:
+                    assert sorted(page) == sorted(one_page), (q, filters)
                 else:
                     assert set(page) <= set(expected)
                     ranked += 1
                 compared += 1
-    assert compared == len(mix) * 10 * 2
+    assert compared >= len(mix) * 10
     assert ranked  # some queries find more than a page: their ranking is measured in bench
 
 
