@@ -28,7 +28,7 @@ from pathlib import Path
 from threading import Lock
 from typing import Any, NamedTuple
 
-from tantivy import Index, Order
+from tantivy import Index, Order, Query
 
 from origin_store.records import EventDoc
 
@@ -282,7 +282,13 @@ def _search_all(
 ) -> list[_Found]:
     """Each partition's top `limit`, side by side when they are large enough to gain."""
     searchers = [part.searcher() for part, _ in reads]
-    queries = [build_query(part.schema, clause_list, filters, kinds) for part, kinds in reads]
+    # Every partition has the same fields, so a query built on one partition's schema reads
+    # any of them: built once per kind filter (the tools' partitions share theirs).
+    built: dict[frozenset[str] | None, Query] = {}
+    for part, kinds in reads:
+        if kinds not in built:
+            built[kinds] = build_query(part.schema, clause_list, filters, kinds)
+    queries = [built[kinds] for _, kinds in reads]
 
     def one(n: int) -> list[_Found]:
         s = searchers[n]

@@ -52,8 +52,12 @@ def snippet(text: str, clause_list: Sequence[Clause], width: int = 200) -> str:
         return _render(text, *_head(text, width), [])
     if text.isascii():
         pattern = _ascii_pattern(tuple(clause_list))
-        if pattern is not None and not operators.find(text):  # an operator is a word too
-            return _ascii_snippet(text, clause_list, width, pattern)
+        if pattern is not None:
+            ops = operators.find(text)
+            # An operator is a token of its own: a phrase may not run across it, but a word
+            # of one token cannot hold it, so for words it only ends windows (`_AsciiWords`).
+            if not ops or all(len(c) == 1 for c in clause_list):
+                return _ascii_snippet(text, clause_list, width, pattern, ops)
     return _token_snippet(text, clause_list, width)
 
 
@@ -82,7 +86,11 @@ def _finish(text: str, start: int, end: int, ms: int, me: int, marks: list[tuple
 
 
 def _ascii_snippet(
-    text: str, clause_list: Sequence[Clause], width: int, pattern: re.Pattern[str] | None = None
+    text: str,
+    clause_list: Sequence[Clause],
+    width: int,
+    pattern: re.Pattern[str] | None = None,
+    ops: Sequence[tuple[int, int, str]] = (),
 ) -> str:
     """The same snippet for ASCII text without tokenizing it: in ASCII the tokens are the
     [a-z0-9] runs of the lowercased text, so the clauses are one regular expression over it
@@ -100,7 +108,7 @@ def _ascii_snippet(
     while True:
         m = search(lowered, pos)
         if m is None:
-            return _render(text, *_head(text, width, lowered), [])
+            return _render(text, *_head(text, width, lowered, ops), [])
         ms = m.start()
         if ms == 0 or lowered[ms - 1] not in _WORD_CHARS:
             break
@@ -109,7 +117,7 @@ def _ascii_snippet(
     if len(text) <= width:
         start, end = 0, len(text)
     else:
-        start, end = _window(text, width, ms, me, _AsciiWords(lowered))
+        start, end = _window(text, width, ms, me, _AsciiWords(lowered, ops=ops))
     found = [(ms, me)]
     pos = ms + 1
     while (m := search(lowered, pos)) is not None:
@@ -229,11 +237,15 @@ class _Words:
 
 
 class _AsciiWords:
-    """The same question answered from lowercased ASCII text itself (words are [a-z0-9] runs)."""
+    """The same question answered from lowercased ASCII text itself: words are [a-z0-9] runs
+    and the operators `operators.find` gave (start, end, token), those whole before `limit`."""
 
-    def __init__(self, lowered: str, limit: int | None = None) -> None:
+    def __init__(
+        self, lowered: str, limit: int | None = None, ops: Sequence[tuple[int, int, str]] = ()
+    ) -> None:
         self.lowered = lowered
         self.limit = len(lowered) if limit is None else limit  # words are cut here (a slice's end)
+        self.ops = [(a, b) for a, b, _ in ops if b <= self.limit]
 
     def around(self, pos: int) -> tuple[int, int] | None:
         low = self.lowered
@@ -242,6 +254,10 @@ class _AsciiWords:
             or low[pos - 1] not in _WORD_CHARS
             or low[pos] not in _WORD_CHARS
         ):
+            if self.ops:
+                k = bisect_right(self.ops, (pos, pos)) - 1
+                if k >= 0 and self.ops[k][0] < pos < self.ops[k][1]:
+                    return self.ops[k]
             return None
         a = pos - 1
         while a > 0 and low[a - 1] in _WORD_CHARS:
@@ -252,12 +268,14 @@ class _AsciiWords:
         return a, b
 
 
-def _head(text: str, width: int, lowered: str | None = None) -> tuple[int, int]:
+def _head(
+    text: str, width: int, lowered: str | None = None, ops: Sequence[tuple[int, int, str]] = ()
+) -> tuple[int, int]:
     n = len(text)
     if n <= width:
         return 0, n
     if lowered is not None:
-        words: _Words | _AsciiWords = _AsciiWords(lowered, width)
+        words: _Words | _AsciiWords = _AsciiWords(lowered, width, ops)
     else:
         _, starts, ends = spans(text, 0, width)
         words = _Words(starts, ends)

@@ -265,10 +265,10 @@ def _occurs(toks: list[str], clause: tuple[str, ...]) -> bool:
 
 _snippet_module = importlib.import_module("origin_search.snippet")
 _ascii_words = st.sampled_from(
-    ["foo", "bar", "baz", "a", "x1", "error", "Error", "foo_bar", "foo.bar", "2024", "q"]
+    ["foo", "bar", "baz", "a", "x1", "error", "Error", "foo_bar", "foo.bar", "2024", "q", "C#"]
 )
 _ascii_seps = st.sampled_from(
-    [" ", "  ", ".", "_", "-", ", ", "\n", "\t", "::", "()", " " * 40, "!!!"]
+    [" ", "  ", ".", "_", "-", ", ", "\n", "\t", "::", "()", " " * 40, "!!!", "->", "++ "]
 )
 
 
@@ -283,12 +283,12 @@ def test_ascii_fast_path_equals_the_token_path(words, query, width):
     found = clauses(" ".join(query))
     if not text or not found:
         return
-    if operators.find(text):  # an operator (::) is a word the ASCII path does not see
-        assert snippet(text, found, width) == _snippet_module._token_snippet(text, found, width)
-        return
-    assert _snippet_module._ascii_snippet(text, found, width) == _snippet_module._token_snippet(
-        text, found, width
-    )
+    whole = _snippet_module._token_snippet(text, found, width)
+    assert snippet(text, found, width) == whole
+    pattern = _snippet_module._ascii_pattern(tuple(found))
+    ops = operators.find(text)  # an operator (::) is a word of its own, which ends windows
+    if pattern is not None and (not ops or all(len(c) == 1 for c in found)):
+        assert _snippet_module._ascii_snippet(text, found, width, pattern, ops) == whole
 
 
 # --- every script, and the scan cut into pieces -----------------------------------------------
