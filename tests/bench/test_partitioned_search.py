@@ -13,19 +13,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from tantivy import Index, Occur, Order, Query
 
-from bench import corpus, queries
+from bench import corpus, queries, ranking
 from bench.origin_run import corpus_env
 from origin_search import MESSAGE_KINDS, PARTITIONS, Filters, clauses
-from origin_search.analyzer import ANALYZER_NAME, build_analyzer
-from origin_search.feed import read_changes
-from origin_search.schema import build_query, build_schema
-from origin_search.writer import prepared
-from origin_store.reader import events_at
 
 EVENTS = 3000
 #: More than every document of the archive: a search this long returns every match.
@@ -63,51 +56,10 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple]:
                     caller,
                 )
             origin.searcher.catch_up()
-            yield origin, _one_index(origin, root / "one"), mix
+            yield origin, ranking.one_index(origin.store, root / "one"), mix
     finally:
         os.environ.clear()
         os.environ.update(saved)
-
-
-def _one_index(origin: object, path: Path) -> Index:
-    store = origin.store  # type: ignore[attr-defined]
-    docs, deletes, _, _ = read_changes(store, 0, 10 * ALL)
-    assert not deletes or all(d not in {doc["id"] for doc in docs} for d in deletes)
-    path.mkdir()
-    one = Index(build_schema(), path=str(path), reuse=False)
-    one.register_tokenizer(ANALYZER_NAME, build_analyzer())
-    writer = one.writer(heap_size=50_000_000, num_threads=1)
-    for doc in docs:
-        writer.add_json(prepared(doc)[2])
-    writer.commit()
-    writer.wait_merging_threads()
-    one.reload()
-    assert one.searcher().num_docs < ALL
-    return one
-
-
-def _one_search(
-    origin: object, one: Index, found: list | None, filters: Filters, limit: int
-) -> list[str]:
-    """The search as one index answered it: the document type a filter of its own."""
-    schema = one.schema
-    query = build_query(schema, found, filters, filters.kinds)
-    if filters.doc is not None:
-        only = Query.const_score_query(Query.term_query(schema, "doc", filters.doc), 0.0)
-        query = Query.boolean_query([(Occur.Must, query), (Occur.Must, only)])
-    searcher = one.searcher()
-    if found is None or filters.newest_first:
-        hits = searcher.search(
-            query, limit=limit, count=False, order_by_field="time", order=Order.Desc
-        ).hits
-    else:
-        hits = searcher.search(query, limit=limit, count=False).hits
-    stored = [searcher.doc(address) for _, address in hits]
-    seqs = [int(doc["seq"][0]) if doc["seq"] else 0 for doc in stored]
-    named = events_at(origin.store, seqs)  # type: ignore[attr-defined]
-    return [
-        name[0] if name else str(doc["named"][0]) for doc, name in zip(stored, named, strict=True)
-    ]
 
 
 def _filters(q: queries.Query) -> Iterator[Filters]:
@@ -128,7 +80,8 @@ def _filters(q: queries.Query) -> Iterator[Filters]:
 
 
 def test_every_partition_is_used(archive: tuple) -> None:
-    origin, _, _ = archive
+    origin, one, _ = archive
+    assert 0 < one.searcher().num_docs < ALL
     counts = [part.searcher().num_docs for part in origin.index._parts]
     assert len(counts) == len(PARTITIONS) and all(counts), counts
 
@@ -146,11 +99,11 @@ def test_partitions_find_what_one_index_finds(archive: tuple) -> None:
                 if clause_list is None and filters in listed:
                     continue
                 listed.add(filters)
-                expected = _one_search(origin, one, clause_list, filters, ALL)
+                expected = ranking.one_search(origin.store, one, clause_list, filters, ALL)
                 got = [hit.id for hit in index.hits(clause_list, filters, ALL)]
                 assert sorted(got) == sorted(expected), (q, filters, clause_list is None)
                 page = [hit.id for hit in index.hits(clause_list, filters, 20)]
-                one_page = _one_search(origin, one, clause_list, filters, 20)
+                one_page = ranking.one_search(origin.store, one, clause_list, filters, 20)
                 if clause_list is None or filters.newest_first:
                     assert _times(origin, page) == _times(origin, one_page), (q, filters)
                 elif len(expected) <= 20:
