@@ -41,8 +41,8 @@ class Partition:
 
 PARTITIONS: tuple[Partition, ...] = (
     Partition("entries", "entry", None, 15_000_000),
-    Partition("messages", "event", MESSAGE_KINDS, 48_000_000),
-    *(Partition(f"tools-{n}", "event", None, 64_000_000) for n in range(TOOL_SHARDS)),
+    Partition("messages", "event", MESSAGE_KINDS, 30_000_000),
+    *(Partition(f"tools-{n}", "event", None, 40_000_000) for n in range(TOOL_SHARDS)),
 )
 _MESSAGES = 1
 _FIRST_TOOLS = 2
