@@ -113,9 +113,34 @@ def test_a_peoples_search_is_held_to_the_json_one() -> None:
 
 
 def test_targets_at_ten_million() -> None:
-    assert summary.targets(10_000_000)["build_seconds"] == (360.0, "6 min at 10M")
+    assert summary.targets(10_000_000)["build_seconds"] == (480.0, "8 min at 10M")
     assert summary.targets(10_000_000)["peak_anon_bytes"][0] == 1e9
     assert summary.targets(1_000_000)["peak_anon_bytes"][0] == 0.5e9
+    ten, one = summary.targets(10_000_000), summary.targets(1_000_000)
+    assert [ten[f"search_{p}_ms"][0] for p in ("p50", "p95", "p99")] == [2.0, 8.0, 15.0]
+    assert [one[f"search_{p}_ms"][0] for p in ("p50", "p99")] == [1.0, 5.0]
+
+
+def test_fts5_sets_the_build_cpu_and_a_small_archives_search_targets() -> None:
+    """At 1M the build's CPU is held to twice FTS5's; under 500k events the search's p50 to
+    half FTS5's, both from the same run."""
+    fts5 = {"unicode61": {"build": {"cpu_seconds": 40.0}, "latency_all": {"p50": 0.6}}}
+    small = summary.table({"corpus": {"events": 100_000}, "fts5": fts5}, {})
+    assert any("FTS5's / 2 (0.3 ms)" in line for line in small if "search p50" in line)
+    large = summary.table({"corpus": {"events": 1_000_000}, "fts5": fts5}, {})
+    assert any("2x FTS5's (40.0 s)" in line for line in large if "its CPU" in line)
+    assert not any("FTS5's / 2" in line for line in large)
+
+
+def test_the_default_search_without_tools_is_a_row_of_its_own() -> None:
+    from bench import fts5
+    from origin_search import MESSAGE_KINDS
+
+    assert set(fts5.MESSAGE_KINDS) == MESSAGE_KINDS
+    results = {"events": 10, "origin_search": {"latency_messages": {"p50": 0.4, "p99": 1.5}}}
+    assert summary.figures(results)["messages_p50_ms"] == 0.4
+    sql, params = fts5.search_sql({"kinds": ["memory", "message"]}, None, 20)
+    assert "kind IN (?,?)" in sql and params == ["memory", "message", 20]
 
 
 def test_fresh_queries_spread_over_the_mix() -> None:
