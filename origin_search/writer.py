@@ -158,6 +158,15 @@ class IndexWriter:
         """Discard everything since the last commit."""
         self._do(lambda ws: [w.rollback() for w in ws])
 
+    def finish_merges(self) -> None:
+        """Wait for the merges the commits started, then release the writers: for the end of
+        a backfill, whose merges would be abandoned (and the index left in more segments) if
+        the writers were dropped. The writer is closed after it."""
+        with self._lock:
+            ws, self._ws = self._ws, None
+        for w in ws or ():
+            w.wait_merging_threads()
+
     def close(self) -> None:
         """Release the writer locks; uncommitted changes are discarded."""
         with self._lock:
