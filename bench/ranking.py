@@ -107,12 +107,14 @@ def compare(origin: Any, one: Index, mix: list[queries.Query], tools: bool) -> d
     index, store = origin.index, origin.store
     same_list = same_set = 0
     overlaps: list[float] = []
+    within: list[float] = []
     timed: dict[str, list[float]] = {"partitions": [], "one": []}
     for _ in range(2):  # the first pass warms both
         for k in timed:
             timed[k].clear()
         same_list = same_set = 0
         overlaps.clear()
+        within.clear()
         for q in mix:
             found, filters = clauses(q.text), _filters(q, tools)
             started = time.perf_counter()
@@ -125,12 +127,15 @@ def compare(origin: Any, one: Index, mix: list[queries.Query], tools: bool) -> d
             same_set += set(mine) == set(theirs)
             if theirs:
                 overlaps.append(len(set(mine) & set(theirs)) / len(theirs))
+                longer = set(one_search(store, one, found, filters, 100))
+                within.append(len(set(mine) & longer) / len(mine))
     return {
         "queries": len(mix),
         "same_page": same_list,
         "same_set": same_set,
         "overlap_mean": sum(overlaps) / max(1, len(overlaps)),
         "overlap_min": min(overlaps, default=1.0),
+        "within_100": sum(within) / max(1, len(within)),
         "partitions_ms": summarize(timed["partitions"]),
         "one_ms": summarize(timed["one"]),
     }
@@ -161,7 +166,8 @@ def main() -> None:
             print(
                 f"{'with tools' if tools else 'messages only (the default)'}: of {r['queries']} "
                 f"queries' top 20, {r['same_page']} identical in order, {r['same_set']} as sets; "
-                f"overlap mean {r['overlap_mean']:.1%}, least {r['overlap_min']:.0%}\n"
+                f"overlap mean {r['overlap_mean']:.1%}, least {r['overlap_min']:.0%}; "
+                f"{r['within_100']:.1%} of its hits in one index's top 100\n"
                 f"  top 20 named, partitions p50 / p95 / p99 {p.p50:.2f} / {p.p95:.2f} / "
                 f"{p.p99:.2f} ms; one index {o.p50:.2f} / {o.p95:.2f} / {o.p99:.2f} ms"
             )

@@ -28,10 +28,11 @@ from pathlib import Path
 from threading import Lock
 from typing import Any, NamedTuple
 
-from tantivy import Index, Order, Query
+from tantivy import Index, Order
 
 from origin_store.records import EventDoc
 
+from . import idf
 from .analyzer import ANALYZER_NAME, build_analyzer
 from .errors import IndexBusy, IndexUnavailable, QueryError, SearchError
 from .filters import Filters
@@ -197,11 +198,11 @@ class SearchIndex:
         if (clause_list is not None and not clause_list) or filters.empty:
             return []
         by_time = clause_list is None or filters.newest_first
-        reads = [(self._parts[n], kinds) for n, kinds in plan(filters)]
+        reads = plan(filters)
         if not reads:
             return []
         try:
-            found = _search_all(reads, clause_list, filters, limit, by_time)
+            found = _search_all(self._parts, reads, clause_list, filters, limit, by_time)
             best = heapq.nlargest(limit, found, key=lambda h: (h[0], -h[1], -h[2]))
             return self._named(best, by_time)
         except ValueError as e:
@@ -274,21 +275,24 @@ _Found = tuple[float, int, int, Any, Any]
 
 
 def _search_all(
-    reads: list[tuple[Index, frozenset[str] | None]],
+    parts: list[Index],
+    reads: list[tuple[int, frozenset[str] | None]],
     clause_list: Sequence[Clause] | None,
     filters: Filters,
     limit: int,
     by_time: bool,
 ) -> list[_Found]:
-    """Each partition's top `limit`, side by side when they are large enough to gain."""
-    searchers = [part.searcher() for part, _ in reads]
-    # Every partition has the same fields, so a query built on one partition's schema reads
-    # any of them: built once per kind filter (the tools' partitions share theirs).
-    built: dict[frozenset[str] | None, Query] = {}
-    for part, kinds in reads:
-        if kinds not in built:
-            built[kinds] = build_query(part.schema, clause_list, filters, kinds)
-    queries = [built[kinds] for _, kinds in reads]
+    """Each partition's top `limit`, side by side when they are large enough to gain; ranked
+    by the whole index's IDF (`idf`), so that one scale orders them all."""
+    every = [part.searcher() for part in parts]
+    searchers = [every[n] for n, _ in reads]
+    scaled = None
+    if not by_time and clause_list is not None:
+        scaled = idf.boosts(clause_list, every, [n for n, _ in reads])
+    queries = [
+        build_query(parts[n].schema, clause_list, filters, kinds, scaled[k] if scaled else None)
+        for k, (n, kinds) in enumerate(reads)
+    ]
 
     def one(n: int) -> list[_Found]:
         s = searchers[n]

@@ -54,15 +54,21 @@ def build_query(
     clause_list: Sequence[Clause] | None,
     filters: Filters,
     kinds: frozenset[str] | None,
+    boosts: Sequence[float] | None = None,
 ) -> Query:
     """The query of one partition: every clause must occur, the filters score 0. The
     document type is the partition's, so only `kinds` (what the partition holds beyond
-    what the search asks for; None: nothing) is filtered on for kind."""
+    what the search asks for; None: nothing) is filtered on for kind. `boosts`, one a
+    clause, scale each clause's score (`idf.boosts`: the whole index's statistics)."""
     subs: list[tuple[Occur, Query]] = []
     if clause_list is None:
         subs.append((Occur.Must, Query.all_query()))
     else:
-        subs.extend((Occur.Must, _clause_query(schema, c)) for c in clause_list)
+        for n, c in enumerate(clause_list):
+            q = _clause_query(schema, c)
+            if boosts is not None and boosts[n] != 1.0:
+                q = Query.boost_query(q, boosts[n])
+            subs.append((Occur.Must, q))
     subs.extend(_filter(q) for q in _field_filters(schema, filters, kinds))
     return subs[0][1] if len(subs) == 1 else Query.boolean_query(subs)
 
@@ -104,16 +110,19 @@ def _field_filters(
         )
 
 
-def _clause_query(schema: Schema, clause: Clause) -> Query:
+def clause_terms(clause: Clause) -> tuple[str, list[tuple[int, str]]]:
+    """The field a clause is searched in and its terms at their positions."""
     if not clause or not clause[0] or not clause[-1] or not all(isinstance(t, str) for t in clause):
         raise QueryError(f"Not a search clause: {clause!r}; build clauses with clauses().")
-    if len(clause) == 1:
-        return Query.term_query(schema, "text", clause[0])
-    if all(is_alone(t) for t in clause):
+    if len(clause) > 1 and all(is_alone(t) for t in clause):
         # A CJK word: the same documents as the phrase of its characters, from rarer terms.
-        joined = pair_tokens(clause)
-        if len(joined) == 1:
-            return Query.term_query(schema, "pairs", joined[0])
-        return Query.phrase_query(schema, "pairs", list(enumerate(joined)))
+        return "pairs", list(enumerate(pair_tokens(clause)))
     # Offsets keep the gap of a dropped over-long token, as tantivy left one when indexing.
-    return Query.phrase_query(schema, "text", [(i, t) for i, t in enumerate(clause) if t])
+    return "text", [(i, t) for i, t in enumerate(clause) if t]
+
+
+def _clause_query(schema: Schema, clause: Clause) -> Query:
+    field, terms = clause_terms(clause)
+    if len(terms) == 1:
+        return Query.term_query(schema, field, terms[0][1])
+    return Query.phrase_query(schema, field, list[str | tuple[int, str]](terms))
