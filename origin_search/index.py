@@ -96,6 +96,15 @@ def _side_by_side() -> Executor:
         return _pool
 
 
+def _forget_pool() -> None:
+    """A forked child has none of its parent's threads: it starts a pool of its own."""
+    global _pool, _pool_lock
+    _pool, _pool_lock = None, Lock()
+
+
+os.register_at_fork(after_in_child=_forget_pool)
+
+
 class SearchIndex:
     """One index directory and its partitions. Open with :meth:`open`; cheap to share."""
 

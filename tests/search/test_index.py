@@ -533,3 +533,43 @@ def test_cjk_words_and_the_runs_they_may_not_span(
     cl = clauses(query)
     assert matches(text, cl) == found
     assert ({i for i, _ in scratch.search(cl)} == {"d0"}) == found
+
+
+def test_partitions_searched_side_by_side_in_a_forked_child_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The threads that search partitions side by side are not a forked child's: it starts
+    its own rather than wait forever on its parent's."""
+    import os
+    import signal
+    import threading
+    import time
+
+    from origin_search import index as index_module
+
+    monkeypatch.setattr(index_module, "SIDE_BY_SIDE_AT", 0)
+    ix = SearchIndex.open(tmp_path)
+    with ix.writer() as w:
+        w.upsert(
+            event(f"e{i}", f"shared words {i}", kind=("message", "tool_use")[i % 2])
+            for i in range(40)
+        )
+        w.commit()
+    assert len(ix.search(clauses("shared"), limit=40)) == 40
+    pool = index_module._side_by_side()  # as many threads as a busy parent starts
+    gate = threading.Barrier(pool._max_workers + 1)  # type: ignore[attr-defined]
+    started = [pool.submit(gate.wait) for _ in range(pool._max_workers)]  # type: ignore[attr-defined]
+    gate.wait()
+    assert all(f.result() is not None for f in started)
+    time.sleep(0.2)  # its threads wait for work again, as a long-running process's do
+    pid = os.fork()
+    if pid == 0:  # the child: exit at once, 0 only if the search answered in full
+        os._exit(0 if len(ix.search(clauses("shared"), limit=40)) == 40 else 1)
+    deadline = time.monotonic() + 10
+    while (done := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if done[0] == 0:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        pytest.fail("the forked child's search never answered")
+    assert os.waitstatus_to_exitcode(done[1]) == 0
