@@ -156,11 +156,12 @@ def _events_out(
     out: list[FoundEvent] = []
     unreadable: list[str] = []
     with origin.store.read() as txn:
+        hiding = store_entries.anything_hidden(origin.store, txn)  # else no hit's to check
         for event_id in ids:
             if len(out) >= limit:
                 break
             event = read.get(event_id) or readable_event(origin.store, txn, event_id, unreadable)
-            if event is None or store_entries.is_hidden(origin.store, txn, event_id):
+            if event is None or (hiding and store_entries.is_hidden(origin.store, txn, event_id)):
                 continue
             # The log's own words: what the search matched (Origin's label is never searched).
             matched = snippet(event["text"], found, width=SNIPPET) if found else None
