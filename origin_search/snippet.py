@@ -50,15 +50,43 @@ def snippet(text: str, clause_list: Sequence[Clause], width: int = 200) -> str:
         return ""
     if not clause_list:
         return _render(text, *_head(text, width), [])
-    if text.isascii():
+    ascii = text.isascii()
+    if ascii or _ALONE_OR_APART.fullmatch(text):
         pattern = _ascii_pattern(tuple(clause_list))
         if pattern is not None:
             ops = operators.find(text)
-            # An operator is a token of its own: a phrase may not run across it, but a word
-            # of one token cannot hold it, so for words it only ends windows (`_AsciiWords`).
-            if not ops or all(len(c) == 1 for c in clause_list):
+            # An operator is a token of its own, and so is every character of ALONE_OR_APART:
+            # a phrase may not run across either, but a word of one token cannot hold them,
+            # so for words they only end windows (`_AsciiWords`).
+            if (ascii and not ops) or all(len(c) == 1 for c in clause_list):
                 return _ascii_snippet(text, clause_list, width, pattern, ops)
     return _token_snippet(text, clause_list, width)
+
+
+#: Text of ASCII and of characters that are each a token of their own or no token, which
+#: NFKC and case folding never turn into ASCII letters, digits or operator characters: CJK
+#: ideographs, kana, Hangul, CJK and general punctuation, arrows, box drawing (mostly-CJK
+#: texts, and English with a `…` or `→`). In such text an ASCII word's tokens are where the
+#: ASCII path finds them (`tests/search/test_snippet.py` checks every code point listed).
+ALONE_OR_APART_RANGES = (
+    (0x2010, 0x2027),
+    (0x2030, 0x203B),
+    (0x203D, 0x2047),
+    (0x204A, 0x205E),
+    (0x2190, 0x21FF),
+    (0x2500, 0x257F),
+    (0x3000, 0x3029),
+    (0x3030, 0x303F),
+    (0x3041, 0x3096),
+    (0x30A1, 0x30FA),
+    (0x30FC, 0x30FC),
+    (0x3400, 0x4DBF),
+    (0x4E00, 0x9FFF),
+    (0xAC00, 0xD7A3),
+)
+_ALONE_OR_APART = re.compile(
+    "[\\x00-\\x7f" + "".join(f"{chr(a)}-{chr(b)}" for a, b in ALONE_OR_APART_RANGES) + "]*"
+)
 
 
 def _token_snippet(text: str, clause_list: Sequence[Clause], width: int) -> str:

@@ -291,6 +291,49 @@ def test_ascii_fast_path_equals_the_token_path(words, query, width):
         assert _snippet_module._ascii_snippet(text, found, width, pattern, ops) == whole
 
 
+_beside_ascii = st.sampled_from(
+    ["数据", "库", "…", "→", "データ", "「", "」", "、", "한국", "—", "─"]
+)
+
+
+@settings(deadline=None)
+@given(
+    words=st.lists(
+        st.tuples(st.one_of(_ascii_words, _beside_ascii), _ascii_seps), min_size=0, max_size=80
+    ),
+    query=st.lists(_ascii_words, min_size=1, max_size=3),
+    width=st.integers(min_value=3, max_value=240),
+)
+def test_ascii_words_in_cjk_and_punctuation_take_the_ascii_path(words, query, width):
+    """Text of ASCII and characters that are each a token or none (ALONE_OR_APART_RANGES):
+    a query of ASCII words is snipped by the regular expression, as by the tokens."""
+    text = "".join(w + s for w, s in words)
+    found = [c for c in clauses(" ".join(query)) if len(c) == 1]
+    if not text or not found or _snippet_module._ascii_pattern(tuple(found)) is None:
+        return
+    ops = operators.find(text)
+    fast = _snippet_module._ascii_snippet(text, found, width, None, ops)
+    assert fast == _snippet_module._token_snippet(text, found, width)
+    assert snippet(text, found, width) == fast
+
+
+def test_every_character_the_ascii_path_reads_beside_ascii_is_a_token_or_none() -> None:
+    """Each listed code point, between two ASCII letters, leaves them two tokens, and NFKC or
+    lowercasing makes it no ASCII letter, digit or operator character."""
+
+    from origin_search.snippet import ALONE_OR_APART_RANGES
+
+    marks = set("-=<>|&!+:*/%^~#")
+    for a, b in ALONE_OR_APART_RANGES:
+        for cp in range(a, b + 1):
+            c = chr(cp)
+            folded = unicodedata.normalize("NFKC", c)
+            assert c.lower() == c, hex(cp)
+            assert not any(ch.isascii() and (ch.isalnum() or ch in marks) for ch in folded), hex(cp)
+            found = tokens(f"a{c}b")
+            assert found[0] == "a" and found[-1] == "b", (hex(cp), found)
+
+
 # --- every script, and the scan cut into pieces -----------------------------------------------
 
 SCRIPT_WORDS = st.sampled_from(
