@@ -19,11 +19,12 @@ from .feed import READ_BATCH, Doc, read_batches, read_changes
 from .index import SearchIndex
 from .writer import IndexWriter, Prepared
 
-#: A commit waits for the indexing thread to drain and writes a segment; meanwhile nothing is
-#: indexed (every 50,000 documents: 10 of a 1M-event build's 38 s). Every 250,000: 2.5 s, and
-#: the build's anonymous memory stays near 215 MiB, the same as with one commit at the end (the
-#: writer once held ~2 KB a document until a commit, when every document was an upsert).
-_COMMIT_DOCS = 250_000
+#: A commit waits for the indexing threads to drain and writes a segment per partition;
+#: meanwhile nothing is indexed, and each commit starts merges in every partition at once,
+#: which hold memory side by side: at 1M events, committing every 250,000 documents peaked at
+#: 446-737 MiB of anonymous memory, once at the end at 259 MiB (and at 10M events, every
+#: 250,000: 988 MiB). A kill loses at most this many documents' indexing, done again.
+_COMMIT_DOCS = 2_000_000
 #: A catch-up this far behind reads the feed in a second process (`feeder`): its ~100 ms
 #: start pays for itself within a few thousand documents.
 FEED_PROCESS_AT = 100_000

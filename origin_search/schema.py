@@ -19,11 +19,10 @@ from .writer import RAW_FIELDS
 #: Bump when fields or partitions change; with the analyzer version it decides whether an
 #: index is reusable. 3: the pairs field (adjacent CJK characters as one term); 4: ids stored
 #: only where no ``seq`` names the document (``named``); 5: ``seq`` stored rather than a fast
-#: field; 6: the index in partitions (partitions.py), each an index of these fields.
+#: field; 6: the index in partitions (partitions.py), each an index of these fields, and no
+#: fast field but ``time`` and ``valid_to``.
 SCHEMA_VERSION = 6
 VERSION = f"origin-search schema {SCHEMA_VERSION} analyzer {ANALYZER_VERSION}\n"
-
-_FAST_RAW = frozenset({"doc", "kind", "role", "source", "project"})
 
 
 def build_schema() -> Schema:
@@ -33,8 +32,11 @@ def build_schema() -> Schema:
     # ids were a tenth of the index (33 of 316 MB at 1M events) for what the feed names.
     sb.add_text_field("id", tokenizer_name="raw")
     sb.add_text_field("named", stored=True, index_option="basic", tokenizer_name="raw")
+    # Filters read these as terms; none is a fast field (a column per segment): no search
+    # reads one, and at 10M events the columns' merges in four partitions at once held
+    # most of a build's 988 MiB of anonymous memory.
     for name in RAW_FIELDS:
-        sb.add_text_field(name, tokenizer_name="raw", fast=name in _FAST_RAW)
+        sb.add_text_field(name, tokenizer_name="raw")
     sb.add_integer_field("time", indexed=True, fast=True)
     sb.add_integer_field("valid_to", indexed=True, fast=True)
     # Where the store announced the document (its change-feed sequence), left out when
