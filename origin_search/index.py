@@ -293,10 +293,11 @@ def _search_all(
 ) -> list[_Found]:
     """Each partition's top `limit`, side by side when they are large enough to gain; ranked
     by the whole index's IDF (`idf`), so that one scale orders them all."""
-    every = [part.searcher() for part in parts]
-    searchers = [every[n] for n, _ in reads]
+    searchers = [parts[n].searcher() for n, _ in reads]
     scaled = None
-    if not by_time and clause_list is not None:
+    if not by_time and clause_list is not None:  # ranked: every partition's statistics
+        mine = {n: s for (n, _), s in zip(reads, searchers, strict=True)}
+        every = [mine[n] if n in mine else part.searcher() for n, part in enumerate(parts)]
         scaled = idf.boosts(clause_list, every, [n for n, _ in reads])
     queries = [
         build_query(parts[n].schema, clause_list, filters, kinds, scaled[k] if scaled else None)

@@ -50,15 +50,15 @@ def snippet(text: str, clause_list: Sequence[Clause], width: int = 200) -> str:
         return ""
     if not clause_list:
         return _render(text, *_head(text, width), [])
-    ascii = text.isascii()
-    if ascii or _ALONE_OR_APART.fullmatch(text):
+    plain = text.isascii()
+    if plain or _ALONE_OR_APART.fullmatch(text):
         pattern = _ascii_pattern(tuple(clause_list))
         if pattern is not None:
             ops = operators.find(text)
             # An operator is a token of its own, and so is every character of ALONE_OR_APART:
             # a phrase may not run across either, but a word of one token cannot hold them,
             # so for words they only end windows (`_AsciiWords`).
-            if (ascii and not ops) or all(len(c) == 1 for c in clause_list):
+            if (plain and not ops) or all(len(c) == 1 for c in clause_list):
                 return _ascii_snippet(text, clause_list, width, pattern, ops)
     return _token_snippet(text, clause_list, width)
 
