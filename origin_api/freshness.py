@@ -92,6 +92,6 @@ class Freshness:
             except Exception:
                 traceback.print_exc(file=sys.stderr)
                 continue
-            if changed:
+            if changed and not self._stop.is_set():  # stopping: the exit's ingest reads it
                 ingest_and_sync(self.origin)
                 self.origin.footprint.check()

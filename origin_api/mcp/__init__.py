@@ -16,6 +16,7 @@ def serve(*, sdk: bool = False) -> None:
     from ..runtime import Origin
 
     origin = Origin.open()
+    free = True
     try:
         if sdk:
             from .sdk import serve_stdio
@@ -24,6 +25,9 @@ def serve(*, sdk: bool = False) -> None:
         else:
             from .stdio import serve as serve_lean
 
-            serve_lean(origin)
+            free = serve_lean(origin)
     finally:
-        origin.close()
+        # Closed under a background ingest, the store would fail it mid-write; left open, the
+        # process's exit ends both, and LMDB keeps only what committed.
+        if free:
+            origin.close()

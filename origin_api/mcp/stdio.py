@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, BinaryIO
@@ -31,9 +32,10 @@ PROTOCOL_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 EXIT_INGEST_SECONDS = 5.0
 
 
-def serve(origin: Origin) -> None:
-    """Serve on this process's stdin and stdout until the agent closes stdin."""
-    StdioServer(
+def serve(origin: Origin) -> bool:
+    """Serve on this process's stdin and stdout until the agent closes stdin. Returns False
+    if background work still uses the store, which the caller must then leave open."""
+    return StdioServer(
         origin, sys.stdin.buffer, os.fdopen(sys.stdout.fileno(), "wb", buffering=0, closefd=False)
     ).serve()
 
@@ -49,13 +51,15 @@ class StdioServer:
 
     # -- the loop -------------------------------------------------------------------------------
 
-    def serve(self) -> None:
+    def serve(self) -> bool:
+        """Returns False if background work still uses the store at the end (a pass or the
+        exit's ingest that outran its time), in which case the caller must not close it."""
         if self.origin.relay:  # no archive here: nothing to read logs into, nothing to ingest
             try:
                 self._loop()
             finally:
                 self._pool.shutdown(wait=True)
-            return
+            return True
         freshness = Freshness(self.origin, self.origin.settings.watch_interval_ms / 1000)
         freshness.start()
         try:
@@ -63,6 +67,7 @@ class StdioServer:
         finally:
             freshness.stop(wait_s=0)
             self._pool.shutdown(wait=True)
+            deadline = time.monotonic() + EXIT_INGEST_SECONDS
             final = threading.Thread(
                 target=ingest_and_sync,
                 args=(self.origin, EXIT_INGEST_SECONDS),
@@ -71,6 +76,9 @@ class StdioServer:
             )
             final.start()
             final.join(EXIT_INGEST_SECONDS)
+            # A watcher tick under way when stdin closed ends with the exit's ingest.
+            freshness.stop(wait_s=max(0.0, deadline - time.monotonic()))
+        return not (final.is_alive() or freshness.busy)
 
     def _loop(self) -> None:
         for raw in self.reader:

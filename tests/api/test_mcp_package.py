@@ -8,6 +8,9 @@ import io
 import os
 import subprocess
 import sys
+import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import orjson
@@ -17,6 +20,8 @@ from helpers import fixture_env
 from origin_api.mcp import results
 from origin_api.mcp.sdk import build_server
 from origin_api.mcp.stdio import StdioServer
+from origin_api.runtime import Origin
+from origin_api.settings import Settings
 
 ORIGIN = str(Path(sys.executable).with_name("origin"))
 
@@ -77,3 +82,23 @@ def test_origin_mcp_options_are_typers(tmp_path: Path):
         [ORIGIN, "mcp", "--help"], env=env, capture_output=True, text=True, timeout=60
     )
     assert helped.returncode == 0 and "--sdk" in helped.stdout
+
+
+def test_the_lean_server_leaves_no_watcher_running_over_the_store(tmp_path: Path):
+    """Its caller closes the store once `serve` says it is free: a watcher tick still under
+    way would fail on the closed store (seen as a traceback on a busy machine)."""
+    env = fixture_env(tmp_path, copy=True)
+    env["ORIGIN_WATCH_INTERVAL_MS"] = "1"  # a tick every millisecond while stdin is open
+
+    def stdin() -> Iterator[bytes]:
+        for _ in range(20):
+            time.sleep(0.01)
+            yield b"\n"
+
+    origin = Origin.open(Settings.from_env(env))
+    try:
+        free = StdioServer(origin, stdin(), io.BytesIO()).serve()
+        watching = [t.name for t in threading.enumerate() if t.name == "origin-ingest"]
+        assert free and not watching
+    finally:
+        origin.close()
