@@ -69,6 +69,7 @@ class Origin:
         #: Set once the start-up pass of a long-running process (`Freshness`) is done; None in
         #: a process that runs none (a CLI command).
         self.started: threading.Event | None = None
+        self._kept_open = False
 
     @classmethod
     def open(cls, settings: StoreSettings | None = None, *, existing: bool = False) -> Origin:
@@ -106,7 +107,15 @@ class Origin:
         del held
         _ = self.searcher  # opened again now, off the answer's path
 
+    def keep_open(self) -> None:
+        """Makes `close` leave the store open: a front door's background ingest outran its stop,
+        and closing the store under it would fail it mid-write. The process's exit ends both,
+        and LMDB keeps only what committed."""
+        self._kept_open = True
+
     def close(self) -> None:
+        if self._kept_open:
+            return
         self.footprint.wait()  # a release under way would open the index again
         self._searcher = None  # tantivy releases its files when the index object goes
         if self._store is not None:

@@ -188,8 +188,9 @@ def run(
                 _print_report(_ingest(origin))
                 _print_archive(origin, "Demo archive" if demo else "Archive", started)
                 _index(origin, hint=not demo)
-                if sock is not None:
-                    _serve_hub(origin, sock, settings.home / admin.TOKEN_FILE, demo=demo)
+                token_file = settings.home / admin.TOKEN_FILE
+                if sock is not None and not _serve_hub(origin, sock, token_file, demo=demo):
+                    origin.keep_open()
         finally:
             if sock is not None:
                 sock.close()
@@ -256,9 +257,10 @@ def _index(origin: Origin, *, hint: bool = True) -> None:
         )
 
 
-def _serve_hub(origin: Origin, sock: socket.socket, token_file: Path, *, demo: bool) -> None:
+def _serve_hub(origin: Origin, sock: socket.socket, token_file: Path, *, demo: bool) -> bool:
     """Serve the hub over this archive with the token kept for this machine's clients, so an
-    agent registered once keeps connecting from one run to the next, demo or not."""
+    agent registered once keeps connecting from one run to the next, demo or not. Returns
+    `serve`'s answer: whether the store is free to close."""
     from ..hub.server import serve
 
     token = admin.hub_token(origin, token_file)
@@ -276,7 +278,7 @@ def _serve_hub(origin: Origin, sock: socket.socket, token_file: Path, *, demo: b
         "\nRegister Origin with an agent (origin: your archive over stdio; origin-hub: this hub):\n"
     )
     console.print(text(reg.instructions(hub_url=url, token=token.secret)))
-    serve(origin, origin.settings, sock)
+    return serve(origin, origin.settings, sock)
 
 
 def admin_ui_line(origin: Origin, url: str, *, demo: bool) -> str:

@@ -96,11 +96,11 @@ def hub(
         try:
             origin = Origin.open(settings)
             _announce(origin, settings)
-            closed = serve(origin, settings, sock)
+            if not serve(origin, settings, sock):
+                origin.keep_open()
         finally:
             sock.close()
-        if closed:
-            origin.close()
+        origin.close()
 
 
 def _announce(origin: Origin, settings: Settings) -> None:

@@ -124,8 +124,8 @@ def uvicorn_config(
 
 def serve(origin: Origin, settings: Settings, sock: socket.socket) -> bool:
     """Run the hub in the foreground on `sock` (from `bind`) until interrupted. Returns False
-    if its background ingest was still running at the end, in which case the caller must not
-    close the store."""
+    if its background ingest was still running at the end: the caller then keeps the store
+    open (`Origin.keep_open`)."""
     app = create_app(origin, settings)
     host, port = sock.getsockname()[:2]
     config = uvicorn_config(

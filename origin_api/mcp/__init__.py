@@ -15,9 +15,7 @@ def serve(*, sdk: bool = False) -> None:
     stdin; with `sdk`, through the MCP SDK's stdio server (a slower start)."""
     from ..runtime import Origin
 
-    origin = Origin.open()
-    free = True
-    try:
+    with Origin.open() as origin:
         if sdk:
             from .sdk import serve_stdio
 
@@ -25,9 +23,5 @@ def serve(*, sdk: bool = False) -> None:
         else:
             from .stdio import serve as serve_lean
 
-            free = serve_lean(origin)
-    finally:
-        # Closed under a background ingest, the store would fail it mid-write; left open, the
-        # process's exit ends both, and LMDB keeps only what committed.
-        if free:
-            origin.close()
+            if not serve_lean(origin):
+                origin.keep_open()

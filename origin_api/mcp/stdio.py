@@ -34,7 +34,7 @@ EXIT_INGEST_SECONDS = 5.0
 
 def serve(origin: Origin) -> bool:
     """Serve on this process's stdin and stdout until the agent closes stdin. Returns False
-    if background work still uses the store, which the caller must then leave open."""
+    if background work still uses the store: the caller then keeps it open (`keep_open`)."""
     return StdioServer(
         origin, sys.stdin.buffer, os.fdopen(sys.stdout.fileno(), "wb", buffering=0, closefd=False)
     ).serve()
@@ -53,7 +53,7 @@ class StdioServer:
 
     def serve(self) -> bool:
         """Returns False if background work still uses the store at the end (a pass or the
-        exit's ingest that outran its time), in which case the caller must not close it."""
+        exit's ingest that outran its time): the caller then keeps it open."""
         if self.origin.relay:  # no archive here: nothing to read logs into, nothing to ingest
             try:
                 self._loop()

@@ -102,3 +102,12 @@ def test_the_lean_server_leaves_no_watcher_running_over_the_store(tmp_path: Path
         assert free and not watching
     finally:
         origin.close()
+
+
+def test_a_store_kept_open_outlives_close_for_the_background_work(tmp_path: Path):
+    origin = Origin.open(Settings.from_env(fixture_env(tmp_path)))
+    origin.keep_open()
+    origin.close()
+    with origin.store.read() as txn:  # a background ingest still reading would not fail
+        assert txn is not None
+    origin.store.close()
