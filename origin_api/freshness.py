@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 import traceback
 
 from .lingering.server import CliServer
@@ -63,15 +64,17 @@ class Freshness:
         self._cli.start()
 
     def stop(self, wait_s: float = 5.0) -> None:
-        self._cli.stop()
+        """Stops watching and serving commands, then waits up to `wait_s` for both to end."""
+        deadline = time.monotonic() + wait_s
         self._stop.set()
+        self._cli.stop(wait_s)
         if self._thread.is_alive():
-            self._thread.join(wait_s)
+            self._thread.join(max(0.0, deadline - time.monotonic()))
 
     @property
     def busy(self) -> bool:
-        """Still ingesting after `stop`: the store must not be closed under it."""
-        return self._thread.is_alive()
+        """Still ingesting or answering after `stop`: the store must not be closed under it."""
+        return self._thread.is_alive() or self._cli.busy
 
     def _run(self) -> None:
         try:
@@ -85,7 +88,7 @@ class Freshness:
         if self.interval_s <= 0:
             return
         while not self._stop.wait(self.interval_s):
-            if not self._cli.serving:
+            if not self._cli.serving and not self._stop.is_set():
                 self._cli.start()  # a search server that lingered has gone: serve from here
             try:
                 changed = self.origin.changed()

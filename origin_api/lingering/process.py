@@ -29,6 +29,8 @@ from .server import CliServer
 
 #: How often it looks at its socket and its idle time.
 TICK_S = 0.5
+#: How long the end waits for commands being answered before it leaves the store open.
+STOP_WAIT_S = 5.0
 
 
 def main() -> int:
@@ -48,7 +50,9 @@ def main() -> int:
                 pid_file.write_text(f"{os.getpid()}\n")
                 linger(server, settings.cli_linger_s, started_ns)
             finally:
-                server.stop()
+                server.stop(STOP_WAIT_S)
+                if server.busy:
+                    origin.keep_open()
                 with contextlib.suppress(OSError):
                     if pid_file.read_text().strip() == str(os.getpid()):
                         pid_file.unlink()

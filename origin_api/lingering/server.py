@@ -39,6 +39,8 @@ class CliServer:
         self.last_used = time.monotonic()
         self._sock: socket.socket | None = None
         self._inode: int | None = None
+        self._answering: set[threading.Thread] = set()
+        self._answering_lock = threading.Lock()
 
     def start(self) -> bool:
         """Listen, unless another live process already does; whether this one serves."""
@@ -76,7 +78,22 @@ class CliServer:
             return False
         return stat.S_ISSOCK(found.st_mode) and found.st_ino == self._inode
 
-    def stop(self) -> None:
+    @property
+    def busy(self) -> bool:
+        """Still answering a command: the store must not be closed under it."""
+        with self._answering_lock:
+            return any(t.is_alive() for t in self._answering)
+
+    def stop(self, wait_s: float = 0.0) -> None:
+        """Stops listening, then waits up to `wait_s` for the commands being answered."""
+        self._close_socket()
+        deadline = time.monotonic() + wait_s
+        with self._answering_lock:
+            answering = list(self._answering)
+        for thread in answering:
+            thread.join(max(0.0, deadline - time.monotonic()))
+
+    def _close_socket(self) -> None:
         sock, self._sock = self._sock, None
         if sock is None:
             return
@@ -93,17 +110,23 @@ class CliServer:
                 conn, _ = sock.accept()
             except OSError:
                 return
-            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+            thread = threading.Thread(target=self._serve, args=(conn,), daemon=True)
+            with self._answering_lock:
+                self._answering.add(thread)
+            thread.start()
 
     def _serve(self, conn: socket.socket) -> None:
-        with conn:
-            try:
+        try:
+            with conn:
                 conn.settimeout(ANSWER_TIMEOUT_S)
                 request = receive(conn)
                 send(conn, self.answer(request))
                 self.last_used = time.monotonic()
-            except (OSError, ValueError):
-                return
+        except (OSError, ValueError):
+            return
+        finally:
+            with self._answering_lock:
+                self._answering.discard(threading.current_thread())
 
     def answer(self, request: bytes) -> bytes:
         """`ok LF <len> LF stdout stderr`, or `no` for the command to answer itself."""

@@ -8,6 +8,7 @@ import json
 import os
 import socket
 import stat
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -114,6 +115,23 @@ def test_a_dead_servers_socket_is_answered_alone_then_taken_over(env: dict[str, 
             assert running.answered == 1
         finally:
             running.stop()
+
+
+def test_stop_waits_for_a_command_being_answered(server: CliServer) -> None:
+    """A command still being answered holds the store: its process leaves the store open
+    rather than close it under the answer (`Origin.keep_open`)."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
+        client.connect(server.path)
+        client.sendall(b"\0")  # the start of a request that is not finished yet
+        deadline = time.monotonic() + 10
+        while not server.busy and time.monotonic() < deadline:
+            time.sleep(0.01)
+        server.stop(wait_s=0.05)
+        assert server.busy and not os.path.exists(server.path)
+    deadline = time.monotonic() + 10
+    while server.busy and time.monotonic() < deadline:  # the answer ends with its client
+        time.sleep(0.01)
+    assert not server.busy
 
 
 @pytest.mark.parametrize(
