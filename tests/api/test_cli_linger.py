@@ -4,6 +4,7 @@ leaves when idle, when its home or socket goes, on SIGTERM, or when another proc
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -68,8 +69,11 @@ def env(tmp_path: Path) -> Iterator[dict[str, str]]:
     assert _origin(environ, "ingest").returncode == 0
     yield environ
     pid_file = Path(environ["ORIGIN_HOME"], lingering.PID_FILE)
-    if pid_file.exists():  # a test that failed midway: leave no server behind
-        os.kill(int(pid_file.read_text()), signal.SIGTERM)
+    if pid_file.exists():  # a test that failed midway, or ended on a search: leave no server
+        pid = int(pid_file.read_text())
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
+        assert _wait(lambda: not _alive(pid)), f"the search server {pid} outlived SIGTERM"
 
 
 def _ask(env: dict[str, str], *args: str) -> tuple[str, str]:
@@ -255,3 +259,4 @@ def test_origin_compact_sends_the_lingering_server_away_and_refuses_while_mcp_ru
     assert again.returncode == 0 and f"{said['events']:,} events" in again.stdout, again.stderr
     again = _origin(env, "search", "--json", "migration")
     assert json.loads(again.stdout) == json.loads(first.stdout)
+    _lingering(env)  # the server this search left, started by now: the fixture ends it
