@@ -9,6 +9,7 @@ checker and never run.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -39,11 +40,17 @@ def _modules() -> dict[str, Path]:
     return found
 
 
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """Each file parsed once for the whole module (read only): parsing is most of its time."""
+    return ast.parse(path.read_text(), str(path))
+
+
 def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
     """The modules of Origin's packages that `name` imports, anywhere in its code."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     out = set()
-    tree = ast.parse(path.read_text(), str(path))
+    tree = _tree(path)
     for_types = {
         id(inner)
         for node in ast.walk(tree)
