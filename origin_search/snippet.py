@@ -65,16 +65,26 @@ def snippet(text: str, clause_list: Sequence[Clause], width: int = 200) -> str:
 
 #: Text of ASCII and of characters that are each a token of their own or no token, which
 #: NFKC and case folding never turn into ASCII letters, digits or operator characters: CJK
-#: ideographs, kana, Hangul, CJK and general punctuation, arrows, box drawing (mostly-CJK
-#: texts, and English with a `…` or `→`). In such text an ASCII word's tokens are where the
+#: ideographs, kana, Hangul, CJK, general and fullwidth punctuation, arrows, box drawing,
+#: dingbats and Latin-1 signs (mostly-CJK texts with their `，`, and English with a `…`, `→`,
+#: `✓` or `×`). In such text an ASCII word's tokens are where the
 #: ASCII path finds them (`tests/search/test_snippet.py` checks every code point listed).
 ALONE_OR_APART_RANGES = (
+    (0x00A0, 0x00A0),
+    (0x00A9, 0x00A9),
+    (0x00AE, 0x00AE),
+    (0x00B0, 0x00B1),
+    (0x00B7, 0x00B7),
+    (0x00D7, 0x00D7),
+    (0x00F7, 0x00F7),
     (0x2010, 0x2027),
     (0x2030, 0x203B),
     (0x203D, 0x2047),
     (0x204A, 0x205E),
     (0x2190, 0x21FF),
     (0x2500, 0x257F),
+    (0x2700, 0x2775),
+    (0x2794, 0x27BF),
     (0x3000, 0x3029),
     (0x3030, 0x303F),
     (0x3041, 0x3096),
@@ -83,6 +93,18 @@ ALONE_OR_APART_RANGES = (
     (0x3400, 0x4DBF),
     (0x4E00, 0x9FFF),
     (0xAC00, 0xD7A3),
+    (0xFF02, 0xFF02),
+    (0xFF04, 0xFF04),
+    (0xFF07, 0xFF09),
+    (0xFF0C, 0xFF0C),
+    (0xFF0E, 0xFF0E),
+    (0xFF1B, 0xFF1B),
+    (0xFF1F, 0xFF20),
+    (0xFF3B, 0xFF3D),
+    (0xFF3F, 0xFF40),
+    (0xFF5B, 0xFF5B),
+    (0xFF5D, 0xFF5D),
+    (0xFF5F, 0xFF65),
 )
 _ALONE_OR_APART = re.compile(
     "[\\x00-\\x7f" + "".join(f"{chr(a)}-{chr(b)}" for a, b in ALONE_OR_APART_RANGES) + "]*"

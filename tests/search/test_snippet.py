@@ -292,7 +292,24 @@ def test_ascii_fast_path_equals_the_token_path(words, query, width):
 
 
 _beside_ascii = st.sampled_from(
-    ["数据", "库", "…", "→", "データ", "「", "」", "、", "한국", "—", "─"]
+    [
+        "数据",
+        "库",
+        "…",
+        "→",
+        "データ",
+        "「",
+        "」",
+        "、",
+        "한국",
+        "—",
+        "─",
+        "，",
+        "✓",
+        "×",
+        "❯",
+        "\xa0",
+    ]
 )
 
 
