@@ -57,8 +57,9 @@ def snippet(text: str, clause_list: Sequence[Clause], width: int = 200) -> str:
             ops = operators.find(text)
             # An operator is a token of its own, and so is every character of ALONE_OR_APART:
             # a phrase may not run across either, but a word of one token cannot hold them,
-            # so for words they only end windows (`_AsciiWords`).
-            if (plain and not ops) or all(len(c) == 1 for c in clause_list):
+            # so for words they only end windows (`_AsciiWords`). A phrase of such characters
+            # alone (数据库) is their text in a row: each is a token, and nothing else is.
+            if (plain and not ops) or all(len(c) == 1 or _alone(c) for c in clause_list):
                 return _ascii_snippet(text, clause_list, width, pattern, ops)
     return _token_snippet(text, clause_list, width)
 
@@ -67,7 +68,8 @@ def snippet(text: str, clause_list: Sequence[Clause], width: int = 200) -> str:
 #: NFKC and case folding never turn into ASCII letters, digits or operator characters: CJK
 #: ideographs, kana, Hangul, CJK, general and fullwidth punctuation, arrows, box drawing,
 #: dingbats and Latin-1 signs (mostly-CJK texts with their `，`, and English with a `…`, `→`,
-#: `✓` or `×`). In such text an ASCII word's tokens are where the
+#: `✓` or `×`). Left out: 〶 and 〸〹〺, which fold to 〒 and to the ideographs 十卄卅, so a
+#: phrase of ideographs could not be found as its characters in a row. In such text an ASCII word's tokens are where the
 #: ASCII path finds them (`tests/search/test_snippet.py` checks every code point listed).
 ALONE_OR_APART_RANGES = (
     (0x00A0, 0x00A0),
@@ -86,7 +88,9 @@ ALONE_OR_APART_RANGES = (
     (0x2700, 0x2775),
     (0x2794, 0x27BF),
     (0x3000, 0x3029),
-    (0x3030, 0x303F),
+    (0x3030, 0x3035),
+    (0x3037, 0x3037),
+    (0x303B, 0x303F),
     (0x3041, 0x3096),
     (0x30A1, 0x30FA),
     (0x30FC, 0x30FC),
@@ -160,8 +164,8 @@ def _ascii_snippet(
         if m is None:
             return _render(text, *_head(text, width, lowered, ops), [])
         ms = m.start()
-        if ms == 0 or lowered[ms - 1] not in _WORD_CHARS:
-            break
+        if ms == 0 or lowered[ms - 1] not in _WORD_CHARS or lowered[ms] not in _WORD_CHARS:
+            break  # a word's start, or a phrase of characters that are each a token
         pos = ms + 1  # a match inside a word: the next one may overlap it
     me = m.end()
     if len(text) <= width:
@@ -174,7 +178,7 @@ def _ascii_snippet(
         a = m.start()
         if a >= end:
             break
-        if lowered[a - 1] not in _WORD_CHARS:  # a > ms >= 0
+        if lowered[a - 1] not in _WORD_CHARS or lowered[a] not in _WORD_CHARS:  # a > ms >= 0
             found.append((a, m.end()))
         pos = a + 1  # overlapping matches too ("a a" twice in "a a a")
     return _finish(text, start, end, ms, me, _merge(found))
@@ -194,13 +198,25 @@ def _ascii_pattern(clause_list: tuple[Clause, ...]) -> re.Pattern[str] | None:
     it, and its mark would merge into the longer one's anyway. The start is checked by the
     caller, since a leading lookbehind would cost the regex engine its prefix scan.
     """
-    if not all(GAP not in c and c[0].isascii() for c in clause_list) or any(
-        t in operators.SOURCES for c in clause_list for t in c
+    alone = [c for c in clause_list if _alone(c)]
+    words = [c for c in clause_list if not _alone(c)]
+    if not all(GAP not in c and c[0].isascii() for c in words) or any(
+        t in operators.SOURCES for c in words for t in c
     ):
         return None  # an operator's token is not its text: the token path finds it
-    ordered = sorted(clause_list, key=len, reverse=True)
-    bodies = (r"[^a-z0-9]+".join(re.escape(tok) for tok in clause) for clause in ordered)
-    return re.compile(rf"(?:{'|'.join(bodies)})(?![a-z0-9])")
+    ordered = sorted(words, key=len, reverse=True)
+    bodies = [r"[^a-z0-9]+".join(re.escape(tok) for tok in clause) for clause in ordered]
+    branches = [rf"(?:{'|'.join(bodies)})(?![a-z0-9])"] if bodies else []
+    if alone:  # their characters in a row, longest first; no word can hold them
+        branches.append(
+            "|".join(re.escape("".join(c)) for c in sorted(alone, key=len, reverse=True))
+        )
+    return re.compile("|".join(branches))
+
+
+def _alone(clause: Clause) -> bool:
+    """A clause of characters that are each a token of their own (数据库, データ, 한국어)."""
+    return all(len(t) == 1 and not t.isascii() and _ALONE_OR_APART.fullmatch(t) for t in clause)
 
 
 _Found = tuple[list[str], list[int], list[int], int, int]

@@ -334,6 +334,37 @@ def test_ascii_words_in_cjk_and_punctuation_take_the_ascii_path(words, query, wi
     assert snippet(text, found, width) == fast
 
 
+_alone_words = st.sampled_from(["数据", "数据库", "库", "数", "データ", "ー", "한국", "국어", "十"])
+
+
+@settings(deadline=None)
+@given(
+    words=st.lists(
+        st.tuples(
+            st.one_of(_ascii_words, _beside_ascii, _alone_words), _ascii_seps | _beside_ascii
+        ),
+        min_size=0,
+        max_size=80,
+    ),
+    query=st.lists(st.one_of(_ascii_words, _alone_words), min_size=1, max_size=3),
+    width=st.integers(min_value=3, max_value=240),
+)
+def test_phrases_of_cjk_characters_take_the_ascii_path(words, query, width):
+    """A phrase of characters that are each a token (数据库) is its characters in a row: with
+    one-token words beside it, the regular expression snips it as the tokens do."""
+    text = "".join(w + s for w, s in words)
+    found = [c for c in clauses(" ".join(query)) if len(c) == 1 or _snippet_module._alone(c)]
+    if not text or not found or not _snippet_module._ALONE_OR_APART.fullmatch(text):
+        return
+    pattern = _snippet_module._ascii_pattern(tuple(found))
+    if pattern is None:
+        return
+    ops = operators.find(text)
+    fast = _snippet_module._ascii_snippet(text, found, width, pattern, ops)
+    assert fast == _snippet_module._token_snippet(text, found, width)
+    assert snippet(text, found, width) == fast
+
+
 def test_every_character_the_ascii_path_reads_beside_ascii_is_a_token_or_none() -> None:
     """Each listed code point, between two ASCII letters, leaves them two tokens, and NFKC or
     lowercasing makes it no ASCII letter, digit or operator character."""
@@ -349,6 +380,10 @@ def test_every_character_the_ascii_path_reads_beside_ascii_is_a_token_or_none() 
             assert not any(ch.isascii() and (ch.isalnum() or ch in marks) for ch in folded), hex(cp)
             found = tokens(f"a{c}b")
             assert found[0] == "a" and found[-1] == "b", (hex(cp), found)
+            # A phrase of characters that are each a token is found as them in a row: no
+            # other character listed may fold into one of them.
+            alone = [ch for ch in folded if _snippet_module._alone((ch,)) and tokens(ch) == [ch]]
+            assert folded == c or not alone, hex(cp)
 
 
 # --- every script, and the scan cut into pieces -----------------------------------------------
