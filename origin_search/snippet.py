@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from . import operators
-from .analyzer import GAP
+from .analyzer import GAP, is_alone
 from .offsets import spans
 from .query import Clause, occurrences
 
@@ -69,8 +69,9 @@ def snippet(text: str, clause_list: Sequence[Clause], width: int = 200) -> str:
 #: ideographs, kana, Hangul, CJK, general and fullwidth punctuation, arrows, box drawing,
 #: dingbats and Latin-1 signs (mostly-CJK texts with their `，`, and English with a `…`, `→`,
 #: `✓` or `×`). Left out: 〶 and 〸〹〺, which fold to 〒 and to the ideographs 十卄卅, so a
-#: phrase of ideographs could not be found as its characters in a row. In such text an ASCII word's tokens are where the
-#: ASCII path finds them (`tests/search/test_snippet.py` checks every code point listed).
+#: phrase of ideographs could not be found as its characters in a row. In such text an ASCII
+#: word's tokens are where the ASCII path finds them (`tests/search/test_snippet.py` checks
+#: every code point listed).
 ALONE_OR_APART_RANGES = (
     (0x00A0, 0x00A0),
     (0x00A9, 0x00A9),
@@ -215,8 +216,9 @@ def _ascii_pattern(clause_list: tuple[Clause, ...]) -> re.Pattern[str] | None:
 
 
 def _alone(clause: Clause) -> bool:
-    """A clause of characters that are each a token of their own (数据库, データ, 한국어)."""
-    return all(len(t) == 1 and not t.isascii() and _ALONE_OR_APART.fullmatch(t) for t in clause)
+    """A clause of CJK characters, each a token of its own (数据库, データ, 한국어), all of
+    them characters the ASCII path reads."""
+    return all(is_alone(t) and _ALONE_OR_APART.fullmatch(t) for t in clause)
 
 
 _Found = tuple[list[str], list[int], list[int], int, int]
