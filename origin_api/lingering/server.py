@@ -82,7 +82,7 @@ class CliServer:
     def busy(self) -> bool:
         """Still answering a command: the store must not be closed under it."""
         with self._answering_lock:
-            return any(t.is_alive() for t in self._answering)
+            return bool(self._answering)  # each answer leaves the set as it ends
 
     def stop(self, wait_s: float = 0.0) -> None:
         """Stops listening, then waits up to `wait_s` for the commands being answered."""
@@ -111,9 +111,9 @@ class CliServer:
             except OSError:
                 return
             thread = threading.Thread(target=self._serve, args=(conn,), daemon=True)
-            with self._answering_lock:
+            with self._answering_lock:  # started under the lock: `stop` joins no unstarted one
                 self._answering.add(thread)
-            thread.start()
+                thread.start()
 
     def _serve(self, conn: socket.socket) -> None:
         try:
