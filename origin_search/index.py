@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import heapq
 import os
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -105,6 +106,12 @@ def _forget_pool() -> None:
 os.register_at_fork(after_in_child=_forget_pool)
 
 
+#: A reload that found a segment file gone reads the segments again this many times, after
+#: 5, 10 and 15 ms: another process's merge has written its new list by then.
+_RELOAD_ATTEMPTS = 3
+_RELOAD_PAUSE_S = 0.005
+
+
 class SearchIndex:
     """One index directory and its partitions. Open with :meth:`open`; cheap to share."""
 
@@ -184,9 +191,23 @@ class SearchIndex:
         return w
 
     def reload(self) -> None:
-        """See commits made by other processes now rather than within about a second."""
+        """See commits made by other processes now rather than within about a second.
+
+        Another process's writer deletes the files its merges replaced (tantivy guards them
+        only from its own process's readers): a reload that read the list of segments just
+        before may find one gone. It is read again; should the files keep moving, this
+        process searches what it had, whose files it holds open, until the next reload."""
         for part in self._parts:
-            part.reload()
+            for attempt in range(_RELOAD_ATTEMPTS):
+                try:
+                    part.reload()
+                    break
+                except ValueError as e:
+                    if "FileDoesNotExist" not in str(e):
+                        raise SearchError(
+                            f"Cannot reload the search index at {self.path}: {e}"
+                        ) from e
+                    time.sleep(_RELOAD_PAUSE_S * (attempt + 1))
 
     def search(
         self, clause_list: Sequence[Clause] | None, filters: Filters = ANY, limit: int = 20

@@ -301,6 +301,26 @@ def test_other_openers_see_commits_after_reload(tmp_path: Path) -> None:
     assert [i for i, _ in reader.search(clauses("fresh"))] == ["a"]
 
 
+def test_a_reload_that_finds_segment_files_gone_keeps_what_it_had(tmp_path: Path) -> None:
+    """Another process's merge deletes the files it replaced, which tantivy guards only from
+    its own readers: a reload that lists a segment whose files are gone searches on."""
+    reader = SearchIndex.open(tmp_path)
+    writer_side = SearchIndex.open(tmp_path)
+    with writer_side.writer() as w:
+        w.upsert([event("a", "fresh words")])
+        w.commit()
+    reader.reload()
+    before = {p.name for p in tmp_path.rglob("*") if p.is_file()}
+    with writer_side.writer() as w:
+        w.upsert([event("b", "fresh words again")])
+        w.commit()
+    for new in {p for p in tmp_path.rglob("*") if p.is_file() and p.name not in before}:
+        if new.name != "meta.json" and not new.name.startswith("."):
+            new.unlink()  # as if deleted by the other process before this one read them
+    reader.reload()
+    assert [i for i, _ in reader.search(clauses("fresh"))] == ["a"]
+
+
 def test_open_creates_then_reuses(tmp_path: Path) -> None:
     path = tmp_path / "ix"
     first = SearchIndex.open(path)
